@@ -1,0 +1,113 @@
+//! Input validation errors.
+//!
+//! Every constructor in the public API validates its input and returns [`InputError`], which
+//! names the offending field (as a path such as `points[3][1]` or `shapes.A.radius`) and the
+//! value. Nothing on the public path panics on user input.
+
+use core::fmt;
+
+/// What is wrong with a value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// A coordinate or scalar is NaN or infinite.
+    NotFinite(f64),
+    /// A set that must have at least one element is empty.
+    Empty,
+    /// A length or radius is negative.
+    Negative(f64),
+    /// A rotation is not of unit norm; carries the norm.
+    NotUnit(f64),
+    /// A row has the wrong number of coordinates.
+    DimensionMismatch { expected: usize, found: usize },
+    /// A polygon is not convex (or not simple); carries the vertex index where it turns the wrong way.
+    NotConvex(usize),
+    /// Anything else, described in words.
+    Invalid(String),
+}
+
+/// A rejected input: which field, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputError {
+    pub field: String,
+    pub problem: Problem,
+}
+
+impl InputError {
+    pub fn new(field: impl Into<String>, problem: Problem) -> Self {
+        InputError {
+            field: field.into(),
+            problem,
+        }
+    }
+
+    /// Prefixes the field path, e.g. `radius` within `shapes.A` becomes `shapes.A.radius`.
+    pub fn within(mut self, prefix: &str) -> Self {
+        self.field = if self.field.is_empty() {
+            prefix.to_string()
+        } else if self.field.starts_with('[') {
+            format!("{prefix}{}", self.field)
+        } else {
+            format!("{prefix}.{}", self.field)
+        };
+        self
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.problem {
+            Problem::NotFinite(v) => write!(f, "{}: value {v} is not finite", self.field),
+            Problem::Empty => write!(f, "{}: must not be empty", self.field),
+            Problem::Negative(v) => write!(f, "{}: value {v} must not be negative", self.field),
+            Problem::NotUnit(n) => write!(
+                f,
+                "{}: rotation must be a unit quaternion, its norm is {n}",
+                self.field
+            ),
+            Problem::DimensionMismatch { expected, found } => write!(
+                f,
+                "{}: expected {expected} coordinates, found {found}",
+                self.field
+            ),
+            Problem::NotConvex(i) => {
+                write!(f, "{}: polygon is not convex at vertex {i}", self.field)
+            }
+            Problem::Invalid(s) => write!(f, "{}: {s}", self.field),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Checks that a scalar is finite.
+pub(crate) fn finite(field: &str, v: f64) -> Result<f64, InputError> {
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(InputError::new(field, Problem::NotFinite(v)))
+    }
+}
+
+/// Checks that a scalar is finite and not negative.
+pub(crate) fn non_negative(field: &str, v: f64) -> Result<f64, InputError> {
+    finite(field, v)?;
+    if v < 0.0 {
+        Err(InputError::new(field, Problem::Negative(v)))
+    } else {
+        Ok(v)
+    }
+}
+
+/// Checks every coordinate of a vector, naming the first bad one as `field[i]`.
+pub(crate) fn finite_vec<V: crate::Vector>(field: &str, v: V) -> Result<V, InputError> {
+    for i in 0..V::DIM {
+        let c = v.coord(i);
+        if !c.is_finite() {
+            return Err(InputError::new(
+                format!("{field}[{i}]"),
+                Problem::NotFinite(c),
+            ));
+        }
+    }
+    Ok(v)
+}

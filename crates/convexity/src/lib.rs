@@ -1,0 +1,37 @@
+//! # convexity
+//!
+//! Collision detection between convex shapes, with answers that can be checked.
+//!
+//! * [`shape`]: support-mapped shapes in 2D and 3D (`Points` hulls, balls, boxes, capsules,
+//!   cylinders, cones, segments, triangles, rounded, transformed and custom shapes) and the
+//!   exhaustive [`Shape3`]/[`Shape2`] enums for runtime dispatch.
+//! * [`gjk`]: boolean and distance queries with warm start and certificates.
+//! * [`epa`]: penetration depth, normal and contact points.
+//! * [`certificate`]: separating axes and common points, and a checker that uses support
+//!   functions only.
+//! * [`query`]: every method behind one interface, for the CLI and for comparisons.
+//!
+//! Conventions: f64 throughout; closed sets (touching counts as intersecting); normals point
+//! from A toward B; `pose_ab` is the pose of B in A's frame.
+
+pub mod certificate;
+pub mod epa;
+pub mod error;
+pub mod gjk;
+pub mod minkowski;
+pub mod pose;
+pub mod query;
+pub mod shape;
+pub mod simplex;
+pub mod vector;
+
+pub use certificate::{verify, CommonPoint, SeparatingAxis, Verdict};
+pub use error::{InputError, Problem};
+pub use gjk::Status;
+pub use glam::{DQuat, DVec2, DVec3};
+pub use pose::{Pose, Pose2, Pose3};
+pub use shape::{
+    Ball, Capsule, Cone, ConvexPolygon, Cuboid, Custom, Cylinder, Points, Rounded, Segment, Shape2,
+    Shape3, SupportMap, Transformed, Triangle,
+};
+pub use vector::{Rot2, Rotation, Vector};

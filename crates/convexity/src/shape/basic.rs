@@ -1,0 +1,296 @@
+//! Primitive shapes: ball, box, capsule, segment (any dimension), triangle, cylinder and cone
+//! (3D, along local z).
+//!
+//! Support functions are closed-form (O(1)). Ball and capsule are a point and a segment plus a
+//! radius, so GJK treats them exactly through the core/radius split. Constructors validate:
+//! finite values, non-negative radii and extents.
+
+use super::SupportMap;
+use crate::error::{finite_vec, non_negative, InputError};
+use crate::vector::Vector;
+use glam::DVec3;
+
+/// A ball (circle in 2D, sphere in 3D) centred at the local origin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ball<V: Vector> {
+    radius: f64,
+    _dim: core::marker::PhantomData<V>,
+}
+
+impl<V: Vector> Ball<V> {
+    pub fn new(radius: f64) -> Result<Self, InputError> {
+        non_negative("radius", radius)?;
+        Ok(Ball {
+            radius,
+            _dim: core::marker::PhantomData,
+        })
+    }
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+}
+
+impl<V: Vector> SupportMap<V> for Ball<V> {
+    #[inline]
+    fn core_support(&self, _dir: V) -> V {
+        V::ZERO
+    }
+    #[inline]
+    fn core_radius(&self) -> f64 {
+        self.radius
+    }
+    fn center(&self) -> V {
+        V::ZERO
+    }
+    fn size(&self) -> f64 {
+        self.radius
+    }
+}
+
+/// An axis-aligned box centred at the local origin, given by its half extents.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cuboid<V: Vector> {
+    half_extents: V,
+}
+
+impl<V: Vector> Cuboid<V> {
+    pub fn new(half_extents: V) -> Result<Self, InputError> {
+        finite_vec("half_extents", half_extents)?;
+        for i in 0..V::DIM {
+            non_negative(&format!("half_extents[{i}]"), half_extents.coord(i))?;
+        }
+        Ok(Cuboid { half_extents })
+    }
+    pub fn half_extents(&self) -> V {
+        self.half_extents
+    }
+}
+
+impl<V: Vector> SupportMap<V> for Cuboid<V> {
+    #[inline]
+    fn core_support(&self, dir: V) -> V {
+        V::sign_select(self.half_extents, dir)
+    }
+    fn center(&self) -> V {
+        V::ZERO
+    }
+    fn size(&self) -> f64 {
+        self.half_extents.length()
+    }
+}
+
+/// A line segment from `a` to `b`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Segment<V: Vector> {
+    pub(crate) a: V,
+    pub(crate) b: V,
+}
+
+impl<V: Vector> Segment<V> {
+    pub fn new(a: V, b: V) -> Result<Self, InputError> {
+        finite_vec("a", a)?;
+        finite_vec("b", b)?;
+        Ok(Segment { a, b })
+    }
+    pub fn a(&self) -> V {
+        self.a
+    }
+    pub fn b(&self) -> V {
+        self.b
+    }
+}
+
+impl<V: Vector> SupportMap<V> for Segment<V> {
+    #[inline]
+    fn core_support(&self, dir: V) -> V {
+        if (self.b - self.a).dot(dir) > 0.0 {
+            self.b
+        } else {
+            self.a
+        }
+    }
+    fn center(&self) -> V {
+        (self.a + self.b) * 0.5
+    }
+    fn size(&self) -> f64 {
+        (self.b - self.a).length() * 0.5
+    }
+}
+
+/// A capsule: the segment `a`–`b` swept by a ball of `radius`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Capsule<V: Vector> {
+    segment: Segment<V>,
+    radius: f64,
+}
+
+impl<V: Vector> Capsule<V> {
+    pub fn new(a: V, b: V, radius: f64) -> Result<Self, InputError> {
+        let segment = Segment::new(a, b)?;
+        non_negative("radius", radius)?;
+        Ok(Capsule { segment, radius })
+    }
+    pub fn segment(&self) -> Segment<V> {
+        self.segment
+    }
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+}
+
+impl<V: Vector> SupportMap<V> for Capsule<V> {
+    #[inline]
+    fn core_support(&self, dir: V) -> V {
+        self.segment.core_support(dir)
+    }
+    #[inline]
+    fn core_radius(&self) -> f64 {
+        self.radius
+    }
+    fn center(&self) -> V {
+        self.segment.center()
+    }
+    fn size(&self) -> f64 {
+        self.segment.size() + self.radius
+    }
+}
+
+/// A triangle (3D).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Triangle {
+    pub(crate) v: [DVec3; 3],
+}
+
+impl Triangle {
+    pub fn new(a: DVec3, b: DVec3, c: DVec3) -> Result<Self, InputError> {
+        finite_vec("a", a)?;
+        finite_vec("b", b)?;
+        finite_vec("c", c)?;
+        Ok(Triangle { v: [a, b, c] })
+    }
+    pub fn vertices(&self) -> [DVec3; 3] {
+        self.v
+    }
+}
+
+impl SupportMap<DVec3> for Triangle {
+    #[inline]
+    fn core_support(&self, dir: DVec3) -> DVec3 {
+        let d = [self.v[0].dot(dir), self.v[1].dot(dir), self.v[2].dot(dir)];
+        let mut i = 0;
+        if d[1] > d[i] {
+            i = 1;
+        }
+        if d[2] > d[i] {
+            i = 2;
+        }
+        self.v[i]
+    }
+    fn center(&self) -> DVec3 {
+        (self.v[0] + self.v[1] + self.v[2]) / 3.0
+    }
+    fn size(&self) -> f64 {
+        let c = self.center();
+        self.v.iter().map(|p| (*p - c).length()).fold(0.0, f64::max)
+    }
+}
+
+/// A solid cylinder along local z, from `-half_height` to `+half_height`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cylinder {
+    half_height: f64,
+    radius: f64,
+}
+
+impl Cylinder {
+    pub fn new(half_height: f64, radius: f64) -> Result<Self, InputError> {
+        non_negative("half_height", half_height)?;
+        non_negative("radius", radius)?;
+        Ok(Cylinder {
+            half_height,
+            radius,
+        })
+    }
+    pub fn half_height(&self) -> f64 {
+        self.half_height
+    }
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+}
+
+/// The rim point of a disc of `radius` in the xy plane furthest along `dir`.
+#[inline]
+fn disc_support(dir: DVec3, radius: f64) -> (f64, f64) {
+    let l = (dir.x * dir.x + dir.y * dir.y).sqrt();
+    if l > 0.0 {
+        (dir.x * radius / l, dir.y * radius / l)
+    } else {
+        (0.0, 0.0)
+    }
+}
+
+impl SupportMap<DVec3> for Cylinder {
+    #[inline]
+    fn core_support(&self, dir: DVec3) -> DVec3 {
+        let (x, y) = disc_support(dir, self.radius);
+        let z = if dir.z < 0.0 {
+            -self.half_height
+        } else {
+            self.half_height
+        };
+        DVec3::new(x, y, z)
+    }
+    fn center(&self) -> DVec3 {
+        DVec3::ZERO
+    }
+    fn size(&self) -> f64 {
+        (self.half_height * self.half_height + self.radius * self.radius).sqrt()
+    }
+}
+
+/// A solid cone along local z: base disc of `radius` at `z = -half_height`, apex at
+/// `z = +half_height`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cone {
+    half_height: f64,
+    radius: f64,
+}
+
+impl Cone {
+    pub fn new(half_height: f64, radius: f64) -> Result<Self, InputError> {
+        non_negative("half_height", half_height)?;
+        non_negative("radius", radius)?;
+        Ok(Cone {
+            half_height,
+            radius,
+        })
+    }
+    pub fn half_height(&self) -> f64 {
+        self.half_height
+    }
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+}
+
+impl SupportMap<DVec3> for Cone {
+    #[inline]
+    fn core_support(&self, dir: DVec3) -> DVec3 {
+        // The support is the apex or a point of the base rim, whichever is further along dir.
+        let apex = DVec3::new(0.0, 0.0, self.half_height);
+        let (x, y) = disc_support(dir, self.radius);
+        let rim = DVec3::new(x, y, -self.half_height);
+        if apex.dot(dir) >= rim.dot(dir) {
+            apex
+        } else {
+            rim
+        }
+    }
+    fn center(&self) -> DVec3 {
+        DVec3::new(0.0, 0.0, -0.5 * self.half_height)
+    }
+    fn size(&self) -> f64 {
+        (4.0 * self.half_height * self.half_height + self.radius * self.radius).sqrt()
+    }
+}

@@ -1,0 +1,123 @@
+//! Runtime dispatch: exhaustive enums over every shape, with a custom support-map arm.
+//!
+//! Generic code takes `S: SupportMap<V>` and is monomorphised; code that reads shapes from
+//! files (the CLI, Python bindings) uses these enums. There is no downcasting anywhere.
+
+use super::*;
+use glam::{DVec2, DVec3};
+
+/// Any 3D shape.
+#[derive(Clone, Debug)]
+pub enum Shape3 {
+    Points(Points<DVec3>),
+    Sphere(Ball<DVec3>),
+    Cuboid(Cuboid<DVec3>),
+    Capsule(Capsule<DVec3>),
+    Cylinder(Cylinder),
+    Cone(Cone),
+    Segment(Segment<DVec3>),
+    Triangle(Triangle),
+    Rounded(Box<Rounded<Shape3>>),
+    Transformed(Box<Transformed<Shape3, DVec3>>),
+    Custom(Custom<DVec3>),
+}
+
+/// Any 2D shape.
+#[derive(Clone, Debug)]
+pub enum Shape2 {
+    Points(Points<DVec2>),
+    Circle(Ball<DVec2>),
+    Rect(Cuboid<DVec2>),
+    Capsule(Capsule<DVec2>),
+    Polygon(ConvexPolygon),
+    Segment(Segment<DVec2>),
+    Rounded(Box<Rounded<Shape2>>),
+    Transformed(Box<Transformed<Shape2, DVec2>>),
+    Custom(Custom<DVec2>),
+}
+
+macro_rules! dispatch {
+    ($enum:ident, $v:ty, $($arm:ident),*) => {
+        impl SupportMap<$v> for $enum {
+            #[inline]
+            fn core_support(&self, dir: $v) -> $v {
+                match self { $($enum::$arm(s) => s.core_support(dir),)* }
+            }
+            #[inline]
+            fn core_radius(&self) -> f64 {
+                match self { $($enum::$arm(s) => s.core_radius(),)* }
+            }
+            fn center(&self) -> $v {
+                match self { $($enum::$arm(s) => s.center(),)* }
+            }
+            fn size(&self) -> f64 {
+                match self { $($enum::$arm(s) => s.size(),)* }
+            }
+        }
+    };
+}
+
+dispatch!(
+    Shape3,
+    DVec3,
+    Points,
+    Sphere,
+    Cuboid,
+    Capsule,
+    Cylinder,
+    Cone,
+    Segment,
+    Triangle,
+    Rounded,
+    Transformed,
+    Custom
+);
+dispatch!(
+    Shape2,
+    DVec2,
+    Points,
+    Circle,
+    Rect,
+    Capsule,
+    Polygon,
+    Segment,
+    Rounded,
+    Transformed,
+    Custom
+);
+
+impl Shape3 {
+    /// The shape's type name as used in the JSON scene format.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Shape3::Points(_) => "points",
+            Shape3::Sphere(_) => "sphere",
+            Shape3::Cuboid(_) => "box",
+            Shape3::Capsule(_) => "capsule",
+            Shape3::Cylinder(_) => "cylinder",
+            Shape3::Cone(_) => "cone",
+            Shape3::Segment(_) => "segment",
+            Shape3::Triangle(_) => "triangle",
+            Shape3::Rounded(_) => "rounded",
+            Shape3::Transformed(_) => "transformed",
+            Shape3::Custom(_) => "custom",
+        }
+    }
+}
+
+impl Shape2 {
+    /// The shape's type name as used in the JSON scene format.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Shape2::Points(_) => "points",
+            Shape2::Circle(_) => "circle",
+            Shape2::Rect(_) => "box",
+            Shape2::Capsule(_) => "capsule",
+            Shape2::Polygon(_) => "polygon",
+            Shape2::Segment(_) => "segment",
+            Shape2::Rounded(_) => "rounded",
+            Shape2::Transformed(_) => "transformed",
+            Shape2::Custom(_) => "custom",
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! Shapes and the support-map trait, the one capability GJK and EPA need.
+//!
+//! A support map returns, for a direction `d`, a point of the shape maximising `d·x`. Every
+//! shape is split into a *core* and a *radius*: the full shape is `core ⊕ ball(radius)`. A
+//! sphere's core is a point, a capsule's a segment, `Rounded<S>` adds to the radius of `S`.
+//! GJK runs on the cores and subtracts the radii, which is exact and cheap, and EPA only runs
+//! when the cores themselves overlap.
+//!
+//! Invariant checked by the tests: `support(d) = core_support(d) + radius · d/|d|`.
+
+mod basic;
+mod dispatch;
+mod points;
+mod polygon;
+mod wrappers;
+
+pub use basic::{Ball, Capsule, Cone, Cuboid, Cylinder, Segment, Triangle};
+pub use dispatch::{Shape2, Shape3};
+pub use points::Points;
+pub use polygon::ConvexPolygon;
+pub use wrappers::{Custom, Rounded, Transformed};
+
+use crate::vector::Vector;
+
+/// A convex shape described by its support function, in its local frame.
+pub trait SupportMap<V: Vector> {
+    /// A point of the core maximising `dir · x`. `dir` need not be unit and may be zero, in
+    /// which case any point of the core is returned.
+    fn core_support(&self, dir: V) -> V;
+
+    /// Radius of the ball added to the core (0 for polytopes).
+    #[inline]
+    fn core_radius(&self) -> f64 {
+        0.0
+    }
+
+    /// A point of the full shape maximising `dir · x`.
+    #[inline]
+    fn support(&self, dir: V) -> V {
+        let p = self.core_support(dir);
+        let r = self.core_radius();
+        if r > 0.0 {
+            if let Some(n) = dir.try_normalize() {
+                return p + n * r;
+            }
+        }
+        p
+    }
+
+    /// A point in the interior (or relative interior) of the core; seeds the search direction.
+    fn center(&self) -> V;
+
+    /// A characteristic length of the full shape (its radius about `center`, up to a small
+    /// factor). Tolerances are relative to it.
+    fn size(&self) -> f64;
+}
+
+macro_rules! forward_support_map {
+    ($($ptr:ty),*) => {$(
+        impl<V: Vector, S: SupportMap<V> + ?Sized> SupportMap<V> for $ptr {
+            #[inline]
+            fn core_support(&self, dir: V) -> V {
+                (**self).core_support(dir)
+            }
+            #[inline]
+            fn core_radius(&self) -> f64 {
+                (**self).core_radius()
+            }
+            #[inline]
+            fn support(&self, dir: V) -> V {
+                (**self).support(dir)
+            }
+            #[inline]
+            fn center(&self) -> V {
+                (**self).center()
+            }
+            #[inline]
+            fn size(&self) -> f64 {
+                (**self).size()
+            }
+        }
+    )*};
+}
+forward_support_map!(&S, Box<S>, std::sync::Arc<S>);

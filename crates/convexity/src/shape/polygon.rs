@@ -1,0 +1,79 @@
+//! `ConvexPolygon`: a convex polygon in 2D with its vertex order kept (for SAT and contact
+//! clipping in later issues).
+//!
+//! Either winding is accepted and stored counter-clockwise. Collinear and repeated vertices are
+//! allowed; a reflex turn, or a boundary that winds around more than once (a star), is
+//! rejected with `Problem::NotConvex`. Support is the linear scan of [`Points`]; O(n).
+
+use super::{Points, SupportMap};
+use crate::error::{InputError, Problem};
+use glam::DVec2;
+
+#[derive(Clone, Debug)]
+pub struct ConvexPolygon {
+    points: Points<DVec2>,
+}
+
+impl ConvexPolygon {
+    pub fn new(vertices: &[DVec2]) -> Result<Self, InputError> {
+        let pts = Points::new(vertices)?;
+        let n = vertices.len();
+        let scale = pts.size().max(f64::MIN_POSITIVE);
+        // Signed area decides the winding; a reflex turn has the opposite sign beyond rounding.
+        let area2: f64 = (0..n)
+            .map(|i| vertices[i].perp_dot(vertices[(i + 1) % n]))
+            .sum();
+        let sign = if area2 < 0.0 { -1.0 } else { 1.0 };
+        let tol = 1e-12 * scale * scale;
+        let mut turning = 0.0;
+        for i in 0..n {
+            let p = vertices[(i + n - 1) % n];
+            let q = vertices[i];
+            let r = vertices[(i + 1) % n];
+            let (e0, e1) = (q - p, r - q);
+            let cross = sign * e0.perp_dot(e1);
+            if cross < -tol {
+                return Err(InputError::new("points", Problem::NotConvex(i)));
+            }
+            if e0.length_squared() > 0.0 && e1.length_squared() > 0.0 {
+                turning += (sign * e0.perp_dot(e1)).atan2(e0.dot(e1)).abs();
+            }
+        }
+        if n >= 3 && turning > 2.0 * core::f64::consts::PI + 1e-6 {
+            return Err(InputError::new(
+                "points",
+                Problem::Invalid("polygon winds around more than once".into()),
+            ));
+        }
+        let ccw: Vec<DVec2> = if sign < 0.0 {
+            vertices.iter().rev().copied().collect()
+        } else {
+            vertices.to_vec()
+        };
+        Ok(ConvexPolygon {
+            points: Points::new(&ccw)?,
+        })
+    }
+
+    /// Vertices in counter-clockwise order.
+    pub fn vertices(&self) -> &[DVec2] {
+        self.points.points()
+    }
+
+    pub fn as_points(&self) -> &Points<DVec2> {
+        &self.points
+    }
+}
+
+impl SupportMap<DVec2> for ConvexPolygon {
+    #[inline]
+    fn core_support(&self, dir: DVec2) -> DVec2 {
+        self.points.core_support(dir)
+    }
+    fn center(&self) -> DVec2 {
+        self.points.center()
+    }
+    fn size(&self) -> f64 {
+        self.points.size()
+    }
+}

@@ -1,0 +1,152 @@
+//! Shape combinators: `Rounded<S>` (Minkowski sum with a ball), `Transformed<S>` (a shape
+//! under a fixed local pose) and `Custom` (a user-defined support function).
+//!
+//! These play the role of Jolt's `TransformedConvexObject` and `AddConvexRadius` templates:
+//! they wrap any support map without knowing its type.
+
+use super::SupportMap;
+use crate::error::{non_negative, InputError, Problem};
+use crate::pose::Pose;
+use crate::vector::Vector;
+use std::sync::Arc;
+
+/// `inner ⊕ ball(radius)`. Its core is the core of `inner`; the radii add.
+#[derive(Clone, Debug)]
+pub struct Rounded<S> {
+    inner: S,
+    radius: f64,
+}
+
+impl<S> Rounded<S> {
+    pub fn new(inner: S, radius: f64) -> Result<Self, InputError> {
+        non_negative("radius", radius)?;
+        Ok(Rounded { inner, radius })
+    }
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+}
+
+impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Rounded<S> {
+    #[inline]
+    fn core_support(&self, dir: V) -> V {
+        self.inner.core_support(dir)
+    }
+    #[inline]
+    fn core_radius(&self) -> f64 {
+        self.inner.core_radius() + self.radius
+    }
+    fn center(&self) -> V {
+        self.inner.center()
+    }
+    fn size(&self) -> f64 {
+        self.inner.size() + self.radius
+    }
+}
+
+/// A shape placed at a fixed pose in the local frame of its owner.
+#[derive(Clone, Debug)]
+pub struct Transformed<S, V: Vector> {
+    inner: S,
+    pose: Pose<V>,
+    matrix: V::Matrix,
+}
+
+impl<S, V: Vector> Transformed<S, V> {
+    pub fn new(inner: S, pose: Pose<V>) -> Self {
+        use crate::vector::Rotation;
+        Transformed {
+            inner,
+            matrix: pose.rotation().to_matrix(),
+            pose,
+        }
+    }
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+    pub fn pose(&self) -> &Pose<V> {
+        &self.pose
+    }
+}
+
+impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Transformed<S, V> {
+    #[inline]
+    fn core_support(&self, dir: V) -> V {
+        let local = V::mat_transpose_mul(&self.matrix, dir);
+        V::mat_mul(&self.matrix, self.inner.core_support(local)) + self.pose.translation()
+    }
+    #[inline]
+    fn core_radius(&self) -> f64 {
+        self.inner.core_radius()
+    }
+    fn center(&self) -> V {
+        self.pose.transform_point(self.inner.center())
+    }
+    fn size(&self) -> f64 {
+        self.inner.size()
+    }
+}
+
+/// The signature of a user-supplied support function.
+pub type SupportFn<V> = dyn Fn(V) -> V + Send + Sync;
+
+/// A user-defined convex shape given by its support function.
+///
+/// The function must return a point maximising `dir·x` over a bounded convex set, with finite
+/// coordinates. `center` must lie in the set and `size` should be about its radius. Results
+/// from a support function that breaks this contract are not guaranteed (but never panic:
+/// non-finite support points end a query with status `Degenerate`).
+#[derive(Clone)]
+pub struct Custom<V: Vector> {
+    support: Arc<SupportFn<V>>,
+    center: V,
+    size: f64,
+}
+
+impl<V: Vector> core::fmt::Debug for Custom<V> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Custom")
+            .field("center", &self.center)
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<V: Vector> Custom<V> {
+    pub fn new(
+        support: impl Fn(V) -> V + Send + Sync + 'static,
+        center: V,
+        size: f64,
+    ) -> Result<Self, InputError> {
+        crate::error::finite_vec("center", center)?;
+        non_negative("size", size)?;
+        let probe = support(V::AXIS);
+        if !probe.is_finite() {
+            return Err(InputError::new(
+                "support",
+                Problem::Invalid("support function returned a non-finite point".into()),
+            ));
+        }
+        Ok(Custom {
+            support: Arc::new(support),
+            center,
+            size,
+        })
+    }
+}
+
+impl<V: Vector> SupportMap<V> for Custom<V> {
+    #[inline]
+    fn core_support(&self, dir: V) -> V {
+        (self.support)(dir)
+    }
+    fn center(&self) -> V {
+        self.center
+    }
+    fn size(&self) -> f64 {
+        self.size
+    }
+}
