@@ -88,6 +88,8 @@ impl core::fmt::Display for CertificateError {
     }
 }
 
+impl std::error::Error for CertificateError {}
+
 /// Checks a separating-axis certificate with two support calls, in A's frame.
 pub fn verify_separating_axis<V, A, B>(
     a: &A,

@@ -35,3 +35,8 @@ pub use shape::{
     Shape3, SupportMap, Transformed, Triangle,
 };
 pub use vector::{Rot2, Rotation, Vector};
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
