@@ -217,7 +217,6 @@ where
                 return out;
             }
         }
-        let previous = out.simplex;
         out.simplex.push(p);
         let nv = out.simplex.reduce();
         if out.simplex.len == V::DIM + 1 {
@@ -229,17 +228,17 @@ where
         }
         let d2 = nv.length_squared();
         if !(d2 < out.upper * out.upper) {
-            // No progress: keep the previous (better) simplex; the bounds still hold.
-            if previous.len > 0 {
-                out.simplex = previous;
-                let gap_tol = abs_tol.max(rel_tol * out.upper);
-                out.status = if out.upper - out.lower <= 8.0 * gap_tol {
-                    Status::Converged
-                } else {
-                    Status::Degenerate
-                };
-                return out;
-            }
+            // No progress. The new simplex holds the old one's points, so its closest point can
+            // only be worse by rounding; keep it (its witnesses match it) and stop.
+            out.upper = d2.sqrt();
+            out.v = nv;
+            let gap_tol = abs_tol.max(rel_tol * out.upper);
+            out.status = if out.upper - out.lower <= 8.0 * gap_tol {
+                Status::Converged
+            } else {
+                Status::Degenerate
+            };
+            return out;
         }
         out.upper = d2.sqrt();
         out.v = nv;

@@ -100,23 +100,33 @@ impl<V: Vector> Points<V> {
     /// lowest chunk within each lane).
     #[inline]
     pub fn support_index(&self, dir: V) -> usize {
-        let mut best = [f64::NEG_INFINITY; 4];
-        let mut idx = [0usize; 4];
+        // Each chunk of four is reduced to its maximum (vertical multiply-adds, then two
+        // compare-selects that compile to `maxpd`); only the best chunk index is carried, through
+        // a branch that is rarely taken once a good candidate is found. The winning lane is
+        // resolved once at the end by recomputing that chunk's four dot products (bit-identical).
+        let mut best = f64::NEG_INFINITY;
+        let mut best_chunk = 0;
         for (c, lane) in self.lanes.iter().enumerate() {
             let d = V::dot4(lane, dir);
-            for k in 0..4 {
-                let better = d[k] > best[k];
-                best[k] = if better { d[k] } else { best[k] };
-                idx[k] = if better { c } else { idx[k] };
+            let m01 = if d[0] > d[1] { d[0] } else { d[1] };
+            let m23 = if d[2] > d[3] { d[2] } else { d[3] };
+            let m = if m01 > m23 { m01 } else { m23 };
+            if m > best {
+                best = m;
+                best_chunk = c;
             }
         }
+        let d = match self.lanes.get(best_chunk) {
+            Some(lane) => V::dot4(lane, dir),
+            None => return 0,
+        };
         let mut k = 0;
         for j in 1..4 {
-            if best[j] > best[k] {
+            if d[j] > d[k] {
                 k = j;
             }
         }
-        (idx[k] * 4 + k).min(self.points.len() - 1)
+        (best_chunk * 4 + k).min(self.points.len() - 1)
     }
 
     /// The array-of-structures scan, kept for the layout benchmark and as a test oracle.
