@@ -90,6 +90,21 @@ impl core::fmt::Display for CertificateError {
 
 impl std::error::Error for CertificateError {}
 
+/// A checking tolerance suited to a pair: `1e-9 × (size_A + size_B)` for the solver's own
+/// tolerance, plus `1e-13 ×` the magnitude of the coordinates involved (in A's frame), which
+/// bounds the rounding of the support values themselves when shapes sit far from their origin.
+pub fn tolerance_for<V, A, B>(a: &A, pose_a: &Pose<V>, b: &B, pose_b: &Pose<V>) -> f64
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let pose_ab = pose_a.relative(pose_b);
+    let size = a.size() + b.size();
+    let magnitude = a.center().length() + pose_ab.transform_point(b.center()).length() + size;
+    (1e-9 * size + 1e-13 * magnitude).max(f64::MIN_POSITIVE)
+}
+
 /// Checks a separating-axis certificate with two support calls, in A's frame.
 pub fn verify_separating_axis<V, A, B>(
     a: &A,

@@ -6,11 +6,20 @@
 
 use core::fmt;
 
+/// Largest accepted magnitude of a coordinate, translation, radius or extent.
+///
+/// The simplex solver multiplies dot products of differences (fourth powers of lengths), which
+/// overflows f64 past about 1e77; 1e60 leaves room for sums and tolerances. No physical scene
+/// comes near it, and rejecting it up front is what guarantees that no query returns NaN.
+pub const MAX_MAGNITUDE: f64 = 1e60;
+
 /// What is wrong with a value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Problem {
     /// A coordinate or scalar is NaN or infinite.
     NotFinite(f64),
+    /// A finite value whose magnitude exceeds [`MAX_MAGNITUDE`].
+    OutOfRange(f64),
     /// A set that must have at least one element is empty.
     Empty,
     /// A length or radius is negative.
@@ -57,6 +66,11 @@ impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.problem {
             Problem::NotFinite(v) => write!(f, "{}: value {v} is not finite", self.field),
+            Problem::OutOfRange(v) => write!(
+                f,
+                "{}: value {v} exceeds the supported magnitude {MAX_MAGNITUDE:e}",
+                self.field
+            ),
             Problem::Empty => write!(f, "{}: must not be empty", self.field),
             Problem::Negative(v) => write!(f, "{}: value {v} must not be negative", self.field),
             Problem::NotUnit(n) => write!(
@@ -79,12 +93,14 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-/// Checks that a scalar is finite.
+/// Checks that a scalar is finite and within [`MAX_MAGNITUDE`].
 pub(crate) fn finite(field: &str, v: f64) -> Result<f64, InputError> {
-    if v.is_finite() {
-        Ok(v)
-    } else {
+    if !v.is_finite() {
         Err(InputError::new(field, Problem::NotFinite(v)))
+    } else if v.abs() > MAX_MAGNITUDE {
+        Err(InputError::new(field, Problem::OutOfRange(v)))
+    } else {
+        Ok(v)
     }
 }
 
@@ -102,11 +118,9 @@ pub(crate) fn non_negative(field: &str, v: f64) -> Result<f64, InputError> {
 pub(crate) fn finite_vec<V: crate::Vector>(field: &str, v: V) -> Result<V, InputError> {
     for i in 0..V::DIM {
         let c = v.coord(i);
-        if !c.is_finite() {
-            return Err(InputError::new(
-                format!("{field}[{i}]"),
-                Problem::NotFinite(c),
-            ));
+        if !c.is_finite() || c.abs() > MAX_MAGNITUDE {
+            // The field name is only built on failure: this runs once per input coordinate.
+            finite(&format!("{field}[{i}]"), c)?;
         }
     }
     Ok(v)

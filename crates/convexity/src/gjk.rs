@@ -101,7 +101,8 @@ pub struct Distance<V> {
     pub status: Status,
     pub iterations: u32,
     /// Best upper bound on the distance between the full shapes, clamped at 0. When the verdict
-    /// is intersecting it is at most `tolerance`.
+    /// is intersecting it is at most `tolerance`. `+∞` only when a custom support function
+    /// returned a non-finite point on the first call (status `Degenerate`).
     pub distance: f64,
     /// Certified lower bound on the distance (may be negative when the shapes overlap).
     pub lower_bound: f64,
@@ -375,7 +376,8 @@ where
         distance: if r.upper.is_finite() {
             (r.upper - rsum).max(0.0)
         } else {
-            f64::MAX
+            // Nothing bounds the distance from above (the first support call failed).
+            f64::INFINITY
         },
         lower_bound: if r.lower.is_finite() {
             r.lower - rsum

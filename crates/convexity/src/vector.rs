@@ -73,6 +73,9 @@ pub trait Vector:
 
     /// A unit vector orthogonal to the unit vector `n` (any one, chosen deterministically).
     fn any_orthonormal(n: Self) -> Self;
+    /// The determinant of `DIM` column vectors (`edges.len() == DIM`): the signed area in 2D, the
+    /// triple product in 3D. Used for signed-volume barycentric coordinates of full simplices.
+    fn det(edges: &[Self]) -> f64;
     /// `h` with each coordinate given the sign of the matching coordinate of `d` (+ for 0).
     fn sign_select(h: Self, d: Self) -> Self;
 
@@ -175,6 +178,13 @@ impl Vector for DVec3 {
     fn any_orthonormal(n: Self) -> Self {
         n.any_orthonormal_vector()
     }
+    #[inline]
+    fn det(e: &[Self]) -> f64 {
+        match e {
+            [a, b, c] => a.dot(b.cross(*c)),
+            _ => 0.0,
+        }
+    }
     #[inline(always)]
     fn sign_select(h: Self, d: Self) -> Self {
         DVec3::new(
@@ -255,6 +265,13 @@ impl Vector for DVec2 {
     }
     fn any_orthonormal(n: Self) -> Self {
         n.perp()
+    }
+    #[inline]
+    fn det(e: &[Self]) -> f64 {
+        match e {
+            [a, b] => a.perp_dot(*b),
+            _ => 0.0,
+        }
     }
     #[inline(always)]
     fn sign_select(h: Self, d: Self) -> Self {

@@ -28,7 +28,9 @@ impl<V: Vector> Points<V> {
             return Err(InputError::new("points", Problem::Empty));
         }
         for (i, p) in points.iter().enumerate() {
-            crate::error::finite_vec(&format!("points[{i}]"), *p)?;
+            if !p.is_finite() || p.max_abs() > crate::error::MAX_MAGNITUDE {
+                crate::error::finite_vec(&format!("points[{i}]"), *p)?;
+            }
         }
         let mut lo = points[0];
         let mut hi = points[0];

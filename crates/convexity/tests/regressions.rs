@@ -1,0 +1,100 @@
+//! Regression tests, each named after the case it pins down.
+
+use convexity::certificate::tolerance_for;
+use convexity::gjk::{distance, Options};
+use convexity::*;
+
+/// Found by fuzzing: a point lying inside a sliver triangle (edges 742 and 0.039) far from
+/// the origin. Cramer-rule barycentrics put GJK's closest point 5.8e-6 off the plane and GJK
+/// stopped there on a repeated support point, reporting distance 5.8e-6 instead of 0.
+#[test]
+fn point_inside_sliver_triangle_far_from_origin_is_at_distance_zero() {
+    let tri = Points::new(&[
+        DVec3::new(-1000.0, -1000.0, -1000.0),
+        DVec3::new(-257.813, -1000.0, -999.744),
+        DVec3::new(-1000.0, -999.961, -1000.0),
+    ])
+    .unwrap();
+    let v = tri.points();
+    let opts = Options::default();
+    for (wa, wb) in [(0.2, 0.3), (0.9, 0.05), (0.01, 0.01), (0.45, 0.45)] {
+        let p = v[0] * (1.0 - wa - wb) + v[1] * wa + v[2] * wb;
+        let point = Ball::<DVec3>::new(0.0).unwrap();
+        let pose_p = Pose3::from_translation(p).unwrap();
+        let d = distance(&tri, &Pose3::IDENTITY, &point, &pose_p, &opts, None);
+        assert_eq!(d.intersecting(), Some(true), "{d:?}");
+        assert!(d.distance <= 1e-9, "{d:?}");
+    }
+}
+
+/// Found by fuzzing: the same sliver against a rounded triangle; the common point must verify.
+#[test]
+fn sliver_triangle_vs_rounded_triangle_common_point_verifies() {
+    let a = Points::new(&[
+        DVec3::new(-1000.0, -1000.0, -1000.0),
+        DVec3::new(-257.813, -1000.0, -999.744),
+        DVec3::new(-1000.0, -999.961, -1000.0),
+    ])
+    .unwrap();
+    let b = Rounded::new(
+        Points::new(&[
+            DVec3::new(-1000.0, 442.377, -1000.0),
+            DVec3::new(-1000.0, -603.31, -1000.0),
+            DVec3::new(-444.097, -1000.0, -1000.0),
+        ])
+        .unwrap(),
+        10.0,
+    )
+    .unwrap();
+    let q = DQuat::from_xyzw(-1000.0, -1000.0, -1000.0, -1000.0).normalize();
+    let q2 = DQuat::from_xyzw(-1000.0, -405.921, -1000.0, -987.968).normalize();
+    let pa = Pose3::new(DVec3::splat(-1000.0), q).unwrap();
+    let pb = Pose3::new(DVec3::splat(-1000.0), q2).unwrap();
+    let d = distance(&a, &pa, &b, &pb, &Options::default(), None);
+    assert!(d.intersecting().is_some(), "{d:?}");
+    verify(
+        &a,
+        &pa,
+        &b,
+        &pb,
+        &d.verdict,
+        tolerance_for(&a, &pa, &b, &pb),
+    )
+    .unwrap();
+}
+
+/// Found by fuzzing: translations near 1e303 overflow squared lengths; they are rejected with
+/// an error naming the field instead of producing infinities downstream.
+#[test]
+fn translation_beyond_max_magnitude_is_rejected_naming_the_field() {
+    let e = Pose3::new(DVec3::new(-5.5e303, 1.0, 2.0), DQuat::IDENTITY).unwrap_err();
+    assert_eq!(e.field, "translation[0]");
+    assert!(matches!(e.problem, Problem::OutOfRange(_)));
+    assert!(e.to_string().contains("translation[0]"));
+    let e = Points::new(&[DVec3::ZERO, DVec3::new(0.0, 0.0, 1e61)]).unwrap_err();
+    assert_eq!(e.field, "points[1][2]");
+}
+
+/// Found by fuzzing: a separating axis between shapes whose coordinates are near 4e13 fails a
+/// size-relative tolerance by rounding alone; `tolerance_for` accounts for the magnitude.
+#[test]
+fn certificate_far_from_origin_verifies_with_tolerance_for() {
+    let a = Points::new(&[DVec3::new(33.19, 372.1, 1177.36)]).unwrap();
+    let b = Points::new(&[
+        DVec3::new(-2.52e12, -2.3136e13, 3.4064e13),
+        DVec3::new(-2.52e12 + 1e-3, -2.3136e13, 3.4064e13),
+    ])
+    .unwrap();
+    let id = Pose3::IDENTITY;
+    let d = distance(&a, &id, &b, &id, &Options::default(), None);
+    assert_eq!(d.intersecting(), Some(false));
+    verify(
+        &a,
+        &id,
+        &b,
+        &id,
+        &d.verdict,
+        tolerance_for(&a, &id, &b, &id),
+    )
+    .unwrap();
+}

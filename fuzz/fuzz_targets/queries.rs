@@ -1,0 +1,93 @@
+//! Fuzz target: arbitrary (finite or not) points, radii and poses through every 3D query.
+//!
+//! Properties checked: constructors never panic on any input; queries on valid shapes never
+//! panic, never return NaN, report a unit normal, and every proved verdict's certificate
+//! verifies.
+#![no_main]
+
+use convexity::certificate::tolerance_for;
+use convexity::gjk::{distance, intersects, Options};
+use convexity::{epa, verify, Ball, DQuat, DVec3, Points, Pose3, Rounded, SupportMap};
+use libfuzzer_sys::fuzz_target;
+
+fn f64s(data: &[u8]) -> Vec<f64> {
+    data.chunks_exact(8)
+        .map(|c| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(c);
+            // Map to a bounded range most of the time so that geometry is exercised, but keep the
+            // raw bits (NaN, inf, huge) when the top byte says so.
+            let raw = f64::from_le_bytes(b);
+            if c[7] & 0x80 != 0 && c[0] == 0xff {
+                raw
+            } else {
+                (u64::from_le_bytes(b) % 2_000_001) as f64 / 1000.0 - 1000.0
+            }
+        })
+        .collect()
+}
+
+fn check(a: &dyn SupportMap<DVec3>, pa: &Pose3, b: &dyn SupportMap<DVec3>, pb: &Pose3) {
+    let o = Options::default();
+    let d = distance(a, pa, b, pb, &o, None);
+    assert!(d.distance.is_finite() && d.distance >= 0.0, "{d:?}");
+    assert!((d.normal.length() - 1.0).abs() < 1e-6, "{d:?}");
+    let tol = tolerance_for(a, pa, b, pb);
+    if d.intersecting().is_some() {
+        let v = verify(a, pa, b, pb, &d.verdict, tol);
+        assert!(v.is_ok(), "{v:?} tol {tol} {d:?}");
+    }
+    let i = intersects(a, pa, b, pb, &o, None);
+    if let (Some(x), Some(y)) = (i.intersecting(), d.intersecting()) {
+        // Both proved answers must agree unless the pair sits inside the tolerance band.
+        if x != y {
+            assert!(d.distance <= 4.0 * d.tolerance, "{d:?} {i:?}");
+        }
+    }
+    let mut ctx = epa::Context::new();
+    let p = epa::penetration(a, pa, b, pb, &epa::Options::default(), &mut ctx);
+    assert!(p.depth.is_finite(), "{p:?}");
+    assert!((p.normal.length() - 1.0).abs() < 1e-6, "{p:?}");
+}
+
+fuzz_target!(|data: &[u8]| {
+    let v = f64s(data);
+    if v.len() < 16 {
+        return;
+    }
+    let (head, rest) = v.split_at(14);
+    let q1 = DQuat::from_xyzw(head[0], head[1], head[2], head[3]);
+    let q2 = DQuat::from_xyzw(head[4], head[5], head[6], head[7]);
+    let t1 = DVec3::new(head[8], head[9], head[10]);
+    let t2 = DVec3::new(head[11], head[12], head[13]);
+    // Normalised quaternions usually pass validation; raw ones exercise the error path.
+    let unit = |q: DQuat| {
+        let n = q.length();
+        if n > 1e-3 && n.is_finite() {
+            q / n
+        } else {
+            q
+        }
+    };
+    let pa = Pose3::new(t1, unit(q1)).ok();
+    let pb = Pose3::new(t2, unit(q2)).ok();
+    let _ = Pose3::new(t1, q1);
+    let split = rest.len() / 2;
+    let pts = |s: &[f64]| -> Vec<DVec3> {
+        s.chunks_exact(3)
+            .map(|c| DVec3::new(c[0], c[1], c[2]))
+            .collect()
+    };
+    let a = Points::new(&pts(&rest[..split]));
+    let b = Points::new(&pts(&rest[split..]));
+    let r = Ball::<DVec3>::new(head[0].abs() / 100.0);
+    if let (Ok(a), Ok(b), Some(pa), Some(pb)) = (a, b, pa, pb) {
+        check(&a, &pa, &b, &pb);
+        if let Ok(rounded) = Rounded::new(b.clone(), head[1].abs() / 100.0) {
+            check(&a, &pa, &rounded, &pb);
+        }
+        if let Ok(ball) = r {
+            check(&ball, &pa, &b, &pb);
+        }
+    }
+});
