@@ -3,18 +3,17 @@
 //!
 //! Source: Gilbert, Johnson & Keerthi (1988), "A fast procedure for computing the distance
 //! between complex objects"; the recursive form follows van den Bergen, *Collision Detection
-//! in Interactive 3D Environments* (2003), §4.3; the triangle case is the Voronoi-region test
-//! of Ericson, *Real-Time Collision Detection* (2005), §5.1.5, with the query point at the
-//! origin.
+//! in Interactive 3D Environments* (2003), §4.3.
 //!
 //! The code is shared by 2D and 3D; only [`Vector::det`] knows the dimension:
 //! * segment: clamp `t = −a·(b−a)/|b−a|²`;
-//! * lower-dimensional triangle (3D): Ericson's vertex/edge/face regions decide where the
-//!   closest point lies. In the face region the point itself is computed by projecting onto
-//!   the plane with a Gram–Schmidt basis (longest edge first, then the shorter edge at one of
-//!   its ends), not from the barycentric weights: on a sliver the weights carry an error of
-//!   cond(G)·ε, which put the point 6e-6 off the plane of a 742 × 0.039 triangle (found by
-//!   fuzzing), while the projection is accurate to ε·|a|. The weights are kept for witnesses.
+//! * lower-dimensional triangle (3D): the origin is projected onto the plane with a
+//!   Gram–Schmidt basis (longest edge first, then the shorter edge at one of its ends) and the
+//!   region is decided by signed sub-areas in that basis, as for full simplices. Ericson's
+//!   region tests and Cramer-rule weights were used first; fuzzing showed both failing on
+//!   slivers and needles (a point 6e-6 off the plane of a 742 × 0.039 triangle; a wrong edge
+//!   region on a 9e10 × 2e3 needle) because they multiply dot products, whose rounding is
+//!   cond(G)·ε, while the projection and sub-areas are accurate relative to their own vectors.
 //! * full simplex (triangle in 2D, tetrahedron in 3D): signed volumes (Montanari, Petrella &
 //!   Cavallaro, "Improving the GJK algorithm for faster and more reliable distance queries
 //!   between convex objects", ACM TOG 36(3), 2017). The barycentric weight of vertex i is
@@ -27,7 +26,8 @@
 //! The closed forms replace a generic recursive solve because the benchmark showed the simplex
 //! step at more than half of GJK's cost (≈470 instructions per call before).
 //!
-//! Complexity: O(1). Failure modes: none. A collinear triangle falls back to its best edge;
+//! Complexity: O(1). Failure modes: none. A collinear triangle (height below 1e-8 of its
+//! longest edge) falls back to its best edge;
 //! a flat full simplex (|det| below `1e-14` of the product of its edge lengths) falls back to
 //! all of its facets.
 
@@ -195,100 +195,66 @@ fn best_edge<V: Vector>(ws: &[V; 4], i: usize, j: usize, k: usize) -> Sol<V> {
 }
 
 /// Closest point of triangle `ws[i], ws[j], ws[k]` to the origin when the triangle spans less
-/// than the whole space (3D). Regions after Ericson §5.1.5 with p = 0.
+/// than the whole space (3D).
+///
+/// The origin is projected onto the plane (see [`plane_projection`]) and the decision is made
+/// by the signed areas of the sub-triangles `(x, q, r)` in the plane's own 2D basis: all
+/// positive means the projection is inside; otherwise the closest point lies on an edge
+/// opposite a vertex with non-positive area, by the same argument as for full simplices.
+/// Ericson's region tests were used first, but they multiply dot products (4th powers of
+/// lengths) and misjudged a 9e10-long needle against a 2e3 base, stalling GJK (fuzzing).
 fn triangle<V: Vector>(ws: &[V; 4], i: usize, j: usize, k: usize) -> Sol<V> {
     let (a, b, c) = (ws[i], ws[j], ws[k]);
-    let ab = b - a;
-    let ac = c - a;
-    let d1 = -ab.dot(a);
-    let d2 = -ac.dot(a);
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return Sol::vertex(ws, i);
-    }
-    let d3 = -ab.dot(b);
-    let d4 = -ac.dot(b);
-    if d3 >= 0.0 && d4 <= d3 {
-        return Sol::vertex(ws, j);
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let den = d1 - d3;
-        return if den > 0.0 {
-            Sol::edge(ws, i, j, d1 / den)
-        } else {
-            Sol::vertex(ws, i)
-        };
-    }
-    let d5 = -ab.dot(c);
-    let d6 = -ac.dot(c);
-    if d6 >= 0.0 && d5 <= d6 {
-        return Sol::vertex(ws, k);
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let den = d2 - d6;
-        return if den > 0.0 {
-            Sol::edge(ws, i, k, d2 / den)
-        } else {
-            Sol::vertex(ws, i)
-        };
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
-        let den = (d4 - d3) + (d5 - d6);
-        return if den > 0.0 {
-            Sol::edge(ws, j, k, (d4 - d3) / den)
-        } else {
-            Sol::vertex(ws, j)
-        };
-    }
-    // va + vb + vc = |ab × ac|² (four times the squared area); tiny against the squared edge
-    // lengths means a (nearly) collinear triangle: take its best edge instead.
-    let sum = va + vb + vc;
-    let scale = ab.length_squared().max(ac.length_squared());
-    if !(sum > 1e-14 * scale * scale) {
-        return best_edge(ws, i, j, k);
-    }
     let (x, u1, u2) = match plane_projection(a, b, c) {
         Some(r) => r,
         None => return best_edge(ws, i, j, k),
     };
-    // Barycentric weights from signed areas in the plane's own 2D basis: each sub-area is a
-    // determinant of that sub-triangle's vectors, accurate however thin the triangle is
-    // (Cramer's rule on the Gram system is not: its error is cond(G)·ε).
-    let to2 = |q: V| (q.dot(u1), q.dot(u2));
-    let (xa, xb, xc) = (to2(a - x), to2(b - x), to2(c - x));
+    let to2 = |q: V| {
+        let d = q - x;
+        (d.dot(u1), d.dot(u2))
+    };
+    let (xa, xb, xc) = (to2(a), to2(b), to2(c));
     let cross = |p: (f64, f64), q: (f64, f64)| p.0 * q.1 - p.1 * q.0;
-    let (sa, sb, sc) = (cross(xb, xc), cross(xc, xa), cross(xa, xb));
-    // The basis may see the triangle clockwise; orient so the total area is positive, then
-    // clamp the rounding-level negatives of a point on an edge.
-    let sign = if sa + sb + sc < 0.0 { -1.0 } else { 1.0 };
-    let wa = (sign * sa).max(0.0);
-    let wb = (sign * sb).max(0.0);
-    let wc = (sign * sc).max(0.0);
-    let total = wa + wb + wc;
-    let mut l = [0.0; 4];
-    if total > 0.0 {
-        l[i] = wa / total;
-        l[j] = wb / total;
-        l[k] = wc / total;
-    } else {
-        l[i] = 1.0 - (vb + vc) / sum;
-        l[j] = vb / sum;
-        l[k] = vc / sum;
+    let area = [cross(xb, xc), cross(xc, xa), cross(xa, xb)];
+    // The basis may see the triangle clockwise: orient so that the total area is positive.
+    let total = area[0] + area[1] + area[2];
+    let sign = if total < 0.0 { -1.0 } else { 1.0 };
+    let area = area.map(|s| s * sign);
+    if area.iter().all(|&s| s > 0.0) {
+        let t = total * sign;
+        let mut l = [0.0; 4];
+        l[i] = area[0] / t;
+        l[j] = area[1] / t;
+        l[k] = area[2] / t;
+        return Sol {
+            x,
+            d2: x.length_squared(),
+            l,
+            mask: (1 << i) | (1 << j) | (1 << k),
+        };
     }
-    Sol {
-        x,
-        d2: x.length_squared(),
-        l,
-        mask: (1 << i) | (1 << j) | (1 << k),
+    let edges = [(j, k), (k, i), (i, j)];
+    let mut best = Sol::none();
+    for (opposite, &(p, q)) in edges.iter().enumerate() {
+        if area[opposite] <= 0.0 {
+            let s = segment(ws, p, q);
+            if s.d2 < best.d2 {
+                best = s;
+            }
+        }
     }
+    if best.mask == 0 {
+        best = best_edge(ws, i, j, k);
+    }
+    best
 }
 
 /// The origin's orthogonal projection onto the plane through `a, b, c`, by modified
 /// Gram–Schmidt: the first axis along the longest edge, the second from the shorter of the two
 /// edges that meet it at one of its ends (the best-conditioned choice for needles and slivers).
-/// Returns the projection and the orthonormal basis `(u1, u2)` of the plane.
+/// Returns the projection and the orthonormal basis `(u1, u2)` of the plane, or `None` when
+/// the triangle's height is below `1e-8` of its longest edge: then the best edge is within
+/// that height of the answer, while the projection's rounding grows like `ε·L/h`.
 fn plane_projection<V: Vector>(a: V, b: V, c: V) -> Option<(V, V, V)> {
     let (lab, lbc, lca) = (
         (b - a).length_squared(),
@@ -308,8 +274,13 @@ fn plane_projection<V: Vector>(a: V, b: V, c: V) -> Option<(V, V, V)> {
     } else {
         (q, p - q, r - q)
     };
+    let len1 = e1.length();
     let u1 = e1.try_normalize()?;
-    let u2 = (e2 - u1 * e2.dot(u1)).try_normalize()?;
+    let h = e2 - u1 * e2.dot(u1);
+    if !(h.length() > 1e-8 * len1) {
+        return None;
+    }
+    let u2 = h.try_normalize()?;
     let y = base - u1 * base.dot(u1);
     Some((y - u2 * y.dot(u2), u1, u2))
 }

@@ -98,3 +98,56 @@ fn certificate_far_from_origin_verifies_with_tolerance_for() {
     )
     .unwrap();
 }
+
+/// Found by fuzzing: a ball against a needle hull (one vertex 9.1e10 away, the others within
+/// 2e3). Ericson's region test misjudged the triangle (needle tip, two near points) and GJK
+/// stalled with bounds [−617, 515] and an undetermined verdict. The needle vs a tetrahedron
+/// sharing it gave a common point 1.5e-9·size outside A.
+#[test]
+fn ball_against_needle_hull_converges_and_certificates_verify() {
+    let needle = Points::new(&[
+        DVec3::new(811.565, 47.954, 672.146),
+        DVec3::new(498.715, 407.546, 434.308),
+        DVec3::new(-873.639, 450.692, 434.308),
+        DVec3::new(434.308, -949.929, -91221737215.23436),
+        DVec3::new(-929.899, -174.495, 811.565),
+    ])
+    .unwrap();
+    let tetra = Points::new(&[
+        DVec3::new(-425.629, 47.954, 672.146),
+        DVec3::new(498.715, 407.546, 434.308),
+        DVec3::new(-873.639, 450.692, 434.308),
+        DVec3::new(434.308, -949.929, -91221737215.23436),
+    ])
+    .unwrap();
+    let ball = Ball::<DVec3>::new(9.9999).unwrap();
+    let qa = DQuat::from_xyzw(-999.99, 888.239, 44.248, -683.002).normalize();
+    let qb = DQuat::from_xyzw(-967.89, 8.346, 510.428, -459.281).normalize();
+    let pa = Pose3::new(DVec3::new(-11.277, 434.308, -34.081), qa).unwrap();
+    let pb = Pose3::new(DVec3::new(-250.85, -788.485, -425.629), qb).unwrap();
+    let o = Options::default();
+    let d = distance(&ball, &pa, &needle, &pb, &o, None);
+    assert_eq!(d.status, Status::Converged, "{d:?}");
+    assert_eq!(d.intersecting(), Some(false), "{d:?}");
+    assert!(d.distance - d.lower_bound <= 1e-9 * d.distance, "{d:?}");
+    verify(
+        &ball,
+        &pa,
+        &needle,
+        &pb,
+        &d.verdict,
+        tolerance_for(&ball, &pa, &needle, &pb),
+    )
+    .unwrap();
+    let d = distance(&tetra, &pa, &needle, &pb, &o, None);
+    assert_eq!(d.intersecting(), Some(true), "{d:?}");
+    verify(
+        &tetra,
+        &pa,
+        &needle,
+        &pb,
+        &d.verdict,
+        tolerance_for(&tetra, &pa, &needle, &pb),
+    )
+    .unwrap();
+}
