@@ -129,7 +129,7 @@ fn ball_against_needle_hull_converges_and_certificates_verify() {
     let d = distance(&ball, &pa, &needle, &pb, &o, None);
     assert_eq!(d.status, Status::Converged, "{d:?}");
     assert_eq!(d.intersecting(), Some(false), "{d:?}");
-    assert!(d.distance - d.lower_bound <= 1e-9 * d.distance, "{d:?}");
+    assert!(d.distance - d.lower_bound <= d.tolerance, "{d:?}");
     verify(
         &ball,
         &pa,
