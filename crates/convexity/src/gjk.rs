@@ -13,7 +13,9 @@
 //! * duality gap: the upper bound `|v|` minus the best lower bound `max_k (v_k·w_k)/|v_k|` is at
 //!   most `max(abs_tol, rel_tol · |v|)`: converged;
 //! * the new support point repeats a simplex vertex: converged (no progress is possible);
-//! * `|v|` did not decrease: numerical stall, status `Degenerate` (bounds are still valid);
+//! * `|v|` did not decrease in 4 consecutive iterations: numerical stall, status `Degenerate`
+//!   (bounds are still valid). A single non-improving step is normal near flat faces, where
+//!   GJK alternates between a useless far-side support point and a real step;
 //! * iteration cap: status `IterationLimit`.
 //!
 //! The verdict is decided by proof only: `Separated` when the certified gap (lower bound minus
@@ -23,10 +25,13 @@
 //! positive certified gap.
 //!
 //! Precision: the returned distance is within `max(abs_tol, rel_tol·d)` of the distance of
-//! the shapes as given, where `abs_tol = rel_tol · (size_A + size_B)` and `rel_tol = 1e-10`
-//! by default. Poses enter only through `pose_a⁻¹ ∘ pose_b`, so a common offset of 1e6
-//! adds no error beyond the rounding of the input translations (≈ 1.2e-10 per coordinate at
-//! 1e6).
+//! the shapes as given, where `abs_tol = rel_tol · (size_A + size_B) + 4ε · magnitude`,
+//! `rel_tol = 1e-10` by default and the magnitude sums the world translations, the centres
+//! and the sizes. Poses enter the geometry only through `pose_a⁻¹ ∘ pose_b`, formed from the
+//! difference of the translations, so a common offset of 1e6 adds no error beyond the
+//! rounding of the input translations themselves (≈ 1.2e-10 per coordinate at 1e6, which the
+//! `4ε · magnitude` floor of ≈ 9e-10 covers). Gaps below that floor cannot be represented in
+//! the input and are reported as touching.
 //!
 //! Complexity: O(k · support) with k iterations (typically 3–12 for polytopes; the cap,
 //! default 128, bounds curved shapes). No allocation.
@@ -65,7 +70,9 @@ pub struct Options {
     pub max_iterations: u32,
     /// Relative tolerance on the duality gap and on touching.
     pub rel_tolerance: f64,
-    /// Absolute tolerance; defaults to `rel_tolerance × (size_A + size_B)`.
+    /// Absolute tolerance; defaults to `rel_tolerance × (size_A + size_B) + 4ε × magnitude`,
+    /// where the magnitude sums the world translations, the shapes' centres in A's frame and
+    /// their sizes (see [`MinkowskiDifference::magnitude`]): input rounding is below it.
     pub abs_tolerance: Option<f64>,
 }
 
@@ -138,6 +145,10 @@ impl<V> Intersection<V> {
     }
 }
 
+/// Consecutive iterations without a decrease of `|v|` tolerated before the run is declared
+/// degenerate (see the zig-zag note in `run`).
+const MAX_STALLS: u32 = 4;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
     Distance,
@@ -172,9 +183,9 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let abs_tol = opts
-        .abs_tolerance
-        .unwrap_or(opts.rel_tolerance * mink.scale());
+    let abs_tol = opts.abs_tolerance.unwrap_or_else(|| {
+        opts.rel_tolerance * mink.scale() + 4.0 * f64::EPSILON * mink.magnitude()
+    });
     let rel_tol = opts.rel_tolerance;
     let rsum = mink.radius_sum();
     let mut dir = cache.and_then(|c| c.dir).unwrap_or_else(|| mink.center());
@@ -194,6 +205,7 @@ where
         rel_tol,
     };
     let mut v = dir;
+    let mut stalls = 0;
     while out.iterations < opts.max_iterations {
         out.iterations += 1;
         let p = mink.support(-v);
@@ -228,22 +240,28 @@ where
             return out;
         }
         let d2 = nv.length_squared();
-        if !(d2 < out.upper * out.upper) {
-            // No progress. The new simplex holds the old one's points, so its closest point can
-            // only be worse by rounding; keep it (its witnesses match it) and stop.
-            out.upper = d2.sqrt();
-            out.v = nv;
-            let gap_tol = abs_tol.max(rel_tol * out.upper);
-            out.status = if out.upper - out.lower <= 8.0 * gap_tol {
-                Status::Converged
-            } else {
-                Status::Degenerate
-            };
-            return out;
-        }
+        let progressed = d2 < out.upper * out.upper;
+        // The new simplex holds the old one's points, so its closest point can only be worse by
+        // rounding; keep it (its witnesses match it) even when it did not improve.
         out.upper = d2.sqrt();
         out.v = nv;
         v = nv;
+        if progressed {
+            stalls = 0;
+        } else {
+            // Near a flat face GJK zig-zags: a support point from the far side adds nothing, the
+            // next one makes real progress. Only a run of stalls means rounding has taken over.
+            stalls += 1;
+            if stalls >= MAX_STALLS {
+                let gap_tol = abs_tol.max(rel_tol * out.upper);
+                out.status = if out.upper - out.lower <= 8.0 * gap_tol {
+                    Status::Converged
+                } else {
+                    Status::Degenerate
+                };
+                return out;
+            }
+        }
         if out.upper <= abs_tol {
             // The cores touch or overlap to within the tolerance.
             out.status = Status::Converged;

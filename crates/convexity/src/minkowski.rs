@@ -30,13 +30,17 @@ pub struct MinkowskiDifference<'s, V: Vector, A: ?Sized, B: ?Sized> {
     pub b: &'s B,
     pose_ab: Pose<V>,
     rot_ab: V::Matrix,
+    /// `|t_a| + |t_b|` of the world poses (0 when built from a relative pose).
+    reach: f64,
 }
 
 impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
     MinkowskiDifference<'s, V, A, B>
 {
     pub fn new(a: &'s A, pose_a: &Pose<V>, b: &'s B, pose_b: &Pose<V>) -> Self {
-        Self::from_relative(a, b, pose_a.relative(pose_b))
+        let mut m = Self::from_relative(a, b, pose_a.relative(pose_b));
+        m.reach = pose_a.translation().length() + pose_b.translation().length();
+        m
     }
 
     /// From the pose of B in A's frame.
@@ -46,6 +50,7 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
             b,
             rot_ab: pose_ab.rotation().to_matrix(),
             pose_ab,
+            reach: 0.0,
         }
     }
 
@@ -77,5 +82,15 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
     /// Characteristic length of the pair (sum of the shapes' sizes, never zero).
     pub fn scale(&self) -> f64 {
         (self.a.size() + self.b.size()).max(f64::MIN_POSITIVE)
+    }
+
+    /// Magnitude of the coordinates the query works with: the world translations, the shapes'
+    /// centres in A's frame and their sizes. Input rounding is `ε` times this, so no answer can
+    /// resolve a gap below a few `ε·magnitude`; GJK's tolerance has that as its floor.
+    pub fn magnitude(&self) -> f64 {
+        self.reach
+            + self.a.center().length()
+            + self.pose_ab.transform_point(self.b.center()).length()
+            + self.scale()
     }
 }
