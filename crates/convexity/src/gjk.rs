@@ -183,9 +183,7 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let abs_tol = opts.abs_tolerance.unwrap_or_else(|| {
-        opts.rel_tolerance * mink.scale() + 4.0 * f64::EPSILON * mink.magnitude()
-    });
+    let abs_tol = absolute_tolerance(mink, opts);
     let rel_tol = opts.rel_tolerance;
     let rsum = mink.radius_sum();
     let mut dir = cache.and_then(|c| c.dir).unwrap_or_else(|| mink.center());
@@ -273,6 +271,19 @@ where
         }
     }
     out
+}
+
+/// The absolute tolerance of a pair: `opts.abs_tolerance`, or `rel_tolerance × scale` plus the
+/// rounding floor `4ε × magnitude` (see [`Options::abs_tolerance`]).
+pub fn absolute_tolerance<V, A, B>(mink: &MinkowskiDifference<'_, V, A, B>, opts: &Options) -> f64
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    opts.abs_tolerance.unwrap_or_else(|| {
+        opts.rel_tolerance * mink.scale() + 4.0 * f64::EPSILON * mink.magnitude()
+    })
 }
 
 /// A point of both rounded cores, given the cores' closest points `pa`, `pb` (A's frame).

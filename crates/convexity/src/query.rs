@@ -9,6 +9,7 @@
 use crate::certificate::Verdict;
 use crate::epa::{self, EpaSpace};
 use crate::gjk::{self, Status};
+use crate::minkowski::MinkowskiDifference;
 use crate::pose::Pose;
 use crate::shape::SupportMap;
 
@@ -37,6 +38,13 @@ impl Method {
     pub fn from_name(name: &str) -> Option<Method> {
         Method::ALL.iter().copied().find(|m| m.name() == name)
     }
+
+    /// Whether this method answers pairs of shapes of dimension `dim`.
+    pub fn applies_to_dim(&self, dim: usize) -> bool {
+        match self {
+            Method::Gjk | Method::GjkBoolean | Method::Epa => dim == 2 || dim == 3,
+        }
+    }
 }
 
 /// What a method answered. Points and vectors are in the world frame.
@@ -54,6 +62,8 @@ pub struct Outcome<V> {
     pub point_b: Option<V>,
     /// Unit normal from A toward B (for a penetration: moving B by depth·normal separates).
     pub normal: Option<V>,
+    /// The absolute touch tolerance the method used: gaps up to it count as touching.
+    pub tolerance: f64,
 }
 
 /// Runs `method` on a pair.
@@ -77,6 +87,7 @@ where
                 point_a: Some(d.point_a),
                 point_b: Some(d.point_b),
                 normal: Some(d.normal),
+                tolerance: d.tolerance,
             }
         }
         Method::GjkBoolean => {
@@ -91,12 +102,16 @@ where
                 point_a: None,
                 point_b: None,
                 normal: None,
+                tolerance: r.tolerance,
             }
         }
         Method::Epa => {
             let mut ctx = epa::Context::new();
             let p = epa::penetration(a, pose_a, b, pose_b, &epa::Options::default(), &mut ctx);
             let hit = p.verdict.intersecting() == Some(true);
+            let opts = gjk::Options::default();
+            let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
+            let abs_tol = gjk::absolute_tolerance(&mink, &opts);
             Outcome {
                 method,
                 status: p.status,
@@ -107,6 +122,7 @@ where
                 point_a: Some(p.point_a),
                 point_b: Some(p.point_b),
                 normal: Some(p.normal),
+                tolerance: abs_tol.max(opts.rel_tolerance * (-p.depth).max(0.0)),
             }
         }
     }

@@ -26,8 +26,8 @@
 //! The closed forms replace a generic recursive solve because the benchmark showed the simplex
 //! step at more than half of GJK's cost (≈470 instructions per call before).
 //!
-//! Complexity: O(1). Failure modes: none. A collinear triangle (height below 1e-8 of its
-//! longest edge) falls back to its best edge;
+//! Complexity: O(1). Failure modes: none. A triangle too flat for its projection to beat its
+//! best edge (see `plane_projection`) falls back to that edge;
 //! a flat full simplex (|det| below `1e-14` of the product of its edge lengths) falls back to
 //! all of its facets.
 
@@ -252,9 +252,15 @@ fn triangle<V: Vector>(ws: &[V; 4], i: usize, j: usize, k: usize) -> Sol<V> {
 /// The origin's orthogonal projection onto the plane through `a, b, c`, by modified
 /// Gram–Schmidt: the first axis along the longest edge, the second from the shorter of the two
 /// edges that meet it at one of its ends (the best-conditioned choice for needles and slivers).
-/// Returns the projection and the orthonormal basis `(u1, u2)` of the plane, or `None` when
-/// the triangle's height is below `1e-8` of its longest edge: then the best edge is within
-/// that height of the answer, while the projection's rounding grows like `ε·L/h`.
+/// Returns the projection and the orthonormal basis `(u1, u2)` of the plane.
+///
+/// `None` means the triangle is too flat for the projection to beat its best edge. With `h`
+/// the height over the first axis, `e2` the second edge and `y` the origin's offset from the
+/// first axis' line, the projection's rounding is about `ε·|y|·|e2|/h` (the second axis is
+/// found by a cancelling subtraction), while the best edge is at most `h` from the answer;
+/// so the projection is used when `h² > 16·ε·|y|·|e2|`. (An earlier test of `h` against the
+/// longest edge rejected a 2e11 × 1.5e3 needle whose projection was accurate to 2e-5 and
+/// whose best edge was 130 off; fuzzing found it.)
 fn plane_projection<V: Vector>(a: V, b: V, c: V) -> Option<(V, V, V)> {
     let (lab, lbc, lca) = (
         (b - a).length_squared(),
@@ -274,14 +280,14 @@ fn plane_projection<V: Vector>(a: V, b: V, c: V) -> Option<(V, V, V)> {
     } else {
         (q, p - q, r - q)
     };
-    let len1 = e1.length();
     let u1 = e1.try_normalize()?;
     let h = e2 - u1 * e2.dot(u1);
-    if !(h.length() > 1e-8 * len1) {
+    let y = base - u1 * base.dot(u1);
+    let h2 = h.length_squared();
+    if !(h2 > 16.0 * f64::EPSILON * y.length() * e2.length()) {
         return None;
     }
     let u2 = h.try_normalize()?;
-    let y = base - u1 * base.dot(u1);
     Some((y - u2 * y.dot(u2), u1, u2))
 }
 
@@ -364,6 +370,10 @@ mod tests {
 
     /// Independent oracle: every non-empty subset, the origin's projection onto its affine hull
     /// by normal equations, kept when its weights are non-negative; the minimum norm wins.
+    pub(super) fn brute_force_distance<V: Vector>(ws: &[V]) -> f64 {
+        brute_force(ws)
+    }
+
     fn brute_force<V: Vector>(ws: &[V]) -> f64 {
         let n = ws.len();
         let mut best = f64::INFINITY;
@@ -521,5 +531,28 @@ mod sliver_regression {
             assert!(x.length() < 1e-11, "{perm:?}: {x:?}");
             assert!((wa - p).length() < 1e-11, "{perm:?}: {:?}", wa - p);
         }
+    }
+
+    /// Found by fuzzing: a 2e11-long needle with a 1.5e3 base. The old flatness test (height
+    /// against longest edge) dropped to the best edge, 130 off, and GJK looped to its cap.
+    #[test]
+    fn needle_triangle_is_projected_not_collapsed_to_an_edge() {
+        let pts = [
+            DVec3::new(359.43090654517107, 1492.5237065664603, -792.6220070991047),
+            DVec3::new(217.2459065451711, -273.20329343353967, 370.46699290089543),
+            DVec3::new(-212693517605.2228, 1519.6447065664604, 1000.2849929008954),
+        ];
+        let mut s = Simplex::<DVec3>::new();
+        for p in pts {
+            s.push(SupportPoint {
+                w: p,
+                a: p,
+                b: DVec3::ZERO,
+            });
+        }
+        let x = s.reduce();
+        let want = super::tests::brute_force_distance(&pts);
+        assert!((x.length() - want).abs() < 1e-6, "{} vs {want}", x.length());
+        assert_eq!(s.len, 3);
     }
 }
