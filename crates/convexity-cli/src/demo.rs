@@ -1,0 +1,531 @@
+//! `convexity demo`: every method on a built-in collection, cross-checked and tabulated.
+//!
+//! For each pair of [`cases::collection`] and each method of [`Method::ALL`] the demo runs the
+//! query (timing it over several repetitions), checks the answer's certificate with
+//! [`convexity::verify`], and compares the answer with the other methods' answers and with the
+//! truth known by construction. It prints one table row per shape family and method:
+//!
+//! * `agree`: pairs where the method's verdict matches every other method and the truth, and
+//!   its distance matches theirs (inside the tolerance band around touching, where either
+//!   verdict is right, a verdict agrees when its certificate checks out);
+//! * `certified`: answers whose certificate `convexity::verify` accepts, at the tolerance
+//!   `convexity::certificate::tolerance_for` gives for the pair (undetermined answers carry
+//!   none and are counted under `undet`);
+//! * `µs/query`: mean wall time of one query;
+//! * `worst error`: the largest deviation from the exact distance, penetration depth or
+//!   reference points, where the pair has one.
+//!
+//! Adding a method to `Method::ALL` adds its rows here with no change to this file.
+
+pub mod cases;
+
+use crate::{emit, exit, Fatal};
+use cases::{Case, Geometry, Regime};
+use convexity::certificate::tolerance_for;
+use convexity::epa::EpaSpace;
+use convexity::query::{self, Method, Outcome};
+use convexity::{gjk, Pose, SupportMap};
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// Timed repetitions per batch, and batches per query (the fastest batch counts).
+const REPS: u32 = 8;
+const BATCHES: u32 = 3;
+/// Allowed penetration-depth error, relative to `size(A) + size(B)`.
+const DEPTH_TOL: f64 = 1e-6;
+/// Allowed error of the reference points.
+const POINT_TOL: f64 = 1e-9;
+
+/// One method's answer on one pair, reduced to what the checks need.
+#[derive(Clone, Debug)]
+struct Answer {
+    intersecting: Option<bool>,
+    distance: Option<f64>,
+    depth: Option<f64>,
+    point_a: Option<Vec<f64>>,
+    point_b: Option<Vec<f64>>,
+    status: &'static str,
+    /// `None` for an undetermined verdict; otherwise the checker's result.
+    certificate: Option<Result<(), String>>,
+    micros: f64,
+}
+
+fn measure<V, A, B>(method: Method, a: &A, pa: &Pose<V>, b: &B, pb: &Pose<V>, tol: f64) -> Answer
+where
+    V: EpaSpace,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let o: Outcome<V> = query::run(method, a, pa, b, pb);
+    // The best of a few batches, so that a context switch on a busy machine does not count.
+    let mut micros = f64::INFINITY;
+    for _ in 0..BATCHES {
+        let start = Instant::now();
+        for _ in 0..REPS {
+            std::hint::black_box(query::run(method, std::hint::black_box(a), pa, b, pb));
+        }
+        micros = micros.min(start.elapsed().as_secs_f64() * 1e6 / f64::from(REPS));
+    }
+    let intersecting = o.verdict.intersecting();
+    let certificate = intersecting
+        .map(|_| convexity::verify(a, pa, b, pb, &o.verdict, tol).map_err(|e| e.to_string()));
+    Answer {
+        intersecting,
+        distance: if intersecting == Some(true) {
+            Some(0.0)
+        } else {
+            o.distance
+        },
+        depth: o.penetration_depth,
+        point_a: o.point_a.map(V::to_vec),
+        point_b: o.point_b.map(V::to_vec),
+        status: o.status.as_str(),
+        certificate,
+        micros,
+    }
+}
+
+fn run_case(case: &Case, method: Method) -> Answer {
+    match &case.geometry {
+        Geometry::D2 {
+            a,
+            pose_a,
+            b,
+            pose_b,
+        } => {
+            let tol = tolerance_for(a, pose_a, b, pose_b);
+            measure(method, a, pose_a, b, pose_b, tol)
+        }
+        Geometry::D3 {
+            a,
+            pose_a,
+            b,
+            pose_b,
+        } => {
+            let tol = tolerance_for(a, pose_a, b, pose_b);
+            measure(method, a, pose_a, b, pose_b, tol)
+        }
+    }
+}
+
+/// Distance tolerance of a pair: a few times GJK's own, plus rounding of the construction.
+fn distance_tol(case: &Case) -> f64 {
+    let rel = gjk::Options::default().rel_tolerance;
+    let g = case.truth.distance.unwrap_or(0.0);
+    let size = case.geometry.scale();
+    4.0 * (rel * size).max(rel * g) + 64.0 * f64::EPSILON * (size + case.geometry.magnitude() + g)
+}
+
+fn max_diff(x: &[f64], y: &[f64]) -> f64 {
+    if x.len() != y.len() {
+        return f64::INFINITY;
+    }
+    x.iter()
+        .zip(y)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max)
+}
+
+/// The checks of one answer against the truth and the other methods.
+#[derive(Clone, Debug, Default)]
+struct Judgement {
+    agrees: bool,
+    /// Largest error against the truth and whether it exceeds the tolerance.
+    error: Option<f64>,
+    error_too_large: bool,
+    notes: Vec<String>,
+    /// Remarks that are not failures (allowed undetermined answers).
+    info: Vec<String>,
+}
+
+fn judge(case: &Case, answers: &[(Method, Answer)], k: usize) -> Judgement {
+    let (method, ans) = &answers[k];
+    let truth = &case.truth;
+    let band = truth.intersecting.is_none();
+    // At or just above touching, a curved contact may not converge within the iteration cap;
+    // "undetermined" is then an honest answer (never a wrong one), and its distance is only an
+    // upper bound.
+    let may_be_undetermined =
+        band || matches!(case.regime, Regime::Touching | Regime::NearTouching);
+    let undetermined = ans.intersecting.is_none();
+    let dtol = distance_tol(case);
+    let mut j = Judgement {
+        agrees: true,
+        ..Judgement::default()
+    };
+    let note = |j: &mut Judgement, s: String| {
+        j.agrees = false;
+        j.notes
+            .push(format!("{}: {}: {s}", case.name, method.name()));
+    };
+    if let Some(Err(e)) = &ans.certificate {
+        note(&mut j, format!("certificate rejected: {e}"));
+    }
+    if undetermined && !may_be_undetermined {
+        note(
+            &mut j,
+            format!("no verdict (status {}) on a clear-cut pair", ans.status),
+        );
+    } else if undetermined {
+        let bound = ans
+            .distance
+            .map(|d| format!("; distance upper bound {d:.3e}"))
+            .unwrap_or_default();
+        j.info.push(format!(
+            "{}: {}: no verdict proved (status {}){bound}",
+            case.name,
+            method.name(),
+            ans.status,
+        ));
+    }
+    // Verdict against the truth and the other methods (outside the band).
+    if !band && !undetermined {
+        if ans.intersecting != truth.intersecting {
+            note(
+                &mut j,
+                format!(
+                    "says {} but the pair is {} (status {})",
+                    verdict_word(ans.intersecting),
+                    verdict_word(truth.intersecting),
+                    ans.status
+                ),
+            );
+        }
+        for (m, other) in answers.iter().filter(|(m, _)| m != method) {
+            if other.intersecting.is_some() && other.intersecting != ans.intersecting {
+                note(
+                    &mut j,
+                    format!(
+                        "says {} but {} says {}",
+                        verdict_word(ans.intersecting),
+                        m.name(),
+                        verdict_word(other.intersecting)
+                    ),
+                );
+            }
+        }
+    }
+    // Distance against the other methods.
+    if let (Some(d), false, false) = (ans.distance, band, undetermined) {
+        for (m, other) in answers.iter().filter(|(m, _)| m != method) {
+            if let (Some(e), Some(_)) = (other.distance, other.intersecting) {
+                if (d - e).abs() > dtol {
+                    note(
+                        &mut j,
+                        format!("distance {d:e} but {} says {e:e}", m.name()),
+                    );
+                }
+            }
+        }
+    }
+    // Errors against the truth (shown always, checked for proved answers).
+    let mut worst: Option<f64> = None;
+    let mut track = |j: &mut Judgement, err: f64, limit: f64, what: &str| {
+        worst = Some(worst.map_or(err, |w| w.max(err)));
+        let within = err <= limit; // false for NaN too
+        if !within && !undetermined {
+            j.error_too_large = true;
+            j.notes.push(format!(
+                "{}: {}: {what} error {err:.3e} exceeds {limit:.3e}",
+                case.name,
+                method.name()
+            ));
+        }
+    };
+    if let (Some(d), Some(t)) = (ans.distance, truth.distance) {
+        track(&mut j, (d - t).abs(), dtol, "distance");
+    }
+    if let (Some(d), Some(t)) = (ans.depth, truth.depth) {
+        track(
+            &mut j,
+            (d - t).abs(),
+            DEPTH_TOL * case.geometry.scale(),
+            "penetration depth",
+        );
+    }
+    if let Some((ta, tb)) = &truth.points {
+        if let (Some(pa), Some(pb)) = (&ans.point_a, &ans.point_b) {
+            let e = max_diff(pa, ta).max(max_diff(pb, tb));
+            track(&mut j, e, POINT_TOL, "closest points");
+        }
+    }
+    j.error = worst;
+    j
+}
+
+/// Aggregates of one table row.
+#[derive(Clone, Debug, Default)]
+struct Row {
+    pairs: usize,
+    agree: usize,
+    certified: usize,
+    with_certificate: usize,
+    undetermined: usize,
+    micros: f64,
+    worst: Option<f64>,
+    error_too_large: bool,
+}
+
+impl Row {
+    fn ok(&self) -> bool {
+        self.agree == self.pairs && self.certified == self.with_certificate && !self.error_too_large
+    }
+}
+
+fn fmt_err(e: Option<f64>) -> String {
+    match e {
+        None => "-".into(),
+        Some(0.0) => "0".into(),
+        Some(e) => format!("{e:.1e}"),
+    }
+}
+
+fn fmt_point(p: &Option<Vec<f64>>) -> String {
+    match p {
+        None => "-".into(),
+        Some(p) => {
+            let c: Vec<String> = p
+                .iter()
+                .map(|x| {
+                    let r = if x.abs() < 5e-13 { 0.0 } else { *x };
+                    format!("{r:.6}")
+                        .trim_end_matches('0')
+                        .trim_end_matches('.')
+                        .to_string()
+                })
+                .collect();
+            format!("({})", c.join(", "))
+        }
+    }
+}
+
+fn verdict_word(v: Option<bool>) -> &'static str {
+    match v {
+        Some(true) => "intersecting",
+        Some(false) => "separated",
+        None => "undetermined",
+    }
+}
+
+/// A case with each method's answer and its judgement.
+type Checked<'c> = (&'c Case, Vec<(Method, Answer)>, Vec<Judgement>);
+
+/// Runs the demo; returns the exit status.
+pub fn run() -> Result<i32, Fatal> {
+    let started = Instant::now();
+    let cases = cases::collection().map_err(|e| Fatal {
+        message: format!("demo: could not build the collection: {e}"),
+        code: exit::INTERNAL,
+        show_usage: false,
+    })?;
+    let methods = Method::ALL;
+    let mut families: Vec<&'static str> = Vec::new();
+    for c in &cases {
+        if !families.contains(&c.family) {
+            families.push(c.family);
+        }
+    }
+    let mut rows: Vec<Vec<Row>> = vec![vec![Row::default(); methods.len()]; families.len()];
+    let mut notes: Vec<String> = Vec::new();
+    let mut infos: Vec<String> = Vec::new();
+    let mut references: Vec<Checked> = Vec::new();
+    let mut band_pairs = 0;
+    for case in &cases {
+        let answers: Vec<(Method, Answer)> =
+            methods.iter().map(|&m| (m, run_case(case, m))).collect();
+        let judgements: Vec<Judgement> = (0..answers.len())
+            .map(|k| judge(case, &answers, k))
+            .collect();
+        if case.truth.intersecting.is_none() {
+            band_pairs += 1;
+        }
+        let f = families.iter().position(|f| *f == case.family).unwrap_or(0);
+        for (k, ((_, ans), j)) in answers.iter().zip(&judgements).enumerate() {
+            let row = &mut rows[f][k];
+            row.pairs += 1;
+            row.agree += usize::from(j.agrees);
+            match &ans.certificate {
+                None => row.undetermined += 1,
+                Some(r) => {
+                    row.with_certificate += 1;
+                    row.certified += usize::from(r.is_ok());
+                }
+            }
+            row.micros += ans.micros;
+            if let Some(e) = j.error {
+                row.worst = Some(row.worst.map_or(e, |w: f64| w.max(e)));
+            }
+            row.error_too_large |= j.error_too_large;
+            notes.extend(j.notes.iter().cloned());
+            infos.extend(j.info.iter().cloned());
+        }
+        if case.regime == Regime::Reference {
+            references.push((case, answers, judgements));
+        }
+    }
+
+    // The report is assembled first and written once, so that a closed pipe is an error
+    // to report, not a panic in println!.
+    let mut out = String::new();
+    macro_rules! say {
+        ($($t:tt)*) => {{
+            let _ = writeln!(out, $($t)*);
+        }};
+    }
+    let names: Vec<&str> = methods.iter().map(|m| m.name()).collect();
+    say!(
+        "convexity demo: {} pairs in {} shape families (deep, touching, near-touching and far \
+         pairs,\nplus analytic penetration depths and the reference tetrahedra), {} methods: {}\n",
+        cases.len(),
+        families.len(),
+        methods.len(),
+        names.join(", ")
+    );
+    let mw = names.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
+    let fw = families.iter().map(|f| f.len()).max().unwrap_or(6).max(6);
+    say!(
+        "{:<fw$}  {:<mw$}  {:>5}  {:>9}  {:>9}  {:>5}  {:>8}  {:>11}",
+        "family",
+        "method",
+        "pairs",
+        "agree",
+        "certified",
+        "undet",
+        "µs/query",
+        "worst error"
+    );
+    say!("{}", "-".repeat(fw + mw + 64));
+    let mut failed_rows = 0;
+    for (f, family) in families.iter().enumerate() {
+        for (k, row) in rows[f].iter().enumerate() {
+            let label = if k == 0 { *family } else { "" };
+            let status = if row.ok() {
+                "ok"
+            } else {
+                failed_rows += 1;
+                "FAIL"
+            };
+            say!(
+                "{:<fw$}  {:<mw$}  {:>5}  {:>9}  {:>9}  {:>5}  {:>8.2}  {:>11}  {status}",
+                label,
+                names[k],
+                row.pairs,
+                format!("{}/{}", row.agree, row.pairs),
+                format!("{}/{}", row.certified, row.with_certificate),
+                row.undetermined,
+                row.micros / row.pairs.max(1) as f64,
+                fmt_err(row.worst),
+            );
+        }
+    }
+
+    say!("\nreference tetrahedra, A = (0,1,0), (1,0,0), (0,0,1), (0,0,0):");
+    let mut reference_ok = true;
+    for (case, answers, judgements) in &references {
+        let t = &case.truth;
+        let expect = match (t.intersecting, &t.points) {
+            (Some(false), Some((pa, pb))) => format!(
+                "separated, distance {}, closest points {} and {}",
+                t.distance.unwrap_or(f64::NAN),
+                fmt_point(&Some(pa.clone())),
+                fmt_point(&Some(pb.clone()))
+            ),
+            (_, Some((pa, _))) => format!(
+                "intersecting (touching), distance 0, common point {}",
+                fmt_point(&Some(pa.clone()))
+            ),
+            _ => verdict_word(t.intersecting).to_string(),
+        };
+        say!("  {}\n    expected: {expect}", case.name);
+        for ((m, a), j) in answers.iter().zip(judgements) {
+            let ok =
+                j.agrees && !j.error_too_large && a.certificate.as_ref().is_none_or(|r| r.is_ok());
+            reference_ok &= ok;
+            let mut got = verdict_word(a.intersecting).to_string();
+            if let Some(d) = a.distance {
+                got.push_str(&format!(", distance {d}"));
+            }
+            if let Some(d) = a.depth {
+                got.push_str(&format!(", depth {d}"));
+            }
+            if a.point_a.is_some() {
+                got.push_str(&format!(
+                    ", points {} {}",
+                    fmt_point(&a.point_a),
+                    fmt_point(&a.point_b)
+                ));
+            }
+            let cert = match &a.certificate {
+                Some(Ok(())) => "certificate ok",
+                Some(Err(_)) => "certificate REJECTED",
+                None => "no certificate",
+            };
+            say!(
+                "    {:<mw$}  {got}; {cert}  {}",
+                m.name(),
+                if ok { "ok" } else { "FAIL" }
+            );
+        }
+    }
+
+    say!(
+        "\nagree: the verdict and distance match the other methods and the construction ({band_pairs} \
+         pairs lie\n  within the touching tolerance, where either verdict is right if its certificate \
+         checks out);\ncertified: convexity::verify accepts the answer's certificate;\nundet: no \
+         verdict proved, allowed only for touching and near-touching pairs (the distance\n  is then \
+         an upper bound: its error is shown but not checked);\nworst error: against the exact \
+         distance, penetration depth or reference points."
+    );
+    if !infos.is_empty() {
+        say!("\nundetermined answers (allowed at touching distance):");
+        for n in &infos {
+            say!("  {n}");
+        }
+    }
+    if !notes.is_empty() {
+        say!("\nproblems ({}):", notes.len());
+        const SHOWN: usize = 40;
+        for n in notes.iter().take(SHOWN) {
+            say!("  {n}");
+        }
+        if notes.len() > SHOWN {
+            say!("  … and {} more", notes.len() - SHOWN);
+        }
+    }
+    let answers = cases.len() * methods.len();
+    let secs = started.elapsed().as_secs_f64();
+    if failed_rows == 0 && reference_ok {
+        let undet = if infos.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", {} of them undetermined at touching distance",
+                infos.len()
+            )
+        };
+        say!(
+            "\ndemo: OK: {answers} answers{undet}; no method disagrees and every certificate \
+             checks out ({secs:.2} s)"
+        );
+        finish(&out, exit::OK)
+    } else {
+        say!(
+            "\ndemo: FAILED: {failed_rows} of {} rows disagree or fail a check{} ({secs:.2} s)",
+            families.len() * methods.len(),
+            if reference_ok {
+                ""
+            } else {
+                "; the reference tetrahedra are answered wrongly"
+            }
+        );
+        finish(&out, exit::CHECK_FAILED)
+    }
+}
+
+/// Writes the report; a reader that went away does not change the verdict's exit status.
+fn finish(report: &str, code: i32) -> Result<i32, Fatal> {
+    match emit(report) {
+        Err(f) if f.code != exit::OK => Err(f),
+        _ => Ok(code),
+    }
+}

@@ -1,0 +1,209 @@
+//! Reading typed values out of parsed JSON, with errors that name the field and the value.
+//!
+//! Every reader returns [`InputError`] with a path relative to the object being read
+//! (`radius`, `points[2][1]`, ...); callers prefix it with `InputError::within`.
+//!
+//! JSON has no NaN or infinity, so wherever a number is expected the strings `"NaN"`, `"inf"`,
+//! `"-inf"`, `"Infinity"` and `"-Infinity"` (and `"nan"`, `"+inf"`, `"+Infinity"`) are read as
+//! the corresponding non-finite value. They are then rejected by the validating constructors
+//! with a message such as `points[2][1]: value NaN is not finite`; accepting them here is what
+//! lets such inputs be written down and reported precisely.
+
+use convexity::{InputError, Problem};
+use serde_json::{Map, Value};
+
+/// A JSON object.
+pub type Object = Map<String, Value>;
+
+/// A short description of a JSON value for error messages (`the string "x"`, `an array of 2
+/// elements`, ...).
+pub fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string {}", quote(s)),
+        Value::Array(a) => match a.len() {
+            0 => "an empty array".to_string(),
+            1 => "an array of 1 element".to_string(),
+            n => format!("an array of {n} elements"),
+        },
+        Value::Object(_) => "an object".to_string(),
+    }
+}
+
+/// A string in double quotes, with JSON escaping, shortened if very long.
+pub fn quote(s: &str) -> String {
+    const MAX: usize = 60;
+    let shown: String = if s.chars().count() > MAX {
+        let mut t: String = s.chars().take(MAX).collect();
+        t.push('…');
+        t
+    } else {
+        s.to_string()
+    };
+    serde_json::to_string(&shown).unwrap_or_else(|_| format!("\"{shown}\""))
+}
+
+fn invalid(field: impl Into<String>, what: String) -> InputError {
+    InputError::new(field, Problem::Invalid(what))
+}
+
+/// The non-finite value spelled by one of the accepted strings.
+pub fn non_finite_word(s: &str) -> Option<f64> {
+    match s {
+        "NaN" | "nan" => Some(f64::NAN),
+        "inf" | "+inf" | "Infinity" | "+Infinity" => Some(f64::INFINITY),
+        "-inf" | "-Infinity" => Some(f64::NEG_INFINITY),
+        _ => None,
+    }
+}
+
+/// A number (possibly non-finite, spelled as a string).
+pub fn number(v: &Value, field: &str) -> Result<f64, InputError> {
+    match v {
+        Value::Number(n) => n
+            .as_f64()
+            .ok_or_else(|| invalid(field, format!("number {n} is not representable"))),
+        Value::String(s) => non_finite_word(s).ok_or_else(|| {
+            invalid(
+                field,
+                format!(
+                    "expected a number, found the string {} (the only strings accepted as \
+                     numbers are \"NaN\", \"inf\", \"-inf\", \"Infinity\", \"-Infinity\")",
+                    quote(s)
+                ),
+            )
+        }),
+        other => Err(invalid(
+            field,
+            format!("expected a number, found {}", describe(other)),
+        )),
+    }
+}
+
+/// An array of numbers of any length; element errors are named `field[i]`.
+pub fn numbers(v: &Value, field: &str) -> Result<Vec<f64>, InputError> {
+    let arr = v.as_array().ok_or_else(|| {
+        invalid(
+            field,
+            format!("expected an array of numbers, found {}", describe(v)),
+        )
+    })?;
+    arr.iter()
+        .enumerate()
+        .map(|(i, x)| number(x, &format!("{field}[{i}]")))
+        .collect()
+}
+
+/// An array of rows of numbers (a point list); errors name `field[i]` or `field[i][k]`.
+pub fn rows(v: &Value, field: &str) -> Result<Vec<Vec<f64>>, InputError> {
+    let arr = v.as_array().ok_or_else(|| {
+        invalid(
+            field,
+            format!(
+                "expected an array of points (arrays of numbers), found {}",
+                describe(v)
+            ),
+        )
+    })?;
+    arr.iter()
+        .enumerate()
+        .map(|(i, r)| numbers(r, &format!("{field}[{i}]")))
+        .collect()
+}
+
+/// Checks that every coordinate is finite, naming the first bad one as `field[i]`.
+pub fn finite_coords(field: &str, c: &[f64]) -> Result<(), InputError> {
+    match c.iter().position(|x| !x.is_finite()) {
+        Some(i) => Err(InputError::new(
+            format!("{field}[{i}]"),
+            Problem::NotFinite(c[i]),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A field that must be present. `what` says what requires it, e.g. `a "sphere"`.
+pub fn required<'a>(obj: &'a Object, key: &str, what: &str) -> Result<&'a Value, InputError> {
+    obj.get(key).ok_or_else(|| {
+        let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+        let hint = keys
+            .iter()
+            .find(|k| edit_distance(k, key) <= 2)
+            .map(|k| format!("; found {}, did you mean \"{key}\"?", quote(k)))
+            .unwrap_or_default();
+        invalid(key, format!("missing field (required for {what}){hint}"))
+    })
+}
+
+/// A required number field.
+pub fn number_field(obj: &Object, key: &str, what: &str) -> Result<f64, InputError> {
+    number(required(obj, key, what)?, key)
+}
+
+/// A required array-of-numbers field.
+pub fn numbers_field(obj: &Object, key: &str, what: &str) -> Result<Vec<f64>, InputError> {
+    numbers(required(obj, key, what)?, key)
+}
+
+/// A required string field.
+pub fn string_field<'a>(obj: &'a Object, key: &str, what: &str) -> Result<&'a str, InputError> {
+    let v = required(obj, key, what)?;
+    v.as_str()
+        .ok_or_else(|| invalid(key, format!("expected a string, found {}", describe(v))))
+}
+
+/// The Levenshtein distance, for "did you mean" hints.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The closest of `candidates` to `word`, if it is close enough to be a likely typo.
+pub fn suggestion<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let lower = word.to_ascii_lowercase();
+    candidates
+        .iter()
+        .map(|c| (edit_distance(&lower, c), *c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_and_words() {
+        assert_eq!(number(&json!(1.5), "x"), Ok(1.5));
+        assert!(number(&json!("NaN"), "x").is_ok_and(|v| v.is_nan()));
+        assert_eq!(number(&json!("-Infinity"), "x"), Ok(f64::NEG_INFINITY));
+        let e = number(&json!("1.5"), "x").err().map(|e| e.to_string());
+        assert!(e.is_some_and(|m| m.contains("the string \"1.5\"")));
+        let e = numbers(&json!([1, true]), "a").err().map(|e| e.field);
+        assert_eq!(e.as_deref(), Some("a[1]"));
+    }
+
+    #[test]
+    fn typo_hints() {
+        assert_eq!(edit_distance("spehre", "sphere"), 2);
+        assert_eq!(
+            suggestion("spehre", &["sphere", "box", "cone"]),
+            Some("sphere")
+        );
+        assert_eq!(suggestion("Box", &["sphere", "box"]), Some("box"));
+        assert_eq!(suggestion("zzzzzz", &["sphere", "box"]), None);
+    }
+}

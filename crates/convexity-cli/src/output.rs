@@ -1,0 +1,109 @@
+//! The JSON lines `convexity query` prints: one answer or one error per line.
+//!
+//! Field order is fixed by the struct definitions (serde keeps declaration order). Optional
+//! fields that a method does not compute are `null`, except `penetration_depth` and
+//! `contact_status`, which appear only when a penetration was computed.
+
+use convexity::query::Outcome;
+use convexity::{Vector, Verdict};
+use serde::Serialize;
+
+/// Coordinates of a vector, with −0 written as 0.
+fn coords<V: Vector>(v: V) -> Vec<f64> {
+    v.to_vec().into_iter().map(|x| x + 0.0).collect()
+}
+
+/// The certificate of an answer: `{"common_point": p}` or `{"separating_axis": n, "gap": g}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Certificate {
+    Common { common_point: Vec<f64> },
+    Separating { separating_axis: Vec<f64>, gap: f64 },
+}
+
+impl Certificate {
+    pub fn from_verdict<V: Vector>(v: &Verdict<V>) -> Option<Certificate> {
+        match v {
+            Verdict::Intersecting(c) => Some(Certificate::Common {
+                common_point: coords(c.point),
+            }),
+            Verdict::Separated(s) => Some(Certificate::Separating {
+                separating_axis: coords(s.axis),
+                gap: s.gap,
+            }),
+            Verdict::Undetermined => None,
+        }
+    }
+}
+
+/// One answer: a pair under one algorithm.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Answer {
+    pub pair: usize,
+    pub algorithm: &'static str,
+    pub intersecting: Option<bool>,
+    pub distance: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub penetration_depth: Option<Option<f64>>,
+    pub point_a: Option<Vec<f64>>,
+    pub point_b: Option<Vec<f64>>,
+    pub normal: Option<Vec<f64>>,
+    pub status: &'static str,
+    pub iterations: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contact_status: Option<&'static str>,
+    pub certificate: Option<Certificate>,
+}
+
+impl Answer {
+    /// The answer for `outcome`. An intersecting verdict always reports distance 0, whatever
+    /// the method computes.
+    pub fn new<V: Vector>(pair: usize, o: &Outcome<V>) -> Answer {
+        let intersecting = o.verdict.intersecting();
+        let distance = if intersecting == Some(true) {
+            Some(0.0)
+        } else {
+            o.distance
+        };
+        Answer {
+            pair,
+            algorithm: o.method.name(),
+            intersecting,
+            distance,
+            penetration_depth: o.penetration_depth.map(Some),
+            point_a: o.point_a.map(coords),
+            point_b: o.point_b.map(coords),
+            normal: o.normal.map(coords),
+            status: o.status.as_str(),
+            iterations: o.iterations,
+            contact_status: None,
+            certificate: Certificate::from_verdict(&o.verdict),
+        }
+    }
+
+    /// Replaces the contact fields by those of a penetration query (`--contact`).
+    pub fn with_contact<V: Vector>(mut self, pen: &Outcome<V>) -> Answer {
+        self.penetration_depth = Some(pen.penetration_depth);
+        if pen.penetration_depth.is_some() {
+            self.point_a = pen.point_a.map(coords);
+            self.point_b = pen.point_b.map(coords);
+            self.normal = pen.normal.map(coords);
+        }
+        self.contact_status = Some(pen.status.as_str());
+        self
+    }
+}
+
+/// A pair that could not be answered.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ErrorLine<'a> {
+    pub pair: usize,
+    pub error: &'a str,
+}
+
+/// One line of JSON (no trailing newline). Serialising these plain structs cannot fail; the
+/// fallback keeps the output valid JSON even so.
+pub fn to_line<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v)
+        .unwrap_or_else(|e| format!("{{\"error\": {}}}", crate::fields::quote(&e.to_string())))
+}

@@ -1,0 +1,611 @@
+//! End-to-end tests of the `convexity` binary on the scenes in `fixtures/`.
+//!
+//! Every run is checked for the absence of panics (no "panicked" on stderr, never exit 70).
+
+use convexity::query::Method;
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_convexity");
+
+fn fixture(name: &str) -> String {
+    format!("{}/../../fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn check_no_panic(r: &Run) {
+    assert!(
+        !r.stderr.contains("panicked") && !r.stderr.contains("internal error (please report)"),
+        "panic: {}",
+        r.stderr
+    );
+    assert_ne!(r.code, 70, "internal error: {}", r.stderr);
+}
+
+fn run_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .env("RUST_BACKTRACE", "1")
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("the binary starts");
+    if let Some(input) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("stdin is piped")
+            .write_all(input)
+            .expect("stdin is written");
+    }
+    let out = child.wait_with_output().expect("the binary runs");
+    let r = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    check_no_panic(&r);
+    r
+}
+
+fn run(args: &[&str]) -> Run {
+    run_with_stdin(args, None)
+}
+
+fn lines(r: &Run) -> Vec<Value> {
+    r.stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect()
+}
+
+fn vec_of(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not an array: {v}"))
+        .iter()
+        .map(|x| x.as_f64().unwrap_or_else(|| panic!("not a number: {x}")))
+        .collect()
+}
+
+fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum::<f64>().sqrt()
+}
+
+fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol)
+}
+
+const ANSWER_KEYS: &[&str] = &[
+    "pair",
+    "algorithm",
+    "intersecting",
+    "distance",
+    "point_a",
+    "point_b",
+    "normal",
+    "status",
+    "iterations",
+    "certificate",
+];
+
+/// The invariants every answer line satisfies.
+fn check_answer(v: &Value) {
+    for k in ANSWER_KEYS {
+        assert!(v.get(k).is_some(), "missing {k} in {v}");
+    }
+    let status = v["status"].as_str().unwrap_or("");
+    assert!(
+        ["converged", "iteration_limit", "degenerate"].contains(&status),
+        "{v}"
+    );
+    assert!(v["iterations"].as_u64().is_some(), "{v}");
+    if !v["normal"].is_null() {
+        let n = vec_of(&v["normal"]);
+        assert!((norm(&n) - 1.0).abs() < 1e-9, "normal not unit: {v}");
+    }
+    let cert = &v["certificate"];
+    match v["intersecting"].as_bool() {
+        Some(true) => {
+            assert_eq!(v["distance"].as_f64(), Some(0.0), "{v}");
+            assert!(cert.get("common_point").is_some(), "{v}");
+            assert!(cert.get("separating_axis").is_none(), "{v}");
+        }
+        Some(false) => {
+            let axis = vec_of(&cert["separating_axis"]);
+            assert!((norm(&axis) - 1.0).abs() < 1e-9, "{v}");
+            let gap = cert["gap"].as_f64().unwrap_or(-1.0);
+            assert!(gap > 0.0, "{v}");
+            if let Some(d) = v["distance"].as_f64() {
+                assert!(gap <= d * (1.0 + 1e-9) + 1e-12, "gap above distance: {v}");
+            }
+        }
+        None => {
+            assert!(v["intersecting"].is_null(), "{v}");
+            assert!(cert.is_null(), "{v}");
+        }
+    }
+}
+
+#[test]
+fn help_and_usage() {
+    for args in [&["--help"][..], &["help"], &["-h"]] {
+        let r = run(args);
+        assert_eq!(r.code, 0);
+        assert!(r.stdout.contains("convexity query FILE"), "{}", r.stdout);
+        assert!(r.stdout.contains("convexity demo"));
+    }
+    let r = run(&[]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("usage:"), "{}", r.stderr);
+    let r = run(&["frobnicate"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("unknown command frobnicate"));
+    let r = run(&["query"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("needs a scene file"));
+}
+
+#[test]
+fn readme_scene() {
+    let r = run(&["query", &fixture("scene.json")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = lines(&r);
+    assert_eq!(out.len(), 2);
+    for v in &out {
+        check_answer(v);
+        assert_eq!(v["algorithm"], "gjk");
+    }
+    // Tetrahedron against a sphere of radius 0.5 at (2, 0, 0): the vertex (1, 0, 0) is closest.
+    let a = &out[0];
+    assert_eq!(a["pair"], 0);
+    assert_eq!(a["intersecting"], false);
+    assert!((a["distance"].as_f64().unwrap_or(0.0) - 0.5).abs() < 1e-12);
+    assert!(close(&vec_of(&a["point_a"]), &[1.0, 0.0, 0.0], 1e-12));
+    assert!(close(&vec_of(&a["point_b"]), &[1.5, 0.0, 0.0], 1e-12));
+    assert!(close(&vec_of(&a["normal"]), &[1.0, 0.0, 0.0], 1e-12));
+    // The triangle's corner (2, 0) touches the unit circle centred at (3, 0).
+    let b = &out[1];
+    assert_eq!(b["pair"], 1);
+    assert_eq!(b["intersecting"], true);
+    assert!(close(
+        &vec_of(&b["certificate"]["common_point"]),
+        &[2.0, 0.0],
+        1e-9
+    ));
+}
+
+#[test]
+fn reference_tetrahedra_exact() {
+    let r = run(&["query", &fixture("reference_tetrahedra.json")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = lines(&r);
+    assert_eq!(out.len(), 2);
+    out.iter().for_each(check_answer);
+    assert_eq!(out[0]["intersecting"], true);
+    assert_eq!(out[0]["distance"].as_f64(), Some(0.0));
+    assert!(close(
+        &vec_of(&out[0]["certificate"]["common_point"]),
+        &[1.0, 0.0, 0.0],
+        1e-12
+    ));
+    assert_eq!(out[1]["intersecting"], false);
+    assert_eq!(out[1]["distance"].as_f64(), Some(1.0));
+    assert!(close(&vec_of(&out[1]["point_a"]), &[1.0, 0.0, 0.0], 1e-12));
+    assert!(close(&vec_of(&out[1]["point_b"]), &[1.0, -1.0, 0.0], 1e-12));
+    assert!(close(&vec_of(&out[1]["normal"]), &[0.0, -1.0, 0.0], 1e-12));
+}
+
+#[test]
+fn posed_pairs_answer_in_the_world_frame() {
+    let r = run(&["query", &fixture("analytic.json")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = lines(&r);
+    assert_eq!(out.len(), 4);
+    out.iter().for_each(check_answer);
+    // Spheres of radii 1 and 0.5, rotated, centred at (10, 5, -3) and (10, 8, -3).
+    let s = &out[0];
+    assert!((s["distance"].as_f64().unwrap_or(0.0) - 1.5).abs() < 1e-12);
+    assert!(close(&vec_of(&s["point_a"]), &[10.0, 6.0, -3.0], 1e-12));
+    assert!(close(&vec_of(&s["point_b"]), &[10.0, 7.5, -3.0], 1e-12));
+    assert!(close(&vec_of(&s["normal"]), &[0.0, 1.0, 0.0], 1e-12));
+    // A 2×4 rectangle turned by 90° about (1, 1) and a circle of radius 0.5 at (1, 4).
+    let c = &out[2];
+    assert!((c["distance"].as_f64().unwrap_or(0.0) - 1.5).abs() < 1e-12);
+    assert!(close(&vec_of(&c["point_a"]), &[1.0, 2.0], 1e-12));
+    assert!(close(&vec_of(&c["point_b"]), &[1.0, 3.5], 1e-12));
+    assert!(close(&vec_of(&c["normal"]), &[0.0, 1.0], 1e-12));
+    // Overlapping pairs.
+    assert_eq!(out[1]["intersecting"], true);
+    assert_eq!(out[3]["intersecting"], true);
+    // No penetration fields without --contact for GJK.
+    assert!(out[1].get("penetration_depth").is_none());
+}
+
+#[test]
+fn contact_gives_penetration_depth() {
+    let r = run(&["query", &fixture("analytic.json"), "--contact"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = lines(&r);
+    out.iter().for_each(check_answer);
+    // Separated pairs get no penetration.
+    assert!(out[0].get("penetration_depth").is_none());
+    // Unit spheres 1.5 apart along x: depth 0.5, normal +x, moving B by 0.5 x separates.
+    let s = &out[1];
+    let depth = s["penetration_depth"].as_f64().unwrap_or(f64::NAN);
+    assert!((depth - 0.5).abs() < 1e-9, "{s}");
+    let n = vec_of(&s["normal"]);
+    assert!(close(&n, &[1.0, 0.0, 0.0], 1e-9), "{s}");
+    let (pa, pb) = (vec_of(&s["point_a"]), vec_of(&s["point_b"]));
+    assert!(close(&pa, &[1.0, 0.0, 0.0], 1e-9), "{s}");
+    assert!(close(&pb, &[0.5, 0.0, 0.0], 1e-9), "{s}");
+    // Unit cubes offset by (1.75, 0.5, -0.25): shallowest exit along +x, depth 0.25.
+    let c = &out[3];
+    let depth = c["penetration_depth"].as_f64().unwrap_or(f64::NAN);
+    assert!((depth - 0.25).abs() < 1e-9, "{c}");
+    assert!(close(&vec_of(&c["normal"]), &[1.0, 0.0, 0.0], 1e-9), "{c}");
+    let (pa, pb) = (vec_of(&c["point_a"]), vec_of(&c["point_b"]));
+    let moved: Vec<f64> = pb
+        .iter()
+        .zip([0.25, 0.0, 0.0])
+        .map(|(p, d)| p + d)
+        .collect();
+    assert!(
+        close(&pa, &moved, 1e-9),
+        "point_a = point_b + depth·normal: {c}"
+    );
+}
+
+#[test]
+fn every_algorithm_by_name() {
+    for m in Method::ALL {
+        let r = run(&[
+            "query",
+            &fixture("all_shapes.json"),
+            "--algorithm",
+            m.name(),
+        ]);
+        assert_eq!(r.code, 0, "{}: {}", m.name(), r.stderr);
+        let out = lines(&r);
+        assert_eq!(out.len(), 12);
+        for (i, v) in out.iter().enumerate() {
+            check_answer(v);
+            assert_eq!(v["pair"], i);
+            assert_eq!(v["algorithm"], m.name());
+        }
+    }
+    let r = run(&["query", &fixture("scene.json"), "--algorithm=gjk-boolean"]);
+    assert_eq!(r.code, 0);
+    assert!(lines(&r).iter().all(|v| v["algorithm"] == "gjk-boolean"));
+}
+
+#[test]
+fn unknown_algorithm_lists_valid_names() {
+    let r = run(&["query", &fixture("scene.json"), "--algorithm", "sat"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.is_empty());
+    for m in Method::ALL {
+        assert!(r.stderr.contains(m.name()), "{}", r.stderr);
+    }
+    assert!(r.stderr.contains("\"sat\""));
+}
+
+#[test]
+fn all_methods_one_line_each_with_summary() {
+    let r = run(&["query", &fixture("all_shapes.json"), "--all"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = lines(&r);
+    let n = Method::ALL.len();
+    assert_eq!(out.len(), 12 * n);
+    for (k, v) in out.iter().enumerate() {
+        check_answer(v);
+        assert_eq!(v["pair"], k / n, "input order");
+        assert_eq!(v["algorithm"], Method::ALL[k % n].name());
+    }
+    // Every method agrees with the others on every pair.
+    for pair in out.chunks(n) {
+        assert!(pair
+            .iter()
+            .all(|v| v["intersecting"] == pair[0]["intersecting"]));
+    }
+    assert!(
+        r.stderr
+            .contains("agreement: 12/12 pairs, all methods agree on intersecting"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn all_shape_types_are_answered() {
+    let r = run(&["query", &fixture("all_shapes.json")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = lines(&r);
+    let expect = [
+        Some(false),
+        Some(true),
+        Some(true),
+        Some(false),
+        Some(false),
+        Some(false),
+        Some(true),
+        Some(false),
+        Some(true),
+        Some(false),
+        Some(true),
+        Some(true),
+    ];
+    for (v, e) in out.iter().zip(expect) {
+        check_answer(v);
+        assert_eq!(v["intersecting"].as_bool(), e, "{v}");
+    }
+    // Rounded box (reaches z = 1.1) against a cone flipped apex-down by the transformed shape's
+    // pose and lifted to z = 3: the apex sits at z = 3, 1.9 above.
+    assert!((out[4]["distance"].as_f64().unwrap_or(0.0) - 1.9).abs() < 1e-9);
+    // A 2D segment on the y axis against a triangle shifted to x ∈ [-3, -2]: distance 2.
+    assert!((out[7]["distance"].as_f64().unwrap_or(0.0) - 2.0).abs() < 1e-12);
+}
+
+/// The error line expected for each bad pair of `bad_inputs.json`.
+const BAD: &[(usize, &[&str])] = &[
+    (
+        1,
+        &["shape \"nan_points\": points[2][1]: value NaN is not finite"],
+    ),
+    (
+        2,
+        &["shape \"inf_radius\": radius: value inf is not finite"],
+    ),
+    (
+        3,
+        &["pairs[3].pose_b.translation[1]: value -inf is not finite"],
+    ),
+    (4, &["shape \"empty\": points: must not be empty"]),
+    (
+        5,
+        &["shape \"negative\": radius: value -1 must not be negative"],
+    ),
+    (
+        6,
+        &["shape \"mixed_rows\": points[1]: expected 3 coordinates, found 2"],
+    ),
+    (
+        7,
+        &[
+            "shape \"ball\" is 3D",
+            "shape \"disc\" is 2D",
+            "same dimension",
+        ],
+    ),
+    (
+        8,
+        &["pairs[8].pose_a.rotation: rotation must be a unit quaternion, its norm is 2"],
+    ),
+    (9, &["pairs[9].b: unknown shape \"nope\"", "\"ball\""]),
+    (
+        10,
+        &[
+            "shape \"typo\": type: unknown type \"spehre\"",
+            "did you mean \"sphere\"",
+            "valid types are: points, sphere",
+        ],
+    ),
+    (
+        11,
+        &[
+            "shape \"no_extents\": half_extents: missing field",
+            "\"half_extent\"",
+        ],
+    ),
+    (
+        12,
+        &["shape \"dart\": points: polygon is not convex at vertex 2 [0.0, 0.5]"],
+    ),
+    (
+        13,
+        &[
+            "4-dimensional",
+            "n-dimensional queries are not implemented yet",
+        ],
+    ),
+    (15, &["pairs[15].pose_b.angle: value NaN is not finite"]),
+    (16, &["pairs[16].b: missing field"]),
+];
+
+#[test]
+fn bad_inputs_give_per_pair_errors() {
+    let r = run(&["query", &fixture("bad_inputs.json"), "--all"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let out = lines(&r);
+    let n = Method::ALL.len();
+    let good = [0usize, 14, 17];
+    assert_eq!(out.len(), BAD.len() + good.len() * n);
+    let mut k = 0;
+    for pair in 0..18 {
+        if good.contains(&pair) {
+            for _ in 0..n {
+                check_answer(&out[k]);
+                assert_eq!(out[k]["pair"], pair);
+                k += 1;
+            }
+            continue;
+        }
+        let v = &out[k];
+        k += 1;
+        assert_eq!(v["pair"], pair, "{v}");
+        assert_eq!(
+            v.as_object().map(|o| o.len()),
+            Some(2),
+            "error lines have pair and error only: {v}"
+        );
+        let msg = v["error"].as_str().unwrap_or_default();
+        let (_, expected) = BAD
+            .iter()
+            .find(|(i, _)| *i == pair)
+            .unwrap_or_else(|| panic!("no expectation for pair {pair}"));
+        for e in *expected {
+            assert!(msg.contains(e), "pair {pair}: {msg:?} lacks {e:?}");
+        }
+    }
+    assert!(r.stderr.contains("15 of 18 pairs could not be answered"));
+    assert!(r.stderr.contains("agreement: 3/3 pairs"), "{}", r.stderr);
+}
+
+#[test]
+fn non_finite_words_are_accepted_only_as_numbers() {
+    for word in ["NaN", "inf", "-inf", "Infinity", "-Infinity"] {
+        let scene = format!(
+            r#"{{"shapes": {{"s": {{"type": "points", "points": [[0, 0, 0], [1, "{word}", 0]]}}}},
+                "pairs": [{{"a": "s", "b": "s"}}]}}"#
+        );
+        let r = run_with_stdin(&["query", "-"], Some(scene.as_bytes()));
+        assert_eq!(r.code, 2);
+        let out = lines(&r);
+        let msg = out[0]["error"].as_str().unwrap_or_default();
+        assert!(
+            msg.starts_with("shape \"s\": points[1][1]: value ") && msg.ends_with("is not finite"),
+            "{msg}"
+        );
+    }
+    let scene = r#"{"shapes": {"s": {"type": "points", "points": [[0, 0, 0], [1e61, 0, 0]]}},
+                    "pairs": [{"a": "s", "b": "s"}]}"#;
+    let r = run_with_stdin(&["query", "-"], Some(scene.as_bytes()));
+    assert_eq!(r.code, 2);
+    let msg = lines(&r)[0]["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        msg.starts_with("shape \"s\": points[1][0]: value 1"),
+        "{msg}"
+    );
+    let scene = r#"{"shapes": {"s": {"type": "sphere", "radius": "one"}},
+                    "pairs": [{"a": "s", "b": "s"}]}"#;
+    let r = run_with_stdin(&["query", "-"], Some(scene.as_bytes()));
+    assert_eq!(r.code, 2);
+    let msg = lines(&r)[0]["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        msg.contains("radius: expected a number, found the string \"one\""),
+        "{msg}"
+    );
+}
+
+#[test]
+fn malformed_json_reports_line_and_column() {
+    let r = run(&["query", &fixture("malformed.json")]);
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.is_empty());
+    assert!(r.stderr.contains("line 4, column 5"), "{}", r.stderr);
+    assert!(r.stderr.contains("malformed.json"), "{}", r.stderr);
+    let r = run_with_stdin(&["query", "-"], Some(b"{\"shapes\": {}, \"pairs\": [1,]}"));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("line 1, column"), "{}", r.stderr);
+}
+
+#[test]
+fn missing_file_and_bad_structure_exit_2() {
+    let r = run(&["query", &fixture("does_not_exist.json")]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("does_not_exist.json"), "{}", r.stderr);
+    assert!(r.stderr.contains("no such file"), "{}", r.stderr);
+    for (input, expect) in [
+        (&b"[]"[..], "must be a JSON object"),
+        (b"{\"pairs\": []}", "no \"shapes\""),
+        (b"{\"shapes\": {}}", "no \"pairs\""),
+        (
+            b"{\"shapes\": [], \"pairs\": []}",
+            "\"shapes\" must be an object",
+        ),
+    ] {
+        let r = run_with_stdin(&["query", "-"], Some(input));
+        assert_eq!(r.code, 2);
+        assert!(r.stderr.contains(expect), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn unknown_pose_fields_warn_but_do_not_fail() {
+    let scene = br#"{"shapes": {"c": {"type": "circle", "radius": 1}},
+        "pairs": [{"a": "c", "b": "c", "pose_b": {"translation": [3, 0], "rotaton": 1}}]}"#;
+    let r = run_with_stdin(&["query", "-"], Some(scene));
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stderr.contains("unknown pose field \"rotaton\""),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(lines(&r)[0]["distance"].as_f64(), Some(1.0));
+    // A quaternion on a 2D pose is an error, not a silent identity.
+    let scene = br#"{"shapes": {"c": {"type": "circle", "radius": 1}},
+        "pairs": [{"a": "c", "b": "c", "pose_b": {"rotation": [0, 0, 0, 1]}}]}"#;
+    let r = run_with_stdin(&["query", "-"], Some(scene));
+    assert_eq!(r.code, 2);
+    let msg = lines(&r)[0]["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(msg.contains("pairs[0].pose_b.rotation"), "{msg}");
+}
+
+#[test]
+fn demo_cross_checks_every_method() {
+    let r = run(&["demo"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    for m in Method::ALL {
+        let rows = r
+            .stdout
+            .lines()
+            .filter(|l| l.split_whitespace().any(|w| w == m.name()))
+            .count();
+        assert!(rows >= 20, "{} rows for {}", rows, m.name());
+    }
+    for family in [
+        "points 3D",
+        "cylinder",
+        "polygon",
+        "degenerate 2D",
+        "reference",
+    ] {
+        assert!(r.stdout.contains(family), "{family}");
+    }
+    assert!(r.stdout.contains("reference tetrahedra"));
+    assert!(r.stdout.contains("A vs B2: separated, distance 1"));
+    assert!(!r.stdout.contains("FAIL"));
+    assert!(r
+        .stdout
+        .lines()
+        .last()
+        .unwrap_or("")
+        .starts_with("demo: OK"));
+}
+
+#[test]
+fn unused_bad_shape_is_reported_and_fails_the_run() {
+    let scene = br#"{"shapes": {"c": {"type": "circle", "radius": 1},
+                                 "bad": {"type": "circle", "radius": -2}},
+        "pairs": [{"a": "c", "b": "c", "pose_b": {"translation": [3, 0]}}]}"#;
+    let r = run_with_stdin(&["query", "-"], Some(scene));
+    assert_eq!(r.code, 2);
+    let out = lines(&r);
+    assert_eq!(out.len(), 1);
+    check_answer(&out[0]);
+    assert!(
+        r.stderr
+            .contains("shape \"bad\": radius: value -2 must not be negative"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("not used by any pair"), "{}", r.stderr);
+}
