@@ -167,9 +167,15 @@ impl<V: Vector> Sol<V> {
     }
 }
 
-/// Closest point of segment `ws[i]`–`ws[j]` to the origin.
+/// Closest point of segment `ws[i]`–`ws[j]` to the origin, computed from the endpoint nearer
+/// the origin (the rounding of `a + t·(b − a)` is ε times the anchor's norm).
 #[inline]
 fn segment<V: Vector>(ws: &[V; 4], i: usize, j: usize) -> Sol<V> {
+    let (i, j) = if ws[j].length_squared() < ws[i].length_squared() {
+        (j, i)
+    } else {
+        (i, j)
+    };
     let a = ws[i];
     let ab = ws[j] - a;
     let den = ab.length_squared();
@@ -275,14 +281,22 @@ fn plane_projection<V: Vector>(a: V, b: V, c: V) -> Option<(V, V, V)> {
     } else {
         (c, a, b)
     };
-    let (base, e1, e2) = if (r - p).length_squared() <= (r - q).length_squared() {
-        (p, q - p, r - p)
+    let (e1, e2) = if (r - p).length_squared() <= (r - q).length_squared() {
+        (q - p, r - p)
     } else {
-        (q, p - q, r - q)
+        (p - q, r - q)
     };
     let u1 = e1.try_normalize()?;
     let h = e2 - u1 * e2.dot(u1);
-    let y = base - u1 * base.dot(u1);
+    // The basis does not depend on where the plane is anchored, but the projection's rounding
+    // is ε times the anchor's norm: anchor at the vertex nearest the origin. (Anchored at a
+    // 4e11-far vertex, the projection's direction was off by 3.5e-9 rad, enough to pick the
+    // wrong support vertex of a 4e11 needle and stop 825 away from a point inside it.)
+    let anchor = [a, b, c]
+        .into_iter()
+        .min_by(|p, q| p.length_squared().total_cmp(&q.length_squared()))
+        .unwrap_or(a);
+    let y = anchor - u1 * anchor.dot(u1);
     let h2 = h.length_squared();
     if !(h2 > 16.0 * f64::EPSILON * y.length() * e2.length()) {
         return None;
@@ -295,10 +309,28 @@ fn plane_projection<V: Vector>(a: V, b: V, c: V) -> Option<(V, V, V)> {
 /// volumes.
 fn full_simplex<V: Vector>(ws: &[V; 4], n: usize) -> Sol<V> {
     let m = n - 1; // = DIM
-    let p0 = ws[0];
+                   // Base the edges at the most central vertex (least sum of squared distances to the others).
+                   // Based at a needle's tip, all edges are long and nearly parallel and the determinant's
+                   // rounding, ε·L³, exceeds its value (fuzzing found a 4e11 needle with a 1e3 base).
+    let mut base = 0;
+    let mut best_spread = f64::INFINITY;
+    for i in 0..n {
+        let spread: f64 = (0..n).map(|j| (ws[j] - ws[i]).length_squared()).sum();
+        if spread < best_spread {
+            best_spread = spread;
+            base = i;
+        }
+    }
+    let mut others = [0usize; 3];
+    let mut c = 0;
+    for i in (0..n).filter(|&i| i != base) {
+        others[c] = i;
+        c += 1;
+    }
+    let p0 = ws[base];
     let mut e = [V::ZERO; 3];
     for j in 0..m {
-        e[j] = ws[j + 1] - p0;
+        e[j] = ws[others[j]] - p0;
     }
     let total = V::det(&e[..m]);
     let mut edge_product = 1.0;
@@ -308,26 +340,19 @@ fn full_simplex<V: Vector>(ws: &[V; 4], n: usize) -> Sol<V> {
     let mut l = [0.0; 4];
     let flat = !(total.abs() > 1e-14 * edge_product);
     if !flat {
-        // Weight of vertex j ≥ 1: replace edge j−1 by (0 − p0). Weight of vertex 0: the volume
-        // spanned from the origin by the other vertices, relative to p1.
+        // Weight of vertex others[j]: replace edge j by (0 − p0), i.e. the signed volume of
+        // the sub-simplex in which the origin takes that vertex's place. The base's weight is
+        // the rest.
         let mut sum = 0.0;
-        for j in 1..n {
-            let mut f = e;
-            f[j - 1] = -p0;
-            l[j] = V::det(&f[..m]) / total;
-            sum += l[j];
-        }
-        let mut g = [V::ZERO; 3];
         for j in 0..m {
-            g[j] = ws[j + 1];
+            let mut f = e;
+            f[j] = -p0;
+            let w = V::det(&f[..m]) / total;
+            l[others[j]] = w;
+            sum += w;
         }
-        l[0] = V::det(&g[..m]) / total;
+        l[base] = 1.0 - sum;
         if l[..n].iter().all(|&x| x > 0.0) {
-            // Normalise away rounding so the weights sum to one exactly enough for witnesses.
-            let s = l[0] + sum;
-            for x in &mut l[..n] {
-                *x /= s;
-            }
             return Sol {
                 x: V::ZERO,
                 d2: 0.0,

@@ -151,3 +151,52 @@ fn ball_against_needle_hull_converges_and_certificates_verify() {
     )
     .unwrap();
 }
+
+/// Found by fuzzing: a hull with two vertices 4.25e11 away (along −y and −z) against a small
+/// hull. The triangle projection was anchored at a far vertex, so its direction carried a
+/// 3.5e-9 rad rounding error, enough to pick the wrong support vertex: the checker's
+/// point-in-hull query stopped 825 away from a point inside the hull.
+#[test]
+fn hull_with_two_far_vertices_common_point_verifies() {
+    let a = Points::new(&[
+        DVec3::new(-1000.0, -174.257, -1000.0),
+        DVec3::new(-1000.0, -1000.0, -77.17),
+        DVec3::new(428.872, 475.069, -425387035403.0468),
+        DVec3::new(-101.532, -465.011, 47.849),
+        DVec3::new(-739.529, -1000.0, -1000.0),
+        DVec3::new(-1000.0, -77.17, 428.872),
+        DVec3::new(475.069, -425387035403.0468, -101.532),
+        DVec3::new(-465.011, 47.849, -739.529),
+        DVec3::new(-1000.0, -1000.0, -1000.0),
+    ])
+    .unwrap();
+    let b = Points::new(&[
+        DVec3::splat(-441.287),
+        DVec3::new(-518.961, -1000.0, -944.333),
+        DVec3::new(-1000.0, -1000.0, -1000.0),
+        DVec3::new(-102.965, 434.308, 78.02),
+        DVec3::new(-820.031, -1000.0, 552.845),
+    ])
+    .unwrap();
+    let q = DQuat::from_xyzw(-0.5, -0.5, -0.5, -0.5);
+    let pa = Pose3::new(DVec3::splat(-1000.0), q).unwrap();
+    let pb = Pose3::new(DVec3::new(-1000.0, -174.257, -1000.0), q).unwrap();
+    let d = distance(&a, &pa, &b, &pb, &Options::default(), None);
+    assert_eq!(d.intersecting(), Some(true), "{d:?}");
+    verify(
+        &a,
+        &pa,
+        &b,
+        &pb,
+        &d.verdict,
+        tolerance_for(&a, &pa, &b, &pb),
+    )
+    .unwrap();
+    // And directly: every vertex of B that lies inside A's hull is at distance 0 from it.
+    let point = Ball::<DVec3>::new(0.0).unwrap();
+    if let Verdict::Intersecting(c) = d.verdict {
+        let at = Pose3::from_translation(c.point).unwrap();
+        let dp = distance(&a, &pa, &point, &at, &Options::default(), None);
+        assert_eq!(dp.intersecting(), Some(true), "{dp:?}");
+    }
+}
