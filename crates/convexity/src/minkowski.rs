@@ -76,7 +76,7 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
 
     /// Centre of A minus centre of B (A's frame): a point inside the difference.
     pub fn center(&self) -> V {
-        self.a.center() - self.pose_ab.transform_point(self.b.center())
+        self.a.center() - (V::mat_mul(&self.rot_ab, self.b.center()) + self.pose_ab.translation())
     }
 
     /// Characteristic length of the pair (sum of the shapes' sizes, never zero).
@@ -84,13 +84,13 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
         (self.a.size() + self.b.size()).max(f64::MIN_POSITIVE)
     }
 
-    /// Magnitude of the coordinates the query works with: the world translations, the shapes'
-    /// centres in A's frame and their sizes. Input rounding is `ε` times this, so no answer can
+    /// Magnitude of the coordinates the query works with: the world translations and the
+    /// shapes' bounding radii about their origins, in A's frame. Input rounding is `ε` times this, so no answer can
     /// resolve a gap below a few `ε·magnitude`; GJK's tolerance has that as its floor.
     pub fn magnitude(&self) -> f64 {
         self.reach
-            + self.a.center().length()
-            + self.pose_ab.transform_point(self.b.center()).length()
-            + self.scale()
+            + self.a.bounding_radius()
+            + self.pose_ab.translation().length()
+            + self.b.bounding_radius()
     }
 }

@@ -5,15 +5,18 @@
 //! between complex objects"; the recursive form follows van den Bergen, *Collision Detection
 //! in Interactive 3D Environments* (2003), §4.3.
 //!
-//! The code is shared by 2D and 3D; only [`Vector::det`] knows the dimension:
+//! The code is shared by 2D and 3D; only [`Vector::det`] and [`Vector::plane_normal`] know the
+//! dimension:
 //! * segment: clamp `t = −a·(b−a)/|b−a|²`;
-//! * lower-dimensional triangle (3D): the origin is projected onto the plane with a
-//!   Gram–Schmidt basis (longest edge first, then the shorter edge at one of its ends) and the
-//!   region is decided by signed sub-areas in that basis, as for full simplices. Ericson's
-//!   region tests and Cramer-rule weights were used first; fuzzing showed both failing on
-//!   slivers and needles (a point 6e-6 off the plane of a 742 × 0.039 triangle; a wrong edge
-//!   region on a 9e10 × 2e3 needle) because they multiply dot products, whose rounding is
-//!   cond(G)·ε, while the projection and sub-areas are accurate relative to their own vectors.
+//! * lower-dimensional triangle (3D only, through [`Vector::plane_normal`]): Montanari's S2D
+//!   — project the origin onto the plane and decide by signed sub-areas in the coordinate
+//!   plane where the normal is largest (details at `triangle`). Ericson's region tests and
+//!   Cramer-rule weights were used first; fuzzing showed both failing on slivers and needles
+//!   (a point 6e-6 off the plane of a 742 × 0.039 triangle; a wrong edge region on a
+//!   9e10 × 2e3 needle) because they multiply dot products, whose rounding is cond(G)·ε,
+//!   while the projection and the sub-areas are accurate relative to their own vectors. A
+//!   dimension-free Gram–Schmidt version was equally robust but cost ≈930 instructions per
+//!   call against ≈200 here; the benchmark made the case for specialising.
 //! * full simplex (triangle in 2D, tetrahedron in 3D): signed volumes (Montanari, Petrella &
 //!   Cavallaro, "Improving the GJK algorithm for faster and more reliable distance queries
 //!   between convex objects", ACM TOG 36(3), 2017). The barycentric weight of vertex i is
@@ -27,7 +30,7 @@
 //! step at more than half of GJK's cost (≈470 instructions per call before).
 //!
 //! Complexity: O(1). Failure modes: none. A triangle too flat for its projection to beat its
-//! best edge (see `plane_projection`) falls back to that edge;
+//! best edge (see `triangle`) falls back to that edge;
 //! a flat full simplex (|det| below `1e-14` of the product of its edge lengths) falls back to
 //! all of its facets.
 
@@ -85,15 +88,20 @@ impl<V: Vector> Simplex<V> {
             3 => triangle(&ws, 0, 1, 2),
             _ => full_simplex(&ws, 4),
         };
-        let mut n = 0;
-        for i in 0..self.len {
-            if sol.mask & (1 << i) != 0 {
-                self.pts[n] = self.pts[i];
-                self.weights[n] = sol.l[i];
-                n += 1;
+        if sol.mask == (1u8 << self.len) - 1 {
+            // Nothing dropped (the common case while the simplex grows): no compaction.
+            self.weights = sol.l;
+        } else {
+            let mut n = 0;
+            for i in 0..self.len {
+                if sol.mask & (1 << i) != 0 {
+                    self.pts[n] = self.pts[i];
+                    self.weights[n] = sol.l[i];
+                    n += 1;
+                }
             }
+            self.len = n;
         }
-        self.len = n;
         self.v = sol.x;
         sol.x
     }
@@ -201,37 +209,94 @@ fn best_edge<V: Vector>(ws: &[V; 4], i: usize, j: usize, k: usize) -> Sol<V> {
 }
 
 /// Closest point of triangle `ws[i], ws[j], ws[k]` to the origin when the triangle spans less
-/// than the whole space (3D).
+/// than the whole space (3D), after Montanari et al.'s S2D.
 ///
-/// The origin is projected onto the plane (see [`plane_projection`]) and the decision is made
-/// by the signed areas of the sub-triangles `(x, q, r)` in the plane's own 2D basis: all
-/// positive means the projection is inside; otherwise the closest point lies on an edge
-/// opposite a vertex with non-positive area, by the same argument as for full simplices.
-/// Ericson's region tests were used first, but they multiply dot products (4th powers of
-/// lengths) and misjudged a 9e10-long needle against a 2e3 base, stalling GJK (fuzzing).
+/// * Normal: the cross product of the two shortest edges (at their shared vertex), whose
+///   rounding relative to the area is the smallest of the three choices.
+/// * Projection of the origin onto the plane, anchored at the vertex nearest the origin: its
+///   rounding is ε times that vertex's norm. (Anchored at a 4e11-far vertex of a needle, the
+///   projection's direction was off by 3.5e-9 rad, enough to pick the wrong support and stop
+///   825 away from a point inside the hull; fuzzing found it.)
+/// * Decision: signed areas of the sub-triangles `(x, q, r)` in the coordinate plane where the
+///   normal is largest. Each is a 2×2 determinant of that sub-triangle's own vectors, so it is
+///   accurate however thin the triangle. All positive: the projection is inside. Otherwise the
+///   closest point lies on an edge opposite a vertex with non-positive area (as for full
+///   simplices). Ericson's region tests were used first; they multiply dot products (4th
+///   powers of lengths) and misjudged slivers and needles.
+/// * A triangle too flat for its projection to beat its best edge falls back to that edge: the
+///   projection's rounding is about `ε·|x₀|·L/h` for anchor norm `|x₀|`, longest edge `L` and
+///   height `h`, the edge's error at most `h`; so the edge is used when `h² ≤ 16·ε·|x₀|·L`.
 fn triangle<V: Vector>(ws: &[V; 4], i: usize, j: usize, k: usize) -> Sol<V> {
-    let (a, b, c) = (ws[i], ws[j], ws[k]);
-    let (x, u1, u2) = match plane_projection(a, b, c) {
-        Some(r) => r,
+    let idx = [i, j, k];
+    let p = [ws[i], ws[j], ws[k]];
+    // Edge t joins the two vertices other than t; squared lengths.
+    let e = [p[2] - p[1], p[0] - p[2], p[1] - p[0]];
+    let l2 = [
+        e[0].length_squared(),
+        e[1].length_squared(),
+        e[2].length_squared(),
+    ];
+    // The longest edge is opposite vertex `far`; the other two meet at `far`.
+    let far = if l2[0] >= l2[1] && l2[0] >= l2[2] {
+        0
+    } else if l2[1] >= l2[2] {
+        1
+    } else {
+        2
+    };
+    let (e1, e2) = (p[(far + 1) % 3] - p[far], p[(far + 2) % 3] - p[far]);
+    let n = match V::plane_normal(e1, e2) {
+        Some(n) => n,
         None => return best_edge(ws, i, j, k),
     };
+    let nn = n.length_squared();
+    let near = if p[0].length_squared() <= p[1].length_squared() {
+        if p[0].length_squared() <= p[2].length_squared() {
+            0
+        } else {
+            2
+        }
+    } else if p[1].length_squared() <= p[2].length_squared() {
+        1
+    } else {
+        2
+    };
+    let longest = l2[far].sqrt();
+    // |n| = L·h (twice the area), so h² = nn / L².
+    let h2 = nn / (longest * longest);
+    if !(h2 > 16.0 * f64::EPSILON * p[near].length() * longest) {
+        return best_edge(ws, i, j, k);
+    }
+    let x = n * (p[near].dot(n) / nn);
+    // Coordinate plane: drop the axis where the normal is largest.
+    let mut drop = 0;
+    for c in 1..V::DIM {
+        if n.coord(c).abs() > n.coord(drop).abs() {
+            drop = c;
+        }
+    }
+    // `plane_normal` exists only in 3D, so the remaining two axes are the other two of three.
+    let (u, w) = ((drop + 1) % 3, (drop + 2) % 3);
     let to2 = |q: V| {
         let d = q - x;
-        (d.dot(u1), d.dot(u2))
+        (d.coord(u), d.coord(w))
     };
-    let (xa, xb, xc) = (to2(a), to2(b), to2(c));
-    let cross = |p: (f64, f64), q: (f64, f64)| p.0 * q.1 - p.1 * q.0;
-    let area = [cross(xb, xc), cross(xc, xa), cross(xa, xb)];
-    // The basis may see the triangle clockwise: orient so that the total area is positive.
-    let total = area[0] + area[1] + area[2];
-    let sign = if total < 0.0 { -1.0 } else { 1.0 };
-    let area = area.map(|s| s * sign);
-    if area.iter().all(|&s| s > 0.0) {
-        let t = total * sign;
+    let q2 = [to2(p[0]), to2(p[1]), to2(p[2])];
+    let cross = |a: (f64, f64), b: (f64, f64)| a.0 * b.1 - a.1 * b.0;
+    let area = [
+        cross(q2[1], q2[2]),
+        cross(q2[2], q2[0]),
+        cross(q2[0], q2[1]),
+    ];
+    // Orient by the normal's dropped component (the projected total area has its sign).
+    let sign = if n.coord(drop) < 0.0 { -1.0 } else { 1.0 };
+    let area = area.map(|a| a * sign);
+    if area.iter().all(|&a| a > 0.0) {
+        let total = area[0] + area[1] + area[2];
         let mut l = [0.0; 4];
-        l[i] = area[0] / t;
-        l[j] = area[1] / t;
-        l[k] = area[2] / t;
+        for t in 0..3 {
+            l[idx[t]] = area[t] / total;
+        }
         return Sol {
             x,
             d2: x.length_squared(),
@@ -239,11 +304,10 @@ fn triangle<V: Vector>(ws: &[V; 4], i: usize, j: usize, k: usize) -> Sol<V> {
             mask: (1 << i) | (1 << j) | (1 << k),
         };
     }
-    let edges = [(j, k), (k, i), (i, j)];
     let mut best = Sol::none();
-    for (opposite, &(p, q)) in edges.iter().enumerate() {
-        if area[opposite] <= 0.0 {
-            let s = segment(ws, p, q);
+    for t in 0..3 {
+        if area[t] <= 0.0 {
+            let s = segment(ws, idx[(t + 1) % 3], idx[(t + 2) % 3]);
             if s.d2 < best.d2 {
                 best = s;
             }
@@ -253,56 +317,6 @@ fn triangle<V: Vector>(ws: &[V; 4], i: usize, j: usize, k: usize) -> Sol<V> {
         best = best_edge(ws, i, j, k);
     }
     best
-}
-
-/// The origin's orthogonal projection onto the plane through `a, b, c`, by modified
-/// Gram–Schmidt: the first axis along the longest edge, the second from the shorter of the two
-/// edges that meet it at one of its ends (the best-conditioned choice for needles and slivers).
-/// Returns the projection and the orthonormal basis `(u1, u2)` of the plane.
-///
-/// `None` means the triangle is too flat for the projection to beat its best edge. With `h`
-/// the height over the first axis, `e2` the second edge and `y` the origin's offset from the
-/// first axis' line, the projection's rounding is about `ε·|y|·|e2|/h` (the second axis is
-/// found by a cancelling subtraction), while the best edge is at most `h` from the answer;
-/// so the projection is used when `h² > 16·ε·|y|·|e2|`. (An earlier test of `h` against the
-/// longest edge rejected a 2e11 × 1.5e3 needle whose projection was accurate to 2e-5 and
-/// whose best edge was 130 off; fuzzing found it.)
-fn plane_projection<V: Vector>(a: V, b: V, c: V) -> Option<(V, V, V)> {
-    let (lab, lbc, lca) = (
-        (b - a).length_squared(),
-        (c - b).length_squared(),
-        (a - c).length_squared(),
-    );
-    // Longest edge (p, q) and the third vertex r.
-    let (p, q, r) = if lab >= lbc && lab >= lca {
-        (a, b, c)
-    } else if lbc >= lca {
-        (b, c, a)
-    } else {
-        (c, a, b)
-    };
-    let (e1, e2) = if (r - p).length_squared() <= (r - q).length_squared() {
-        (q - p, r - p)
-    } else {
-        (p - q, r - q)
-    };
-    let u1 = e1.try_normalize()?;
-    let h = e2 - u1 * e2.dot(u1);
-    // The basis does not depend on where the plane is anchored, but the projection's rounding
-    // is ε times the anchor's norm: anchor at the vertex nearest the origin. (Anchored at a
-    // 4e11-far vertex, the projection's direction was off by 3.5e-9 rad, enough to pick the
-    // wrong support vertex of a 4e11 needle and stop 825 away from a point inside it.)
-    let anchor = [a, b, c]
-        .into_iter()
-        .min_by(|p, q| p.length_squared().total_cmp(&q.length_squared()))
-        .unwrap_or(a);
-    let y = anchor - u1 * anchor.dot(u1);
-    let h2 = h.length_squared();
-    if !(h2 > 16.0 * f64::EPSILON * y.length() * e2.length()) {
-        return None;
-    }
-    let u2 = h.try_normalize()?;
-    Some((y - u2 * y.dot(u2), u1, u2))
 }
 
 /// Closest point of a full-dimensional simplex (`n = DIM + 1` points) to the origin, by signed

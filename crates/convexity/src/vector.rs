@@ -78,6 +78,9 @@ pub trait Vector:
     fn det(edges: &[Self]) -> f64;
     /// `h` with each coordinate given the sign of the matching coordinate of `d` (+ for 0).
     fn sign_select(h: Self, d: Self) -> Self;
+    /// The normal `e1 × e2` of a plane spanned by two edges, where the dimension has one (3D);
+    /// `None` in 2D, where a triangle is a full simplex and never needs it.
+    fn plane_normal(e1: Self, e2: Self) -> Option<Self>;
 
     /// `self / |self|`, or `None` when the length is zero or not finite.
     #[inline]
@@ -186,6 +189,10 @@ impl Vector for DVec3 {
         }
     }
     #[inline(always)]
+    fn plane_normal(e1: Self, e2: Self) -> Option<Self> {
+        Some(e1.cross(e2))
+    }
+    #[inline(always)]
     fn sign_select(h: Self, d: Self) -> Self {
         DVec3::new(
             if d.x < 0.0 { -h.x } else { h.x },
@@ -272,6 +279,10 @@ impl Vector for DVec2 {
             [a, b] => a.perp_dot(*b),
             _ => 0.0,
         }
+    }
+    #[inline(always)]
+    fn plane_normal(_e1: Self, _e2: Self) -> Option<Self> {
+        None
     }
     #[inline(always)]
     fn sign_select(h: Self, d: Self) -> Self {

@@ -53,6 +53,10 @@ macro_rules! dispatch {
             fn size(&self) -> f64 {
                 match self { $($enum::$arm(s) => s.size(),)* }
             }
+            #[inline]
+            fn bounding_radius(&self) -> f64 {
+                match self { $($enum::$arm(s) => s.bounding_radius(),)* }
+            }
         }
     };
 }

@@ -53,6 +53,14 @@ pub trait SupportMap<V: Vector> {
     /// A characteristic length of the full shape (its radius about `center`, up to a small
     /// factor). Tolerances are relative to it.
     fn size(&self) -> f64;
+
+    /// Radius of a ball about the local origin that contains the full shape (an upper bound;
+    /// used for rounding floors and quick rejection). The default bounds it by
+    /// `|center| + size`, which holds when `size` bounds the radius about the centre.
+    #[inline]
+    fn bounding_radius(&self) -> f64 {
+        self.center().length() + self.size()
+    }
 }
 
 macro_rules! forward_support_map {
@@ -77,6 +85,10 @@ macro_rules! forward_support_map {
             #[inline]
             fn size(&self) -> f64 {
                 (**self).size()
+            }
+            #[inline]
+            fn bounding_radius(&self) -> f64 {
+                (**self).bounding_radius()
             }
         }
     )*};

@@ -18,6 +18,7 @@ pub struct Points<V: Vector> {
     lanes: Vec<V::Lanes>,
     center: V,
     size: f64,
+    radius: f64,
 }
 
 impl<V: Vector> Points<V> {
@@ -49,6 +50,7 @@ impl<V: Vector> Points<V> {
             .iter()
             .map(|p| (*p - center).length())
             .fold(0.0, f64::max);
+        let radius = points.iter().map(|p| p.length()).fold(0.0, f64::max);
         let last = points[points.len() - 1];
         let lanes = points
             .chunks(4)
@@ -63,6 +65,7 @@ impl<V: Vector> Points<V> {
             lanes,
             center,
             size,
+            radius,
         })
     }
 
@@ -157,5 +160,8 @@ impl<V: Vector> SupportMap<V> for Points<V> {
     }
     fn size(&self) -> f64 {
         self.size
+    }
+    fn bounding_radius(&self) -> f64 {
+        self.radius
     }
 }

@@ -76,4 +76,7 @@ impl SupportMap<DVec2> for ConvexPolygon {
     fn size(&self) -> f64 {
         self.points.size()
     }
+    fn bounding_radius(&self) -> f64 {
+        self.points.bounding_radius()
+    }
 }

@@ -45,6 +45,9 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Rounded<S> {
     fn size(&self) -> f64 {
         self.inner.size() + self.radius
     }
+    fn bounding_radius(&self) -> f64 {
+        self.inner.bounding_radius() + self.radius
+    }
 }
 
 /// A shape placed at a fixed pose in the local frame of its owner.
@@ -87,6 +90,9 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Transformed<S, V> {
     }
     fn size(&self) -> f64 {
         self.inner.size()
+    }
+    fn bounding_radius(&self) -> f64 {
+        self.pose.translation().length() + self.inner.bounding_radius()
     }
 }
 
