@@ -200,3 +200,72 @@ fn hull_with_two_far_vertices_common_point_verifies() {
         assert_eq!(dp.intersecting(), Some(true), "{dp:?}");
     }
 }
+
+/// KNOWN LIMITATION, found by fuzzing: both hulls mix a 1e3 cluster with vertices 2.7e12 and
+/// 3.9e12 away, so the final tetrahedron is flat to about 1e-9 of its size. The signed-volume
+/// weights then leave a residual |Σλw| ≈ 7.5e3, and the common point misses A by 3.6e3
+/// against a checking tolerance of 2.7e3 (1e-9 × scale). Iterative refinement of the weights
+/// would fix it; until then this pins the case.
+#[test]
+#[ignore = "known limitation: tetrahedron flat to 1e-9 with 1e12-far vertices on both shapes"]
+fn hulls_with_far_vertices_on_both_sides_common_point_verifies() {
+    let a = Points::new(&[
+        DVec3::new(
+            -255.46000000000004,
+            -124.40499999999997,
+            -124.40499999999997,
+        ),
+        DVec3::new(834.442, -124.40499999999997, 190.24800000000005),
+        DVec3::new(-1000.0, 234.0619999999999, 812.6669999999999),
+        DVec3::new(-1000.0, -151.39, -902.377),
+        DVec3::new(196.7170000000001, -859.219, -874.561),
+        DVec3::new(-303.764, 909.0440000000001, 680.481),
+        DVec3::new(434.308, -894.887, -1.7183331148950146e-93),
+        DVec3::new(-881.399, 17.33299999999997, 434.13599999999997),
+        DVec3::new(-287.025, -425.11699999999996, -2748650643431.4995),
+    ])
+    .unwrap();
+    let b = Points::new(&[
+        DVec3::new(-124.40499999999997, -325.89300000000003, 811.565),
+        DVec3::new(842.9190000000001, -812.434, -425.11699999999996),
+        DVec3::new(-2715902011263.9995, -1000.0, -1000.0),
+        DVec3::new(-1000.0, -1000.0, -1000.0),
+        DVec3::new(-1000.0, -1000.0, -1000.0),
+        DVec3::new(-1000.0, -1000.0, -1000.0),
+        DVec3::new(-1000.0, -1000.0, -107.303),
+        DVec3::new(902.6469999999999, -124.40499999999997, -465.01099999999997),
+        DVec3::new(-596.906, 842.797, 842.9190000000001),
+        DVec3::new(842.9190000000001, 842.9190000000001, 842.9190000000001),
+    ])
+    .unwrap();
+    let pa = Pose3::new(
+        DVec3::new(524.5409999999999, -425.629, -255.46000000000004),
+        DQuat::from_xyzw(
+            -0.2084457031493315,
+            0.7931703904603798,
+            0.21255342946065287,
+            0.5312740913690641,
+        ),
+    )
+    .unwrap();
+    let pb = Pose3::new(
+        DVec3::new(-124.40499999999997, 60.182000000000016, 676.358),
+        DQuat::from_xyzw(
+            0.2816664319772134,
+            0.4044244104406806,
+            0.7848240537633078,
+            0.3757074952292839,
+        ),
+    )
+    .unwrap();
+    let d = distance(&a, &pa, &b, &pb, &Options::default(), None);
+    verify(
+        &a,
+        &pa,
+        &b,
+        &pb,
+        &d.verdict,
+        tolerance_for(&a, &pa, &b, &pb),
+    )
+    .unwrap();
+}
