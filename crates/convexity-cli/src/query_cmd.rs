@@ -139,7 +139,6 @@ pub fn load(path: &str) -> Result<Scene, Fatal> {
     Scene::from_value(&value).map_err(|e| Fatal::input(format!("{name}: {}", e.0)))
 }
 
-
 /// Answers one resolved pair with `methods`.
 fn answer<V, A, B>(
     i: usize,
