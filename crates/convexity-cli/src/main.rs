@@ -1,7 +1,7 @@
 //! `convexity`: the command-line tool of the convexity collision-detection library.
 //!
 //! * `convexity query FILE [--algorithm NAME | --all] [--contact]`: answers the pairs of a
-//!   JSON scene, one JSON line per answer (format in `FORMAT.md`).
+//!   JSON scene, one JSON line per answer (format documented in the README).
 //! * `convexity demo`: runs a built-in collection of pairs through every method, cross-checks
 //!   them and prints a table.
 //! * `convexity help`: usage.

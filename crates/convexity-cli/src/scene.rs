@@ -1,4 +1,4 @@
-//! The JSON scene format: shapes by name and the pairs to query (see `FORMAT.md`).
+//! The JSON scene format: shapes by name and the pairs to query (documented in the README, "The scene format").
 //!
 //! Shapes are parsed once, up front, each into a `Result`: a bad shape fails only the pairs
 //! that use it. Pairs are resolved one at a time ([`Scene::resolve`]); the dimension of a pair

@@ -107,8 +107,9 @@ impl<V: Vector> Cache<V> {
 pub struct Distance<V> {
     pub status: Status,
     pub iterations: u32,
-    /// Best upper bound on the distance between the full shapes, clamped at 0. When the verdict
-    /// is intersecting it is at most `tolerance`. `+∞` only when a custom support function
+    /// Best upper bound on the distance between the full shapes, clamped at 0 and never below
+    /// `lower_bound` (they can cross by an ulp at convergence). When the verdict is
+    /// intersecting it is at most `tolerance`. `+∞` only when a custom support function
     /// returned a non-finite point on the first call (status `Degenerate`).
     pub distance: f64,
     /// Certified lower bound on the distance (may be negative when the shapes overlap).
@@ -399,20 +400,23 @@ where
     }
     let s = summarize(&mink, &r);
     let rsum = mink.radius_sum();
+    let lower_bound = if r.lower.is_finite() {
+        r.lower - rsum
+    } else {
+        -rsum
+    };
+    let upper = if r.upper.is_finite() {
+        (r.upper - rsum).max(0.0)
+    } else {
+        // Nothing bounds the distance from above (the first support call failed).
+        f64::INFINITY
+    };
     Distance {
         status: r.status,
         iterations: r.iterations,
-        distance: if r.upper.is_finite() {
-            (r.upper - rsum).max(0.0)
-        } else {
-            // Nothing bounds the distance from above (the first support call failed).
-            f64::INFINITY
-        },
-        lower_bound: if r.lower.is_finite() {
-            r.lower - rsum
-        } else {
-            -rsum
-        },
+        // `lower_bound ≤ distance` always: at convergence the two can cross by an ulp.
+        distance: upper.max(lower_bound),
+        lower_bound,
         point_a: pose_a.transform_point(s.pa),
         point_b: pose_a.transform_point(s.pb),
         normal: pose_a.transform_vector(s.normal),

@@ -446,7 +446,9 @@ where
         status = r.status;
         iterations = r.iterations;
         normal = summary.normal;
-        depth = rsum - r.upper;
+        // Same resolution as `gjk::distance` (the certified lower bound can exceed |v| by an
+        // ulp at convergence), so that a separated answer is exactly minus GJK's distance.
+        depth = rsum - r.upper.max(r.lower);
         pa = wa + normal * ra;
         pb = wb - normal * rb;
     }
