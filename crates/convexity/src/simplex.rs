@@ -193,7 +193,13 @@ fn segment<V: Vector>(ws: &[V; 4], i: usize, j: usize) -> Sol<V> {
     } else if num >= den {
         Sol::vertex(ws, j)
     } else {
-        Sol::edge(ws, i, j, num / den)
+        let mut s = Sol::edge(ws, i, j, num / den);
+        // `a + t·ab` keeps a rounding component of ~ε|a| along the edge, which tilts the next
+        // search direction by ε|a|/|x| and spoils every lower bound taken along it (contacts a
+        // few tolerances apart came back undetermined); a second projection removes it.
+        s.x = s.x - ab * (s.x.dot(ab) / den);
+        s.d2 = s.x.length_squared();
+        s
     }
 }
 

@@ -33,19 +33,13 @@ impl<V: Vector> Points<V> {
                 crate::error::finite_vec(&format!("points[{i}]"), *p)?;
             }
         }
-        let mut lo = points[0];
-        let mut hi = points[0];
+        // The vertex centroid lies in the hull (the bounding-box centre need not: for the
+        // triangle X, Y, Z it is 0.29 outside), and `center` promises a point of the shape.
+        let mut sum = V::ZERO;
         for p in points {
-            let mut l = Vec::with_capacity(V::DIM);
-            let mut h = Vec::with_capacity(V::DIM);
-            for k in 0..V::DIM {
-                l.push(lo.coord(k).min(p.coord(k)));
-                h.push(hi.coord(k).max(p.coord(k)));
-            }
-            lo = V::from_slice(&l).unwrap_or(lo);
-            hi = V::from_slice(&h).unwrap_or(hi);
+            sum += *p - points[0];
         }
-        let center = (lo + hi) * 0.5;
+        let center = points[0] + sum * (1.0 / points.len() as f64);
         let size = points
             .iter()
             .map(|p| (*p - center).length())

@@ -1,0 +1,319 @@
+//! The certificate checker: accepts true certificates, rejects forged ones.
+//!
+//! True certificates come from closed-form configurations (face-to-face boxes with a known
+//! gap, spheres, a point inside two shapes) and from GJK on random pairs. Forgeries: the axis
+//! rotated slightly, a gap larger than the true one, the axis reversed, a non-unit axis, a
+//! non-positive gap, NaN and infinite fields, a common point moved outside one shape, and an
+//! undetermined verdict.
+
+use convexity::certificate::{
+    tolerance_for, verify_common_point, verify_separating_axis, CertificateError,
+};
+use convexity::gjk::{distance, intersects, Options};
+use convexity::{
+    verify, Ball, CommonPoint, Cuboid, DQuat, DVec3, Points, Pose2, Pose3, SeparatingAxis,
+    SupportMap, Verdict,
+};
+use convexity_testkit::gen2::{circle_points, random_pose2};
+use convexity_testkit::gen3::{random_hull3, random_pose3, random_quat, unit_vector3};
+use convexity_testkit::rng::{case_rng, Rng};
+use convexity_testkit::{place_in_regime, Regime};
+
+const TOL: f64 = 1e-9;
+
+/// Two boxes at a random common pose, B beyond A's +x face by `gap`, faces overlapping.
+fn boxes(gap: f64, seed: u64) -> (Cuboid<DVec3>, Pose3, Cuboid<DVec3>, Pose3, DVec3) {
+    let mut r = case_rng(0xCE47, seed);
+    let ha = DVec3::new(1.0, 0.75, 0.5);
+    let hb = DVec3::new(0.5, 0.5, 0.25);
+    let pose_a = random_pose3(&mut r, 5.0);
+    let local_b = DVec3::new(ha.x + hb.x + gap, 0.25, -0.125);
+    let pose_b = Pose3::new(pose_a.transform_point(local_b), pose_a.rotation()).unwrap();
+    let axis = pose_a.transform_vector(DVec3::X);
+    (
+        Cuboid::new(ha).unwrap(),
+        pose_a,
+        Cuboid::new(hb).unwrap(),
+        pose_b,
+        axis,
+    )
+}
+
+fn axis_cert(axis: DVec3, gap: f64) -> SeparatingAxis<DVec3> {
+    SeparatingAxis { axis, gap }
+}
+
+#[test]
+fn accepts_the_true_axis_and_gap_of_face_to_face_boxes() {
+    for seed in 0..50 {
+        let gap = 0.25;
+        let (a, pa, b, pb, axis) = boxes(gap, seed);
+        let c = axis_cert(axis, gap);
+        verify_separating_axis(&a, &pa, &b, &pb, &c, TOL).unwrap();
+        verify(&a, &pa, &b, &pb, &Verdict::Separated(c), TOL).unwrap();
+        // A smaller claimed gap is still true.
+        verify_separating_axis(&a, &pa, &b, &pb, &axis_cert(axis, 0.5 * gap), TOL).unwrap();
+        // Overclaiming by less than the tolerance is accepted, by more is not.
+        verify_separating_axis(&a, &pa, &b, &pb, &axis_cert(axis, gap + 0.5 * TOL), TOL).unwrap();
+        let e = verify_separating_axis(&a, &pa, &b, &pb, &axis_cert(axis, gap + 10.0 * TOL), TOL)
+            .unwrap_err();
+        assert!(
+            matches!(e, CertificateError::AxisViolated(x) if x > TOL),
+            "{e:?}"
+        );
+    }
+}
+
+#[test]
+fn rejects_a_slightly_rotated_axis() {
+    for seed in 0..50 {
+        let gap = 0.25;
+        let (a, pa, b, pb, axis) = boxes(gap, seed);
+        // Tilting the axis by 1e-3 rad about any direction in the face plane moves the
+        // projections of the face corners by ~1e-3 × their extent: far beyond the tolerance.
+        let mut r = case_rng(0xCE48, seed);
+        let tilt_axis = axis.any_orthonormal_vector();
+        let spin = DQuat::from_axis_angle(axis, r.gen_range(0.0..std::f64::consts::TAU));
+        let q = DQuat::from_axis_angle(spin * tilt_axis, 1e-3);
+        let forged = axis_cert((q * axis).normalize(), gap);
+        let e = verify_separating_axis(&a, &pa, &b, &pb, &forged, TOL).unwrap_err();
+        match e {
+            CertificateError::AxisViolated(x) => assert!(x > 1e-4, "{e:?}"),
+            other => panic!("expected AxisViolated, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn rejects_gaps_too_large_reversed_axes_and_bad_numbers() {
+    let (a, pa, b, pb, axis) = boxes(0.25, 1);
+    let check = |c: SeparatingAxis<DVec3>| verify_separating_axis(&a, &pa, &b, &pb, &c, TOL);
+    assert!(
+        matches!(check(axis_cert(axis, 0.26)), Err(CertificateError::AxisViolated(x)) if (x - 0.01).abs() < 1e-12)
+    );
+    assert!(matches!(
+        check(axis_cert(-axis, 0.25)),
+        Err(CertificateError::AxisViolated(_))
+    ));
+    assert!(
+        matches!(check(axis_cert(axis * 1.001, 0.2)), Err(CertificateError::AxisNotUnit(l)) if (l - 1.001).abs() < 1e-12)
+    );
+    assert!(matches!(
+        check(axis_cert(axis * 0.5, 0.1)),
+        Err(CertificateError::AxisNotUnit(_))
+    ));
+    assert!(
+        matches!(check(axis_cert(axis, 0.0)), Err(CertificateError::GapNotPositive(g)) if g == 0.0)
+    );
+    assert!(matches!(
+        check(axis_cert(axis, -1.0)),
+        Err(CertificateError::GapNotPositive(_))
+    ));
+    assert_eq!(
+        check(axis_cert(axis, f64::NAN)),
+        Err(CertificateError::NotFinite)
+    );
+    assert_eq!(
+        check(axis_cert(axis, f64::INFINITY)),
+        Err(CertificateError::NotFinite)
+    );
+    assert_eq!(
+        check(axis_cert(DVec3::new(f64::NAN, 0.0, 0.0), 0.1)),
+        Err(CertificateError::NotFinite)
+    );
+    assert_eq!(
+        check(axis_cert(DVec3::ZERO, 0.1)),
+        Err(CertificateError::AxisNotUnit(0.0))
+    );
+    let cp = |p: DVec3| verify_common_point(&a, &pa, &b, &pb, &CommonPoint { point: p }, TOL);
+    assert_eq!(
+        cp(DVec3::new(0.0, f64::NAN, 0.0)),
+        Err(CertificateError::NotFinite)
+    );
+    assert_eq!(
+        cp(DVec3::splat(f64::NEG_INFINITY)),
+        Err(CertificateError::NotFinite)
+    );
+    assert_eq!(
+        verify(&a, &pa, &b, &pb, &Verdict::Undetermined, TOL),
+        Err(CertificateError::NoCertificate)
+    );
+    // Every error has a message.
+    for e in [
+        CertificateError::NotFinite,
+        CertificateError::AxisNotUnit(2.0),
+        CertificateError::GapNotPositive(0.0),
+        CertificateError::AxisViolated(1.0),
+        CertificateError::OutsideA(1.0),
+        CertificateError::OutsideB(1.0),
+        CertificateError::NoCertificate,
+    ] {
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+#[test]
+fn common_points_inside_both_accepted_outside_one_rejected() {
+    // Two overlapping boxes (gap −0.25): their intersection is known exactly in A's frame.
+    for seed in 0..30 {
+        let (a, pa, b, pb, axis) = boxes(-0.25, seed);
+        let inside = pa.transform_point(DVec3::new(0.875, 0.25, -0.125));
+        let cp = |p: DVec3| verify_common_point(&a, &pa, &b, &pb, &CommonPoint { point: p }, TOL);
+        cp(inside).unwrap();
+        verify(
+            &a,
+            &pa,
+            &b,
+            &pb,
+            &Verdict::Intersecting(CommonPoint { point: inside }),
+            TOL,
+        )
+        .unwrap();
+        // On the boundary of both (a corner region of the overlap) is accepted.
+        let edge = pa.transform_point(DVec3::new(1.0, 0.25, -0.125));
+        cp(edge).unwrap();
+        // Moved along +axis past A's face (still inside B): outside A by 0.1.
+        let out_a = inside + axis * 0.225;
+        match cp(out_a) {
+            Err(CertificateError::OutsideA(d)) => assert!((d - 0.1).abs() < 1e-9, "{d}"),
+            other => panic!("expected OutsideA, got {other:?}"),
+        }
+        // Moved along −axis past B's face (still inside A): outside B by 0.1.
+        let out_b = inside - axis * 0.225;
+        match cp(out_b) {
+            Err(CertificateError::OutsideB(d)) => assert!((d - 0.1).abs() < 1e-9, "{d}"),
+            other => panic!("expected OutsideB, got {other:?}"),
+        }
+        // Just beyond the tolerance is rejected, just within is accepted.
+        let side = pa.transform_vector(DVec3::Y);
+        let on_side = pa.transform_point(DVec3::new(0.875, 0.75, -0.125));
+        cp(on_side + side * (0.5 * TOL)).unwrap();
+        assert!(matches!(
+            cp(on_side + side * (10.0 * TOL)),
+            Err(CertificateError::OutsideA(_))
+        ));
+    }
+}
+
+#[test]
+fn curved_shapes_common_points() {
+    let s = Ball::<DVec3>::new(1.0).unwrap();
+    let pa = Pose3::IDENTITY;
+    let pb = Pose3::from_translation(DVec3::new(1.5, 0.0, 0.0)).unwrap();
+    let cp = |p: DVec3| verify_common_point(&s, &pa, &s, &pb, &CommonPoint { point: p }, TOL);
+    cp(DVec3::new(0.75, 0.0, 0.0)).unwrap();
+    cp(DVec3::new(0.75, 0.6, 0.0)).unwrap();
+    match cp(DVec3::new(0.75, 0.67, 0.0)) {
+        Err(CertificateError::OutsideA(d)) => {
+            let exact = DVec3::new(0.75, 0.67, 0.0).length() - 1.0;
+            assert!((d - exact).abs() < 1e-9, "{d} vs {exact}");
+        }
+        other => panic!("expected OutsideA, got {other:?}"),
+    }
+    // Separated spheres: the centre line is the exact axis, the gap is 1.
+    let pc = Pose3::from_translation(DVec3::new(3.0, 0.0, 0.0)).unwrap();
+    let ok = SeparatingAxis {
+        axis: DVec3::X,
+        gap: 1.0,
+    };
+    verify_separating_axis(&s, &pa, &s, &pc, &ok, TOL).unwrap();
+    let tilted = SeparatingAxis {
+        axis: DVec3::new(1.0, 1e-3, 0.0).normalize(),
+        gap: 1.0,
+    };
+    assert!(matches!(
+        verify_separating_axis(&s, &pa, &s, &pc, &tilted, TOL),
+        Err(CertificateError::AxisViolated(_))
+    ));
+}
+
+#[test]
+fn gjk_certificates_verify_and_their_forgeries_do_not() {
+    let mut accepted = 0;
+    for case in 0..400u64 {
+        let mut r = case_rng(0xCE49, case);
+        let a = Points::new(&random_hull3(&mut r, 4..=40, 0.5..=2.0)).unwrap();
+        let b = Points::new(&random_hull3(&mut r, 4..=40, 0.5..=2.0)).unwrap();
+        let pose_a = random_pose3(&mut r, if case % 4 == 0 { 1e6 } else { 10.0 });
+        let regime = [Regime::Far, Regime::Deep, Regime::Overlap][(case % 3) as usize];
+        let (rot, u) = (random_quat(&mut r), unit_vector3(&mut r));
+        let pl = place_in_regime(&mut r, &a, &pose_a, &b, rot, u, regime);
+        let pb = pl.pose_b;
+        let tol = tolerance_for(&a, &pose_a, &b, &pb);
+        let d = distance(&a, &pose_a, &b, &pb, &Options::default(), None);
+        let i = intersects(&a, &pose_a, &b, &pb, &Options::default(), None);
+        for v in [d.verdict, i.verdict] {
+            verify(&a, &pose_a, &b, &pb, &v, tol)
+                .unwrap_or_else(|e| panic!("case {case}: true certificate rejected: {e} {v:?}"));
+            accepted += 1;
+        }
+        match d.verdict {
+            Verdict::Separated(s) => {
+                // The gap of a converged distance query is the distance: adding 1e-6 × scale
+                // overclaims.
+                let scale = a.size() + b.size();
+                let more = SeparatingAxis {
+                    axis: s.axis,
+                    gap: s.gap + 1e-6 * scale,
+                };
+                assert!(
+                    verify(&a, &pose_a, &b, &pb, &Verdict::Separated(more), tol).is_err(),
+                    "case {case}: overclaimed gap accepted"
+                );
+                let flipped = SeparatingAxis {
+                    axis: -s.axis,
+                    gap: s.gap,
+                };
+                assert!(verify(&a, &pose_a, &b, &pb, &Verdict::Separated(flipped), tol).is_err());
+            }
+            Verdict::Intersecting(c) => {
+                // Move the common point out through A's support plane along a random direction.
+                let n = unit_vector3(&mut r);
+                let out = pose_a.transform_point(a.support(pose_a.inverse_transform_vector(n)))
+                    + n * (0.05 * a.size());
+                let forged = CommonPoint { point: out };
+                assert!(
+                    matches!(
+                        verify_common_point(&a, &pose_a, &b, &pb, &forged, tol),
+                        Err(CertificateError::OutsideA(_))
+                    ),
+                    "case {case}: point outside A accepted (true point {c:?})"
+                );
+            }
+            Verdict::Undetermined => {}
+        }
+    }
+    assert_eq!(accepted, 800);
+}
+
+#[test]
+fn two_dimensional_certificates() {
+    for case in 0..200u64 {
+        let mut r = case_rng(0xCE4A, case);
+        let a = Points::new(&circle_points(&mut r, 3 + (case % 12) as usize, 1.0)).unwrap();
+        let b = Points::new(&circle_points(&mut r, 3 + (case % 5) as usize, 0.7)).unwrap();
+        let pa = random_pose2(&mut r, 2.0);
+        let pb: Pose2 = random_pose2(&mut r, 2.0);
+        let d = distance(&a, &pa, &b, &pb, &Options::default(), None);
+        let tol = tolerance_for(&a, &pa, &b, &pb);
+        verify(&a, &pa, &b, &pb, &d.verdict, tol).unwrap_or_else(|e| panic!("case {case}: {e}"));
+        if let Verdict::Separated(s) = d.verdict {
+            let rot = convexity::Rot2::from_angle(1e-2);
+            use convexity::Rotation;
+            let tilted = SeparatingAxis {
+                axis: rot.rotate(s.axis),
+                gap: s.gap,
+            };
+            let over = SeparatingAxis {
+                axis: s.axis,
+                gap: s.gap * 1.01 + 1e-6,
+            };
+            assert!(verify(&a, &pa, &b, &pb, &Verdict::Separated(over), tol).is_err());
+            // A tilted axis may still separate (vertex–vertex contacts have slack), but never
+            // with a gap above the true distance.
+            if verify(&a, &pa, &b, &pb, &Verdict::Separated(tilted), tol).is_ok() {
+                assert!(tilted.gap <= d.distance + tol);
+            }
+        }
+    }
+}
