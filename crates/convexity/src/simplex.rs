@@ -325,6 +325,16 @@ fn triangle<V: Vector>(ws: &[V; 4], i: usize, j: usize, k: usize) -> Sol<V> {
     best
 }
 
+/// The indices `0..n` without `skip`, in order (`n ≤ 4`).
+#[inline]
+fn all_but(n: usize, skip: usize) -> [usize; 3] {
+    let mut out = [0usize; 3];
+    for (slot, i) in (0..n).filter(|&i| i != skip).enumerate() {
+        out[slot] = i;
+    }
+    out
+}
+
 /// Closest point of a full-dimensional simplex (`n = DIM + 1` points) to the origin, by signed
 /// volumes.
 fn full_simplex<V: Vector>(ws: &[V; 4], n: usize) -> Sol<V> {
@@ -341,12 +351,7 @@ fn full_simplex<V: Vector>(ws: &[V; 4], n: usize) -> Sol<V> {
             base = i;
         }
     }
-    let mut others = [0usize; 3];
-    let mut c = 0;
-    for i in (0..n).filter(|&i| i != base) {
-        others[c] = i;
-        c += 1;
-    }
+    let others = all_but(n, base);
     let p0 = ws[base];
     let mut e = [V::ZERO; 3];
     for j in 0..m {
@@ -382,16 +387,11 @@ fn full_simplex<V: Vector>(ws: &[V; 4], n: usize) -> Sol<V> {
         }
     }
     let mut best = Sol::none();
-    for opposite in 0..n {
-        if !flat && l[opposite] > 0.0 {
+    for (opposite, &weight) in l[..n].iter().enumerate() {
+        if !flat && weight > 0.0 {
             continue;
         }
-        let mut f = [0usize; 3];
-        let mut c = 0;
-        for i in (0..n).filter(|&i| i != opposite) {
-            f[c] = i;
-            c += 1;
-        }
+        let f = all_but(n, opposite);
         let s = if n == 4 {
             triangle(ws, f[0], f[1], f[2])
         } else {
@@ -419,6 +419,7 @@ mod tests {
         brute_force(ws)
     }
 
+    #[allow(clippy::needless_range_loop)] // Gauss–Jordan reads best with explicit indices.
     fn brute_force<V: Vector>(ws: &[V]) -> f64 {
         let n = ws.len();
         let mut best = f64::INFINITY;
