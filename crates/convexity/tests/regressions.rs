@@ -267,3 +267,65 @@ fn hulls_with_far_vertices_on_both_sides_common_point_verifies() {
     )
     .unwrap();
 }
+
+/// Found by fuzzing: each hull has one vertex 2.7e12 away from a 1e3 cluster. The final
+/// tetrahedron is flat to about 1e-9, and Cramer's rule gave its far vertices weights of 1.4e-8
+/// and 1.7e-8 where the exact ones are 3.6e-11 and −5.4e-11 (the origin is just outside):
+/// a residual Σλw of 1e5 and a common point 3.9e4 outside A. Fixed by one step of iterative
+/// refinement of the weights before their signs are read.
+#[test]
+fn flat_tetrahedron_with_far_vertices_weights_are_refined() {
+    let a = Points::new(&[
+        DVec3::new(565.3800000000001, 434.308, 434.308),
+        DVec3::new(-771.494, 499.84400000000005, -949.931),
+        DVec3::new(-761.665, -659.788, 246.76299999999992),
+        DVec3::new(631.4960000000001, 434.241, -600.544),
+        DVec3::new(889.6890000000001, -439.07000000000005, 434.308),
+        DVec3::new(648.404, 381.2439999999999, 434.19399999999996),
+        DVec3::new(-287.025, -425.11699999999996, -2715902011263.9995),
+        DVec3::new(800.865, -124.40499999999997, 855.656),
+    ])
+    .unwrap();
+    let b = Points::new(&[
+        DVec3::new(-1000.0, -882.083, -894.887),
+        DVec3::new(-1.7183331148950146e-93, 85.48900000000003, -287.025),
+        DVec3::new(-425.11699999999996, -2715902011263.9995, 800.865),
+        DVec3::new(-124.40499999999997, 26.179000000000087, 434.308),
+        DVec3::new(364.605, 864.2629999999999, 407.54600000000005),
+        DVec3::new(434.308, 229.61899999999991, 581.537),
+        DVec3::new(565.577, 31.49499999999989, 134.2070000000001),
+        DVec3::new(-842.604, 135.8989999999999, 842.9190000000001),
+    ])
+    .unwrap();
+    let pa = Pose3::new(
+        DVec3::new(434.308, -325.89700000000005, 867.3130000000001),
+        DQuat::from_xyzw(
+            5.593788134612063e-143,
+            -1.0,
+            -4.694772741551043e-143,
+            1.0428802792814491e-142,
+        ),
+    )
+    .unwrap();
+    let pb = Pose3::new(
+        DVec3::new(-699.1859999999999, -1.71833341162699e-93, 594.876),
+        DQuat::from_xyzw(
+            0.4929560428718123,
+            -0.43251551134225963,
+            -0.6703082299872519,
+            -0.34729173479348047,
+        ),
+    )
+    .unwrap();
+    let d = distance(&a, &pa, &b, &pb, &Options::default(), None);
+    assert!(d.intersecting().is_some(), "{d:?}");
+    verify(
+        &a,
+        &pa,
+        &b,
+        &pb,
+        &d.verdict,
+        tolerance_for(&a, &pa, &b, &pb),
+    )
+    .unwrap();
+}
