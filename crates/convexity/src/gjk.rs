@@ -86,15 +86,51 @@ impl Default for Options {
     }
 }
 
-/// Warm-start cache for coherent queries: the last search direction in A's frame.
+/// Warm-start cache for coherent queries: the last search direction in A's frame and the last
+/// simplex (re-placed with the new relative pose, its points are still points of A − B).
+///
+/// A cache belongs to one pair of shapes. It records the two shapes' addresses and is ignored
+/// (the query starts cold) when it is passed with other shapes, so reusing it by mistake costs
+/// speed, never correctness. Do not rebuild a shape in place while keeping its cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Cache<V> {
     dir: Option<V>,
+    /// Addresses of the shapes the cache was filled for.
+    owner: (usize, usize),
+    /// The last simplex's support points: A's in A's frame, B's in B's own frame, so that the
+    /// next query can re-place them with its relative pose (they stay points of A and of B).
+    pts: [(V, V); 4],
+    len: usize,
 }
 
 impl<V: Vector> Cache<V> {
     pub fn new() -> Self {
-        Cache { dir: None }
+        Cache {
+            dir: None,
+            owner: (0, 0),
+            pts: [(V::ZERO, V::ZERO); 4],
+            len: 0,
+        }
+    }
+
+    /// The cache's key for a pair: the addresses of the two shapes.
+    fn key<A: ?Sized, B: ?Sized>(a: &A, b: &B) -> (usize, usize) {
+        (
+            a as *const A as *const () as usize,
+            b as *const B as *const () as usize,
+        )
+    }
+
+    fn store<A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>(
+        &mut self,
+        mink: &MinkowskiDifference<'_, V, A, B>,
+        s: &Simplex<V>,
+    ) {
+        self.owner = Self::key(mink.a, mink.b);
+        self.len = s.len;
+        for (slot, p) in self.pts.iter_mut().zip(s.points()) {
+            *slot = (p.a, mink.pose_ab().inverse_transform_point(p.b));
+        }
     }
     /// The cached direction (A's frame), if any.
     pub fn direction(&self) -> Option<V> {
@@ -187,6 +223,8 @@ where
     let abs_tol = absolute_tolerance(mink, opts);
     let rel_tol = opts.rel_tolerance;
     let rsum = mink.radius_sum();
+    // A cache filled for other shapes is ignored entirely (see `Cache`).
+    let cache = cache.filter(|c| c.owner == Cache::<V>::key(mink.a, mink.b));
     let mut dir = cache.and_then(|c| c.dir).unwrap_or_else(|| mink.center());
     if !(dir.length_squared() > 0.0) || !dir.is_finite() {
         dir = V::AXIS;
@@ -204,6 +242,31 @@ where
         rel_tol,
     };
     let mut v = dir;
+    if let Some(c) = cache {
+        for &(a, b_local) in &c.pts[..c.len] {
+            let b = mink.pose_ab().transform_point(b_local);
+            out.simplex
+                .push(crate::minkowski::SupportPoint { w: a - b, a, b });
+        }
+        if out.simplex.len > 0 {
+            let nv = out.simplex.reduce();
+            if out.simplex.len == V::DIM + 1 {
+                out.contains_origin = true;
+                out.v = V::ZERO;
+                out.upper = 0.0;
+                out.status = Status::Converged;
+                return out;
+            }
+            let d2 = nv.length_squared();
+            if d2 > 0.0 && d2.is_finite() {
+                out.upper = d2.sqrt();
+                out.v = nv;
+                v = nv;
+            } else {
+                out.simplex = Simplex::new();
+            }
+        }
+    }
     let mut stalls = 0;
     while out.iterations < opts.max_iterations {
         out.iterations += 1;
@@ -397,6 +460,7 @@ where
         } else {
             r.lower_dir
         });
+        c.store(&mink, &r.simplex);
     }
     let s = summarize(&mink, &r);
     let rsum = mink.radius_sum();
@@ -449,6 +513,7 @@ where
         } else {
             r.lower_dir
         });
+        c.store(&mink, &r.simplex);
     }
     let s = summarize(&mink, &r);
     Intersection {
