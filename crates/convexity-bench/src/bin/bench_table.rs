@@ -1,0 +1,556 @@
+//! Writes the benchmark tables `gjk.md` and `support.md` from criterion's results.
+//!
+//! Reads every `<criterion>/**/new/benchmark.json` + `estimates.json` pair (the median point
+//! estimate of the time per iteration, divided by the benchmark's throughput in elements, is the
+//! time per query or per call) and the untimed statistics the bench targets wrote to
+//! `<out>/raw/gjk-<set>.json` and `<out>/raw/warm-<set>.json`.
+//!
+//! Usage: `bench_table --criterion DIR --out DIR --command "how the numbers were produced"`
+//! (defaults: `$CARGO_TARGET_DIR/criterion` or `target/criterion`, and `bench-results`).
+//! `crates/convexity-bench/run.sh` runs the benches and then this.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Set names in table order (must match `convexity_bench::Kind::name`).
+const SETS: [&str; 6] = ["hull8", "hull32", "hull128", "hull1024", "box", "sphere"];
+/// Sets the issue's targets apply to.
+const TARGET_SETS: [&str; 4] = ["hull8", "hull32", "hull128", "box"];
+/// parry3d-f64 times from the issue (ns; measured on another 2-core machine), for orientation.
+const ISSUE_PARRY: [(&str, [Option<f64>; 6]); 3] = [
+    (
+        "distance",
+        [
+            Some(685.0),
+            Some(924.0),
+            Some(1790.0),
+            Some(10213.0),
+            Some(557.0),
+            None,
+        ],
+    ),
+    (
+        "boolean",
+        [
+            Some(473.0),
+            Some(584.0),
+            Some(1125.0),
+            Some(6156.0),
+            Some(304.0),
+            None,
+        ],
+    ),
+    (
+        "penetration",
+        [
+            Some(3900.0),
+            Some(8900.0),
+            Some(20600.0),
+            Some(104600.0),
+            Some(4900.0),
+            None,
+        ],
+    ),
+];
+
+struct Args {
+    criterion: PathBuf,
+    out: PathBuf,
+    command: String,
+    /// What was measured (commit and working-tree state when the benches were built); by
+    /// default the state now, which may differ if the library changed during the run.
+    commit: Option<String>,
+    /// When the run started; by default now.
+    date: Option<String>,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        criterion: std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("target"))
+            .join("criterion"),
+        out: PathBuf::from("bench-results"),
+        command: "(not recorded)".into(),
+        commit: None,
+        date: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(k) = it.next() {
+        let v = it.next().unwrap_or_else(|| panic!("{k} needs a value"));
+        match k.as_str() {
+            "--criterion" => a.criterion = v.into(),
+            "--out" => a.out = v.into(),
+            "--command" => a.command = v,
+            "--commit" => a.commit = Some(v),
+            "--date" => a.date = Some(v),
+            _ => panic!(
+                "unknown argument {k} (expected --criterion, --out, --command, --commit, --date)"
+            ),
+        }
+    }
+    a
+}
+
+/// (group, function) → median ns per element.
+type Results = BTreeMap<(String, String), f64>;
+
+fn collect(dir: &Path, out: &mut Results) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if !p.is_dir() {
+            continue;
+        }
+        if p.file_name().is_some_and(|n| n == "new") {
+            let (Some(b), Some(est)) = (
+                read_json(&p.join("benchmark.json")),
+                read_json(&p.join("estimates.json")),
+            ) else {
+                continue;
+            };
+            let elements = b["throughput"]["Elements"].as_f64().unwrap_or(1.0);
+            let (Some(group), Some(median)) = (
+                b["group_id"].as_str(),
+                est["median"]["point_estimate"].as_f64(),
+            ) else {
+                continue;
+            };
+            let function = b["function_id"].as_str().unwrap_or("").to_string();
+            out.insert((group.to_string(), function), median / elements);
+        } else {
+            collect(&p, out);
+        }
+    }
+}
+
+fn read_json(p: &Path) -> Option<Value> {
+    serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()
+}
+
+fn get(r: &Results, group: &str, function: &str) -> Option<f64> {
+    r.get(&(group.to_string(), function.to_string())).copied()
+}
+
+fn ns(x: Option<f64>) -> String {
+    match x {
+        Some(v) if v >= 10_000.0 => format!("{:.1} µs", v / 1000.0),
+        Some(v) if v >= 100.0 => format!("{v:.0}"),
+        Some(v) => format!("{v:.1}"),
+        None => "—".into(),
+    }
+}
+
+fn ratio(x: Option<f64>) -> String {
+    x.map_or("—".into(), |v| format!("{v:.2}×"))
+}
+
+fn num(x: Option<f64>, digits: usize) -> String {
+    x.map_or("—".into(), |v| format!("{v:.digits$}"))
+}
+
+fn sci(x: Option<f64>) -> String {
+    x.map_or("—".into(), |v| format!("{v:.1e}"))
+}
+
+fn div(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    Some(a? / b?)
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn cmd_output(cmd: &str, args: &[&str]) -> Option<String> {
+    let o = std::process::Command::new(cmd).args(args).output().ok()?;
+    o.status
+        .success()
+        .then(|| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
+/// UTC date and time from the system clock (civil-from-days, proleptic Gregorian).
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        (rem / 60) % 60
+    )
+}
+
+fn header(title: &str, a: &Args) -> String {
+    let nproc = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let commit = a.commit.clone().unwrap_or_else(|| {
+        let head = cmd_output("git", &["rev-parse", "--short", "HEAD"]).unwrap_or_default();
+        let dirty = cmd_output("git", &["status", "--porcelain", "--", "crates/convexity"])
+            .map(|s| !s.is_empty())
+            .unwrap_or(false);
+        if dirty {
+            format!("{head} (with uncommitted changes in crates/convexity)")
+        } else {
+            head
+        }
+    });
+    let mut s = String::new();
+    let _ = writeln!(s, "# {title}\n");
+    let _ = writeln!(
+        s,
+        "Generated by `crates/convexity-bench/src/bin/bench_table.rs` from criterion's median \
+         estimates (`new/estimates.json`), divided by the batch size: times are per query (or \
+         per support call). Lower is better; ratios above 1 mean convexity is faster.\n"
+    );
+    let _ = writeln!(s, "* Machine: {nproc} cores (nproc), CPU: {}", cpu_model());
+    let _ = writeln!(
+        s,
+        "* Date: {} (tables written {})",
+        a.date.clone().unwrap_or_else(utc_now),
+        utc_now()
+    );
+    let _ = writeln!(s, "* Library measured: {commit}");
+    let _ = writeln!(s, "* Command: `{}`", a.command);
+    let _ = writeln!(
+        s,
+        "* The machine is shared (other engineers compiling on the same 2 cores): expect \
+         ±20 % noise on absolute times; ratios within one run are more stable.\n"
+    );
+    s
+}
+
+fn gjk_md(r: &Results, raw: &BTreeMap<String, Value>, a: &Args) -> String {
+    let mut s = header("GJK / EPA: convexity vs parry3d-f64 vs parry3d (f32)", a);
+    let _ = writeln!(
+        s,
+        "Data: 64 shapes and 100 000 seeded pose pairs per set, about half overlapping \
+         (`crates/convexity-bench/src/lib.rs`). Penetration runs on the overlapping pairs \
+         only. `support floor` = average iterations × the median time of one \
+         `MinkowskiDifference::support` call for the set (bench `support`); `conv./floor` is \
+         how many times the floor the query takes. `target` is the issue's goal (parry-f64 / \
+         convexity ≥ 2× for distance and boolean, ≥ 3× for penetration, on hull8–hull128 and \
+         box), judged on the criterion ratio / the interleaved ratio. The criterion columns \
+         are medians of separate criterion runs (measured up to minutes apart); the \
+         `interleaved` ratios time the libraries back to back on the same chunk of pairs, \
+         round after round, and take the median of the per-round ratios, which cancels most \
+         of the drift of a shared machine's load (`convexity_bench::paired`). `issue parry-f64` is parry3d-f64 as measured in the issue on another machine, \
+         for orientation only.\n"
+    );
+    for (q, iter_key, goal) in [
+        ("distance", "avg_iters_distance", 2.0),
+        ("boolean", "avg_iters_boolean", 2.0),
+        ("penetration", "avg_iters_penetration", 3.0),
+    ] {
+        let _ = writeln!(s, "## {q}\n");
+        let _ = writeln!(
+            s,
+            "| set | convexity ns/query | parry3d-f64 ns/query | parry3d (f32) ns/query | \
+             parry-f64/convexity | parry-f64/convexity interleaved | parry-f32/convexity \
+             interleaved | avg iterations | support floor ns | conv./floor | target | \
+             issue parry-f64 |"
+        );
+        let _ = writeln!(
+            s,
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"
+        );
+        let issue = ISSUE_PARRY.iter().find(|(n, _)| *n == q).map(|(_, v)| v);
+        for (i, set) in SETS.iter().enumerate() {
+            let g = format!("{q}-{set}");
+            let ours = get(r, &g, "convexity");
+            let p64 = get(r, &g, "parry3d-f64");
+            let p32 = get(r, &g, "parry3d-f32");
+            let sp = div(p64, ours);
+            let iters = raw
+                .get(&format!("gjk-{set}"))
+                .and_then(|v| v[iter_key].as_f64());
+            let support = get(r, &format!("support-floor-{set}"), "minkowski-support");
+            let floor = iters.zip(support).map(|(i, s)| i * s);
+            let inter = raw.get(&format!("paired-{set}")).map(|v| &v[q]);
+            let i64 = inter.and_then(|v| v["ratio_parry64"].as_f64());
+            let i32 = inter.and_then(|v| v["ratio_parry32"].as_f64());
+            let target = if TARGET_SETS.contains(set) {
+                let verdict = |r: Option<f64>| match r {
+                    Some(v) if v >= goal => "met",
+                    Some(_) => "**missed**",
+                    None => "—",
+                };
+                format!("≥{goal:.0}×: {} / {}", verdict(sp), verdict(i64))
+            } else {
+                "—".into()
+            };
+            let _ = writeln!(
+                s,
+                "| {set} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {target} | {} |",
+                ns(ours),
+                ns(p64),
+                ns(p32),
+                ratio(sp),
+                ratio(i64),
+                ratio(i32),
+                num(iters, 2),
+                ns(floor),
+                ratio(div(ours, floor)),
+                ns(issue.and_then(|v| v[i]))
+            );
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "## Agreement (untimed, every pair of each set)\n");
+    let _ = writeln!(
+        s,
+        "Distances are clamped at 0 (an intersecting verdict counts as 0). `status ≠ \
+         converged` counts our distance queries that ended on the iteration cap or a stall.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| set | pairs | overlap fraction | max \\|Δdistance\\| vs parry3d-f64 | worst pair | \
+         max \\|Δdistance\\| vs parry3d (f32) | boolean mismatches vs parry3d-f64 | \
+         undetermined | distance status ≠ converged | hull retries |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for set in SETS {
+        let Some(v) = raw.get(&format!("gjk-{set}")) else {
+            let _ = writeln!(s, "| {set} | — | — | — | — | — | — | — | — | — |");
+            continue;
+        };
+        let _ = writeln!(
+            s,
+            "| {set} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            v["pairs"],
+            num(v["overlap_fraction"].as_f64(), 4),
+            sci(v["max_diff_distance_parry64"].as_f64()),
+            v["worst_pair_parry64"],
+            sci(v["max_diff_distance_parry32"].as_f64()),
+            v["boolean_mismatches_parry64"],
+            v["undetermined"],
+            not_converged(&v["status_distance"]),
+            v["hull_retries"],
+        );
+    }
+    s.push('\n');
+    let _ = writeln!(
+        s,
+        "## Penetration depth quality (untimed, every overlapping pair)\n"
+    );
+    let _ = writeln!(
+        s,
+        "Judged with exact support functions: for a unit normal `n` (A toward B), \
+         `overlap(n) = max_A n·x − min_B n·y` is how far B must move along `n` to separate, so \
+         it is ≥ the true depth with equality at the optimal normal. `consistency` = max \
+         \\|depth − overlap(own normal)\\| (0 for a correct answer); `ours worse` = max \
+         (overlap(n_ours) − overlap(n_parry)) > 0 when parry found a shallower direction on \
+         some pair; `parry worse` the converse. `EPA status ≠ converged` counts our results \
+         that hit the iteration/vertex cap or degenerated; `consistency (converged)` is ours \
+         over converged results only.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| set | overlapping pairs | max \\|Δdepth\\| vs parry3d-f64 | ours: consistency | \
+         ours: consistency (converged) | parry3d-f64: consistency | ours worse by | \
+         parry worse by | EPA status ≠ converged | no parry contact |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for set in SETS {
+        let Some(v) = raw.get(&format!("gjk-{set}")) else {
+            let _ = writeln!(s, "| {set} | — | — | — | — | — | — | — | — | — |");
+            continue;
+        };
+        let overl = v["status_penetration"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_u64()).sum::<u64>());
+        let _ = writeln!(
+            s,
+            "| {set} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            overl.map_or("—".into(), |x| x.to_string()),
+            sci(v["max_diff_depth_parry64"].as_f64()),
+            sci(v["max_inconsistency_ours"].as_f64()),
+            sci(v["max_inconsistency_ours_converged"].as_f64()),
+            sci(v["max_inconsistency_parry64"].as_f64()),
+            sci(v["max_excess_ours_over_parry64"].as_f64()),
+            sci(v["max_excess_parry64_over_ours"].as_f64()),
+            not_converged(&v["status_penetration"]),
+            v["no_contact_parry64"],
+        );
+    }
+    s.push('\n');
+    s
+}
+
+/// `iteration_limit + degenerate` from a `[converged, iteration_limit, degenerate]` array.
+fn not_converged(v: &Value) -> String {
+    match v.as_array() {
+        Some(a) if a.len() == 3 => {
+            let n: u64 = a[1..].iter().filter_map(|x| x.as_u64()).sum();
+            format!(
+                "{n} ({} cap, {} degenerate)",
+                a[1].as_u64().unwrap_or(0),
+                a[2].as_u64().unwrap_or(0)
+            )
+        }
+        _ => "—".into(),
+    }
+}
+
+fn support_md(r: &Results, raw: &BTreeMap<String, Value>, a: &Args) -> String {
+    let mut s = header("Support calls and warm start", a);
+    let _ = writeln!(
+        s,
+        "## Support floor (bench `support`, `support-floor-<set>`)\n"
+    );
+    let _ = writeln!(
+        s,
+        "One `MinkowskiDifference::support` call (A's core support, B's core support through \
+         the relative rotation, one subtraction) on the set's first 4096 pairs in random unit \
+         directions. The floor of a query is this × its average GJK iterations (one support \
+         call per iteration).\n"
+    );
+    let _ = writeln!(
+        s,
+        "| set | ns/support call | distance: iterations | distance: floor ns | \
+         distance: convexity ns | boolean: iterations | boolean: floor ns | boolean: \
+         convexity ns |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    for set in SETS {
+        let sup = get(r, &format!("support-floor-{set}"), "minkowski-support");
+        let g = raw.get(&format!("gjk-{set}"));
+        let di = g.and_then(|v| v["avg_iters_distance"].as_f64());
+        let bi = g.and_then(|v| v["avg_iters_boolean"].as_f64());
+        let _ = writeln!(
+            s,
+            "| {set} | {} | {} | {} | {} | {} | {} | {} |",
+            ns(sup),
+            num(di, 2),
+            ns(di.zip(sup).map(|(i, s)| i * s)),
+            ns(get(r, &format!("distance-{set}"), "convexity")),
+            num(bi, 2),
+            ns(bi.zip(sup).map(|(i, s)| i * s)),
+            ns(get(r, &format!("boolean-{set}"), "convexity")),
+        );
+    }
+    s.push('\n');
+    let _ = writeln!(
+        s,
+        "## Support layout (bench `support`, `support-layout-<N>`)\n"
+    );
+    let _ = writeln!(
+        s,
+        "`Points::support_index` (structure-of-arrays, 4 lanes) vs \
+         `Points::support_index_aos` (array-of-structures) on N points uniform on the unit \
+         sphere, random unit directions.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| N | SoA ns/call | AoS ns/call | AoS/SoA | SoA ns/point | AoS ns/point |"
+    );
+    let _ = writeln!(s, "|---:|---:|---:|---:|---:|---:|");
+    for n in [8usize, 32, 128, 1024, 10_000] {
+        let g = format!("support-layout-{n}");
+        let (soa, aos) = (get(r, &g, "soa"), get(r, &g, "aos"));
+        let _ = writeln!(
+            s,
+            "| {n} | {} | {} | {} | {} | {} |",
+            ns(soa),
+            ns(aos),
+            ratio(div(aos, soa)),
+            num(soa.map(|v| v / n as f64), 3),
+            num(aos.map(|v| v / n as f64), 3),
+        );
+    }
+    s.push('\n');
+    let _ = writeln!(s, "## Warm start (bench `warm_start`)\n");
+    let _ = writeln!(
+        s,
+        "8 closed trajectories × 1000 small steps per set (B orbits A, alternately overlapping \
+         and separated). `cold`: no cache; `warm`: one `gjk::Cache` per trajectory carried \
+         from step to step. parry3d-f64 (no cache in its query API) for reference. The \
+         `interleaved` ratios time cold, warm and parry back to back on each chunk of 200 \
+         steps and take the median of the per-round ratios.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| set | query | cold ns | warm ns | cold/warm | cold/warm interleaved | iterations \
+         cold | iterations warm | parry3d-f64 ns | parry-f64/warm | parry-f64/warm \
+         interleaved |"
+    );
+    let _ = writeln!(s, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for set in SETS {
+        let w = raw.get(&format!("warm-{set}"));
+        for q in ["distance", "boolean"] {
+            let g = format!("warm-{q}-{set}");
+            let (cold, warm) = (get(r, &g, "cold"), get(r, &g, "warm"));
+            let p64 = get(r, &g, "parry3d-f64");
+            let wp = raw.get(&format!("warm-paired-{set}")).map(|v| &v[q]);
+            let _ = writeln!(
+                s,
+                "| {set} | {q} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                ns(cold),
+                ns(warm),
+                ratio(div(cold, warm)),
+                ratio(wp.and_then(|v| v["ratio_cold_warm"].as_f64())),
+                num(w.and_then(|v| v[format!("avg_iters_{q}_cold")].as_f64()), 2),
+                num(w.and_then(|v| v[format!("avg_iters_{q}_warm")].as_f64()), 2),
+                ns(p64),
+                ratio(div(p64, warm)),
+                ratio(wp.and_then(|v| v["ratio_parry64_warm"].as_f64())),
+            );
+        }
+    }
+    s.push('\n');
+    s
+}
+
+fn main() {
+    let a = args();
+    let mut r = Results::new();
+    collect(&a.criterion, &mut r);
+    if r.is_empty() {
+        eprintln!("no criterion results under {}", a.criterion.display());
+        std::process::exit(1);
+    }
+    let mut raw = BTreeMap::new();
+    if let Ok(entries) = std::fs::read_dir(a.out.join("raw")) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "json") {
+                if let (Some(stem), Some(v)) = (p.file_stem(), read_json(&p)) {
+                    raw.insert(stem.to_string_lossy().into_owned(), v);
+                }
+            }
+        }
+    }
+    std::fs::create_dir_all(&a.out).expect("create output directory");
+    let gjk = gjk_md(&r, &raw, &a);
+    std::fs::write(a.out.join("gjk.md"), &gjk).expect("write gjk.md");
+    let support = support_md(&r, &raw, &a);
+    std::fs::write(a.out.join("support.md"), &support).expect("write support.md");
+    println!("{gjk}\n{support}");
+    eprintln!(
+        "wrote {} and {} ({} benchmark results)",
+        a.out.join("gjk.md").display(),
+        a.out.join("support.md").display(),
+        r.len()
+    );
+}

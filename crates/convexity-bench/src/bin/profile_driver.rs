@@ -1,0 +1,99 @@
+//! A small driver for profilers (callgrind, perf): runs one query of one library on the first
+//! pairs of one data set, repeatedly, and prints a checksum.
+//!
+//! Usage: `profile_driver <set> <query> [library] [pairs] [repeats]` with set one of `hull8`,
+//! `hull32`, `hull128`, `hull1024`, `box`, `sphere`; query `distance`, `boolean`, `penetration`
+//! or `support` (the Minkowski support call alone); library `convexity` (default) or
+//! `parry3d-f64`; pairs (default 2000) and repeats (default 5).
+//!
+//! Example: `valgrind --tool=callgrind --toggle-collect='*profile_driver*drive*' \
+//!   target/release/profile_driver hull8 distance convexity 2000 5`
+//! (the toggle excludes data generation from the counts).
+
+use convexity::minkowski::MinkowskiDifference;
+use convexity::{epa, gjk, DVec3, SupportMap};
+use convexity_bench::{
+    box_set_with_pairs, directions, hull_set_with_pairs, overlapping, sphere_set_with_pairs,
+    DataSet, Kind,
+};
+
+#[inline(never)]
+fn drive<S: SupportMap<DVec3>>(
+    set: &DataSet<S>,
+    pairs: &[usize],
+    query: &str,
+    library: &str,
+    repeats: usize,
+) -> f64 {
+    let gopts = gjk::Options::default();
+    let eopts = epa::Options::default();
+    let mut ctx = epa::Context::new();
+    let dirs = directions(64, 7);
+    let mut acc = 0.0;
+    for _ in 0..repeats {
+        for &k in pairs {
+            let (ia, ib) = set.pairs.idx[k];
+            let (a, b) = (&set.shapes[ia as usize], &set.shapes[ib as usize]);
+            let (pa, pb) = &set.pairs.ours[k];
+            let (qa, qb) = &set.pairs.parry64[k];
+            let (a64, b64) = (&*set.parry64[ia as usize], &*set.parry64[ib as usize]);
+            use parry3d_f64::query as pq;
+            acc += match (library, query) {
+                ("convexity", "distance") => gjk::distance(a, pa, b, pb, &gopts, None).distance,
+                ("convexity", "boolean") => {
+                    gjk::intersects(a, pa, b, pb, &gopts, None).iterations as f64
+                }
+                ("convexity", "penetration") => {
+                    epa::penetration(a, pa, b, pb, &eopts, &mut ctx).depth
+                }
+                ("convexity", "support") => {
+                    let m = MinkowskiDifference::new(a, pa, b, pb);
+                    dirs.iter().take(5).map(|d| m.support(*d).w.x).sum()
+                }
+                ("parry3d-f64", "distance") => pq::distance(qa, a64, qb, b64).unwrap().distance,
+                ("parry3d-f64", "boolean") => {
+                    pq::intersection_test(qa, a64, qb, b64)
+                        .unwrap()
+                        .intersecting as u8 as f64
+                }
+                ("parry3d-f64", "penetration") => pq::contact(qa, a64, qb, b64, 0.0)
+                    .unwrap()
+                    .map_or(0.0, |c| c.dist),
+                _ => panic!("unknown library/query {library}/{query}"),
+            };
+        }
+    }
+    acc
+}
+
+fn go<S: SupportMap<DVec3>>(set: DataSet<S>, query: &str, library: &str, n: usize, r: usize) {
+    let pairs: Vec<usize> = if query == "penetration" {
+        overlapping(&set).into_iter().take(n).collect()
+    } else {
+        (0..n.min(set.pairs.len())).collect()
+    };
+    let t = std::time::Instant::now();
+    let acc = drive(&set, &pairs, query, library, r);
+    let per = t.elapsed().as_secs_f64() * 1e9 / (pairs.len() * r) as f64;
+    println!(
+        "{} {query} {library}: {} queries, {per:.0} ns/query, checksum {acc}",
+        set.name(),
+        pairs.len() * r
+    );
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().skip(1).collect();
+    let set = a.first().map_or("hull8", |s| s.as_str());
+    let query = a.get(1).map_or("distance", |s| s.as_str());
+    let library = a.get(2).map_or("convexity", |s| s.as_str());
+    let n: usize = a.get(3).and_then(|s| s.parse().ok()).unwrap_or(2000);
+    let r: usize = a.get(4).and_then(|s| s.parse().ok()).unwrap_or(5);
+    // Penetration needs overlapping pairs: generate twice as many.
+    let gen = 2 * n + 100;
+    match Kind::from_name(set).unwrap_or_else(|| panic!("unknown set {set}")) {
+        Kind::Hull(h) => go(hull_set_with_pairs(h, gen), query, library, n, r),
+        Kind::Box => go(box_set_with_pairs(gen), query, library, n, r),
+        Kind::Sphere => go(sphere_set_with_pairs(gen), query, library, n, r),
+    }
+}
