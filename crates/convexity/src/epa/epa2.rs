@@ -9,7 +9,7 @@
 //! become reflex. Rounding can only make such a vertex reflex by a few ulps, which is harmless.
 
 use super::sealed::{Expansion, Params, Sealed};
-use super::{flat_answer, point_answer, Context, Face};
+use super::{broken, farthest, finite, flat_answer, point_answer, Context, Face};
 use crate::gjk::Status;
 use crate::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::shape::SupportMap;
@@ -32,57 +32,6 @@ impl Sealed for DVec2 {
     {
         expand(mink, start, params, ctx)
     }
-}
-
-/// The answer when a support point is not finite before any edge exists.
-fn broken(params: &Params<DVec2>, iterations: u32) -> Expansion<DVec2> {
-    Expansion {
-        status: Status::Degenerate,
-        iterations,
-        depth: 0.0,
-        normal: DVec2::X,
-        pa: params.witness_a,
-        pb: params.witness_b,
-    }
-}
-
-fn finite(p: &SupportPoint<DVec2>) -> bool {
-    p.w.is_finite() && p.a.is_finite() && p.b.is_finite()
-}
-
-/// The point among `pts` (then among the supports along `dirs`) maximising `metric`.
-fn farthest<A, B>(
-    mink: &MinkowskiDifference<'_, DVec2, A, B>,
-    pts: &[SupportPoint<DVec2>],
-    dirs: &[DVec2],
-    metric: impl Fn(DVec2) -> f64,
-    params: &Params<DVec2>,
-) -> Result<(SupportPoint<DVec2>, f64), Expansion<DVec2>>
-where
-    A: SupportMap<DVec2> + ?Sized,
-    B: SupportMap<DVec2> + ?Sized,
-{
-    let mut best = (SupportPoint::default(), f64::NEG_INFINITY);
-    for p in pts {
-        let m = metric(p.w);
-        if m > best.1 {
-            best = (*p, m);
-        }
-    }
-    if best.1 > params.eps {
-        return Ok(best);
-    }
-    for d in dirs {
-        let p = mink.support(*d);
-        if !finite(&p) {
-            return Err(broken(params, 0));
-        }
-        let m = metric(p.w);
-        if m > best.1 {
-            best = (p, m);
-        }
-    }
-    Ok(best)
 }
 
 /// Edge data for `a → b` of a counter-clockwise polygon, or `None` for a zero-length edge.

@@ -14,7 +14,10 @@
 //! `(s, e, w)`, which keeps that orientation.
 
 use super::sealed::{Expansion, Params, Sealed};
-use super::{flat_answer, point_answer, Context, Face, HorizonEdge};
+use super::{
+    broken, checked_support, farthest, finite, flat_answer, point_answer, Context, Face,
+    HorizonEdge,
+};
 use crate::gjk::Status;
 use crate::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::shape::SupportMap;
@@ -42,67 +45,6 @@ impl Sealed for DVec3 {
     }
 }
 
-/// The answer when a support point is not finite before any face exists.
-fn broken(params: &Params<DVec3>, iterations: u32) -> Expansion<DVec3> {
-    Expansion {
-        status: Status::Degenerate,
-        iterations,
-        depth: 0.0,
-        normal: DVec3::X,
-        pa: params.witness_a,
-        pb: params.witness_b,
-    }
-}
-
-fn support<A, B>(
-    mink: &MinkowskiDifference<'_, DVec3, A, B>,
-    d: DVec3,
-    params: &Params<DVec3>,
-) -> Result<SupportPoint<DVec3>, Expansion<DVec3>>
-where
-    A: SupportMap<DVec3> + ?Sized,
-    B: SupportMap<DVec3> + ?Sized,
-{
-    let p = mink.support(d);
-    if p.w.is_finite() && p.a.is_finite() && p.b.is_finite() {
-        Ok(p)
-    } else {
-        Err(broken(params, 0))
-    }
-}
-
-/// The point among `pts` (then among the supports along `dirs`) maximising `metric`.
-fn farthest<A, B>(
-    mink: &MinkowskiDifference<'_, DVec3, A, B>,
-    pts: &[SupportPoint<DVec3>],
-    dirs: &[DVec3],
-    metric: impl Fn(DVec3) -> f64,
-    params: &Params<DVec3>,
-) -> Result<(SupportPoint<DVec3>, f64), Expansion<DVec3>>
-where
-    A: SupportMap<DVec3> + ?Sized,
-    B: SupportMap<DVec3> + ?Sized,
-{
-    let mut best = (SupportPoint::default(), f64::NEG_INFINITY);
-    for p in pts {
-        let m = metric(p.w);
-        if m > best.1 {
-            best = (*p, m);
-        }
-    }
-    if best.1 > params.eps {
-        return Ok(best);
-    }
-    for d in dirs {
-        let p = support(mink, *d, params)?;
-        let m = metric(p.w);
-        if m > best.1 {
-            best = (p, m);
-        }
-    }
-    Ok(best)
-}
-
 /// Builds the initial tetrahedron in `ctx`, or returns the defined answer for a flat `K`.
 ///
 /// The tetrahedron contains the hull of GJK's simplex when that is non-degenerate, hence the
@@ -124,7 +66,7 @@ where
     let pts = start.points();
     let s0 = match pts.first() {
         Some(p) => *p,
-        None => support(mink, DVec3::X, params)?,
+        None => checked_support(mink, DVec3::X, params)?,
     };
 
     // Second vertex: farthest from s0 (searching ±x, ±y, ±z if the simplex is a point).
@@ -374,7 +316,7 @@ where
         }
         iterations += 1;
         let w = mink.support(f.n);
-        if !(w.w.is_finite() && w.a.is_finite() && w.b.is_finite()) {
+        if !finite(&w) {
             return answer(&ctx.verts, &f, Status::Degenerate, iterations, params);
         }
         // Stopping test: the face's plane is a lower bound and n·w an upper bound on the core

@@ -180,6 +180,76 @@ mod sealed {
 
 use sealed::{Expansion, Params};
 
+/// The answer when a support point is not finite before the polytope exists.
+fn broken<V: Vector>(params: &Params<V>, iterations: u32) -> Expansion<V> {
+    Expansion {
+        status: Status::Degenerate,
+        iterations,
+        depth: 0.0,
+        normal: V::AXIS,
+        pa: params.witness_a,
+        pb: params.witness_b,
+    }
+}
+
+/// Whether a support point is usable (every coordinate finite).
+fn finite<V: Vector>(p: &SupportPoint<V>) -> bool {
+    p.w.is_finite() && p.a.is_finite() && p.b.is_finite()
+}
+
+/// A support point of the core difference, or the `broken` answer when it is not finite.
+fn checked_support<V, A, B>(
+    mink: &MinkowskiDifference<'_, V, A, B>,
+    d: V,
+    params: &Params<V>,
+) -> Result<SupportPoint<V>, Expansion<V>>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let p = mink.support(d);
+    if finite(&p) {
+        Ok(p)
+    } else {
+        Err(broken(params, 0))
+    }
+}
+
+/// The point among `pts` (then among the supports along `dirs`) maximising `metric`; used to
+/// blow a degenerate start simplex up to full dimension.
+fn farthest<V, A, B>(
+    mink: &MinkowskiDifference<'_, V, A, B>,
+    pts: &[SupportPoint<V>],
+    dirs: &[V],
+    metric: impl Fn(V) -> f64,
+    params: &Params<V>,
+) -> Result<(SupportPoint<V>, f64), Expansion<V>>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let mut best = (SupportPoint::default(), f64::NEG_INFINITY);
+    for p in pts {
+        let m = metric(p.w);
+        if m > best.1 {
+            best = (*p, m);
+        }
+    }
+    if best.1 > params.eps {
+        return Ok(best);
+    }
+    for d in dirs {
+        let p = checked_support(mink, *d, params)?;
+        let m = metric(p.w);
+        if m > best.1 {
+            best = (p, m);
+        }
+    }
+    Ok(best)
+}
+
 /// EPA settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
