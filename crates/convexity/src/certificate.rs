@@ -91,18 +91,19 @@ impl core::fmt::Display for CertificateError {
 impl std::error::Error for CertificateError {}
 
 /// A checking tolerance suited to a pair: `1e-9 × (size_A + size_B)` for the solver's own
-/// tolerance, plus `1e-13 ×` the magnitude of the coordinates involved (in A's frame), which
-/// bounds the rounding of the support values themselves when shapes sit far from their origin.
+/// tolerance, plus `1e-13 ×` the magnitude of the coordinates involved
+/// ([`MinkowskiDifference::magnitude`]: world translations and the shapes' bounding radii about
+/// their own origins), which bounds the rounding of the support values themselves. (Measured
+/// from the shapes' resulting positions instead, it missed a point 4e13 from its own origin,
+/// placed near the world origin by a 4e13 translation: fuzzing found it.)
 pub fn tolerance_for<V, A, B>(a: &A, pose_a: &Pose<V>, b: &B, pose_b: &Pose<V>) -> f64
 where
     V: Vector,
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let pose_ab = pose_a.relative(pose_b);
-    let size = a.size() + b.size();
-    let magnitude = a.center().length() + pose_ab.transform_point(b.center()).length() + size;
-    (1e-9 * size + 1e-13 * magnitude).max(f64::MIN_POSITIVE)
+    let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
+    (1e-9 * mink.scale() + 1e-13 * mink.magnitude()).max(f64::MIN_POSITIVE)
 }
 
 /// Checks a separating-axis certificate with two support calls, in A's frame.

@@ -329,3 +329,39 @@ fn flat_tetrahedron_with_far_vertices_weights_are_refined() {
     )
     .unwrap();
 }
+
+/// Found by fuzzing: a point 4.18e13 from its own origin, brought near the world origin by a
+/// 4.18e13 translation after a half turn. Its world position is a difference of two 4e13
+/// numbers (uncertain by ~1e-2), which GJK's tolerance floor covered but `tolerance_for` did
+/// not: it measured magnitude from the shapes' resulting centres. It now uses the same
+/// magnitude as GJK (world translations and bounding radii about the shapes' own origins).
+#[test]
+fn point_far_from_its_own_origin_cancelled_by_its_pose_certificate_verifies() {
+    let a = Points::new(&[DVec3::new(362.806, -124.405, -124.405)]).unwrap();
+    let b = Rounded::new(
+        Points::new(&[DVec3::new(842.919, 1.316, -41774865186815.99)]).unwrap(),
+        1.2,
+    )
+    .unwrap();
+    let pa = Pose3::new(
+        DVec3::new(713.12, 434.184, -184.262),
+        DQuat::from_xyzw(0.0, 0.0, -1.0, 0.0),
+    )
+    .unwrap();
+    let pb = Pose3::new(
+        DVec3::new(17.333, -11.252, -41774865186815.99),
+        DQuat::from_xyzw(-1.0, 0.0, 0.0, 0.0),
+    )
+    .unwrap();
+    let d = distance(&a, &pa, &b, &pb, &Options::default(), None);
+    assert_eq!(d.intersecting(), Some(false), "{d:?}");
+    verify(
+        &a,
+        &pa,
+        &b,
+        &pb,
+        &d.verdict,
+        tolerance_for(&a, &pa, &b, &pb),
+    )
+    .unwrap();
+}
