@@ -316,29 +316,18 @@ pub fn box_set() -> DataSet<Cuboid<DVec3>> {
 
 /// [`box_set`] with a custom number of pairs.
 pub fn box_set_with_pairs(pairs: usize) -> DataSet<Cuboid<DVec3>> {
-    let kind = Kind::Box;
-    let mut shapes = Vec::with_capacity(SHAPES);
-    let mut parry64: Vec<Box<dyn parry3d_f64::shape::Shape>> = Vec::new();
-    let mut parry32: Vec<Box<dyn parry3d::shape::Shape>> = Vec::new();
-    for i in 0..SHAPES {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed_for(kind, 1, i as u64, 0));
+    primitive_set(Kind::Box, pairs, |rng| {
         let h = DVec3::new(
             rng.gen_range(0.3..=1.0),
             rng.gen_range(0.3..=1.0),
             rng.gen_range(0.3..=1.0),
         );
-        shapes.push(Cuboid::new(h).expect("valid box"));
-        parry64.push(Box::new(parry3d_f64::shape::Cuboid::new(h)));
-        parry32.push(Box::new(parry3d::shape::Cuboid::new(h.as_vec3())));
-    }
-    DataSet {
-        kind,
-        shapes,
-        parry64,
-        parry32,
-        pairs: pairs_for(kind, pairs),
-        hull_retries: 0,
-    }
+        (
+            Cuboid::new(h).expect("valid box"),
+            Box::new(parry3d_f64::shape::Cuboid::new(h)),
+            Box::new(parry3d::shape::Cuboid::new(h.as_vec3())),
+        )
+    })
 }
 
 /// The `sphere` set: radius uniform in [0.3, 1], [`PAIRS`] pairs.
@@ -348,16 +337,38 @@ pub fn sphere_set() -> DataSet<Ball<DVec3>> {
 
 /// [`sphere_set`] with a custom number of pairs.
 pub fn sphere_set_with_pairs(pairs: usize) -> DataSet<Ball<DVec3>> {
-    let kind = Kind::Sphere;
+    primitive_set(Kind::Sphere, pairs, |rng| {
+        let r: f64 = rng.gen_range(0.3..=1.0);
+        (
+            Ball::new(r).expect("valid ball"),
+            Box::new(parry3d_f64::shape::Ball::new(r)),
+            Box::new(parry3d::shape::Ball::new(r as f32)),
+        )
+    })
+}
+
+/// A set of [`SHAPES`] primitives, each made by `make` from its own seeded generator, in our
+/// form and parry's two, with `pairs` pose pairs.
+fn primitive_set<S>(
+    kind: Kind,
+    pairs: usize,
+    make: impl Fn(
+        &mut ChaCha8Rng,
+    ) -> (
+        S,
+        Box<dyn parry3d_f64::shape::Shape>,
+        Box<dyn parry3d::shape::Shape>,
+    ),
+) -> DataSet<S> {
     let mut shapes = Vec::with_capacity(SHAPES);
-    let mut parry64: Vec<Box<dyn parry3d_f64::shape::Shape>> = Vec::new();
-    let mut parry32: Vec<Box<dyn parry3d::shape::Shape>> = Vec::new();
+    let mut parry64 = Vec::with_capacity(SHAPES);
+    let mut parry32 = Vec::with_capacity(SHAPES);
     for i in 0..SHAPES {
         let mut rng = ChaCha8Rng::seed_from_u64(seed_for(kind, 1, i as u64, 0));
-        let r: f64 = rng.gen_range(0.3..=1.0);
-        shapes.push(Ball::new(r).expect("valid ball"));
-        parry64.push(Box::new(parry3d_f64::shape::Ball::new(r)));
-        parry32.push(Box::new(parry3d::shape::Ball::new(r as f32)));
+        let (ours, p64, p32) = make(&mut rng);
+        shapes.push(ours);
+        parry64.push(p64);
+        parry32.push(p32);
     }
     DataSet {
         kind,
