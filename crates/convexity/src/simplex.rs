@@ -230,8 +230,9 @@ fn best_edge<V: Vector>(ws: &[V; 4], i: usize, j: usize, k: usize) -> Sol<V> {
 ///   simplices). Ericson's region tests were used first; they multiply dot products (4th
 ///   powers of lengths) and misjudged slivers and needles.
 /// * A triangle too flat for its projection to beat its best edge falls back to that edge: the
-///   projection's rounding is about `ε·|x₀|·L/h` for anchor norm `|x₀|`, longest edge `L` and
-///   height `h`, the edge's error at most `h`; so the edge is used when `h² ≤ 16·ε·|x₀|·L`.
+///   projection's rounding is about `ε·|x₀|/sin θ` for anchor norm `|x₀|` and angle `θ`
+///   between the two edges that build the normal, the edge's error at most the height `h`;
+///   so the edge is used when `16·ε·|x₀|/sin θ ≥ h`.
 fn triangle<V: Vector>(ws: &[V; 4], i: usize, j: usize, k: usize) -> Sol<V> {
     let idx = [i, j, k];
     let p = [ws[i], ws[j], ws[k]];
@@ -267,10 +268,15 @@ fn triangle<V: Vector>(ws: &[V; 4], i: usize, j: usize, k: usize) -> Sol<V> {
     } else {
         2
     };
+    // Project unless the best edge is the more accurate answer. The normal's direction carries
+    // a rounding error of about ε/sin θ, θ the angle between the two edges it is built from
+    // (|n| = |e1||e2| sin θ), so the projection is off by about ε·|x₀|/sin θ; the best edge is
+    // at most the height h = |n|/L from the answer. Project iff 16·ε·|x₀|/sin θ < h, i.e.
+    // 16·ε·|x₀|·|e1||e2|·L < |n|². (A cruder bound, ε·|x₀|·L/h, sent a sliver made by two
+    // vertices 1e-3 apart next to a 1.4e3 edge to its edge, 3e-6 off; fuzzing found it.)
     let longest = l2[far].sqrt();
-    // |n| = L·h (twice the area), so h² = nn / L².
-    let h2 = nn / (longest * longest);
-    if !(h2 > 16.0 * f64::EPSILON * p[near].length() * longest) {
+    let e1e2 = (l2[(far + 1) % 3] * l2[(far + 2) % 3]).sqrt();
+    if !(nn > 16.0 * f64::EPSILON * p[near].length() * e1e2 * longest) {
         return best_edge(ws, i, j, k);
     }
     let x = n * (p[near].dot(n) / nn);

@@ -365,3 +365,42 @@ fn point_far_from_its_own_origin_cancelled_by_its_pose_certificate_verifies() {
     )
     .unwrap();
 }
+
+/// Found by fuzzing: hull A has two vertices 1e-3 apart beside a 1.4e3 edge. Checking a point
+/// of A (the common point GJK found against B), the point-in-hull query met the sliver these
+/// make and fell back to its best edge, stalling 3e-6 away (ten times its tolerance), because
+/// the flatness rule overestimated the projection's rounding.
+#[test]
+fn near_duplicate_vertices_sliver_point_in_hull_verifies() {
+    let a = Points::new(&[
+        DVec3::new(-1000.0, -1000.0, 489.092),
+        DVec3::new(430.839, -987.15, -987.968),
+        DVec3::new(-1000.0, -1000.0, -1000.0),
+        DVec3::new(-1000.0, -1000.0, -1000.0),
+        DVec3::new(-1000.0, -320.349, 148.931),
+        DVec3::new(-999.999, -1000.0, -1000.0),
+    ])
+    .unwrap();
+    let b = Points::new(&[
+        DVec3::new(-1000.0, -999.801, -1000.0),
+        DVec3::new(-1000.0, -1000.0, -1000.0),
+        DVec3::new(-1000.0, -1000.0, -990.505),
+        DVec3::new(-582.943, 999.778, -1000.0),
+        DVec3::new(276.799, -1000.0, -1000.0),
+    ])
+    .unwrap();
+    let q = DQuat::from_xyzw(-0.5, -0.5, -0.5, -0.5);
+    let pa = Pose3::new(DVec3::new(-1000.0, -1000.0, -708.547), q).unwrap();
+    let pb = Pose3::new(DVec3::new(-1000.0, -1000.0, -1000.0), q).unwrap();
+    let d = distance(&a, &pa, &b, &pb, &Options::default(), None);
+    assert_eq!(d.intersecting(), Some(true), "{d:?}");
+    verify(
+        &a,
+        &pa,
+        &b,
+        &pb,
+        &d.verdict,
+        tolerance_for(&a, &pa, &b, &pb),
+    )
+    .unwrap();
+}
