@@ -345,9 +345,8 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    opts.abs_tolerance.unwrap_or_else(|| {
-        opts.rel_tolerance * mink.scale() + 4.0 * f64::EPSILON * mink.magnitude()
-    })
+    opts.abs_tolerance
+        .unwrap_or_else(|| mink.tolerance(opts.rel_tolerance))
 }
 
 /// A point of both rounded cores, given the cores' closest points `pa`, `pb` (A's frame).

@@ -84,6 +84,18 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
         (self.a.size() + self.b.size()).max(f64::MIN_POSITIVE)
     }
 
+    /// The absolute tolerance of a query on this pair with relative tolerance `rel`:
+    /// `rel × scale` plus the rounding floor `4ε × magnitude` (no answer can resolve a gap below
+    /// the rounding of its own input). GJK and EPA both use it.
+    pub fn tolerance(&self, rel: f64) -> f64 {
+        rel * self.scale() + self.rounding_floor()
+    }
+
+    /// `4ε × magnitude`: the rounding of the coordinates involved.
+    pub fn rounding_floor(&self) -> f64 {
+        4.0 * f64::EPSILON * self.magnitude()
+    }
+
     /// Magnitude of the coordinates the query works with: the world translations and the
     /// shapes' bounding radii about their origins, in A's frame. Input rounding is `ε` times this, so no answer can
     /// resolve a gap below a few `ε·magnitude`; GJK's tolerance has that as its floor.

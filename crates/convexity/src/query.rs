@@ -9,7 +9,6 @@
 use crate::certificate::Verdict;
 use crate::epa::{self, EpaSpace};
 use crate::gjk::{self, Status};
-use crate::minkowski::MinkowskiDifference;
 use crate::pose::Pose;
 use crate::shape::SupportMap;
 
@@ -109,9 +108,6 @@ where
             let mut ctx = epa::Context::new();
             let p = epa::penetration(a, pose_a, b, pose_b, &epa::Options::default(), &mut ctx);
             let hit = p.verdict.intersecting() == Some(true);
-            let opts = gjk::Options::default();
-            let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
-            let abs_tol = gjk::absolute_tolerance(&mink, &opts);
             Outcome {
                 method,
                 status: p.status,
@@ -122,7 +118,7 @@ where
                 point_a: Some(p.point_a),
                 point_b: Some(p.point_b),
                 normal: Some(p.normal),
-                tolerance: abs_tol.max(opts.rel_tolerance * (-p.depth).max(0.0)),
+                tolerance: p.tolerance,
             }
         }
     }

@@ -43,8 +43,6 @@ pub struct Simplex<V> {
     pub pts: [SupportPoint<V>; 4],
     pub weights: [f64; 4],
     pub len: usize,
-    /// The closest point found by the last [`reduce`](Simplex::reduce).
-    pub v: V,
 }
 
 impl<V: Vector> Simplex<V> {
@@ -53,7 +51,6 @@ impl<V: Vector> Simplex<V> {
             pts: [SupportPoint::default(); 4],
             weights: [0.0; 4],
             len: 0,
-            v: V::ZERO,
         }
     }
 
@@ -102,7 +99,6 @@ impl<V: Vector> Simplex<V> {
             }
             self.len = n;
         }
-        self.v = sol.x;
         sol.x
     }
 

@@ -365,6 +365,8 @@ pub struct Penetration<V> {
     /// Deepest point of B inside A (on B's surface).
     pub point_b: V,
     pub verdict: Verdict<V>,
+    /// GJK's touch tolerance for this pair (gaps up to it count as touching).
+    pub tolerance: f64,
 }
 
 fn to_world<V: Vector>(pose_a: &Pose<V>, v: Verdict<V>) -> Verdict<V> {
@@ -475,7 +477,7 @@ where
     let rsum = ra + rb;
 
     if r.simplex.len == 0 || !r.upper.is_finite() {
-        return fallback(a, pose_a, r.iterations, verdict);
+        return fallback(a, pose_a, r.iterations, verdict, summary.tolerance);
     }
     let (wa, wb) = r.simplex.witnesses();
 
@@ -490,10 +492,9 @@ where
     let (status, iterations, mut depth, normal, pa, pb);
     if r.contains_origin || r.upper <= r.abs_tol || near_contact {
         // The cores overlap or touch: EPA on the cores.
-        // The same rounding floor as GJK's tolerance: no answer resolves gaps below a few
-        // ε times the magnitude of the coordinates involved.
-        let floor = 4.0 * f64::EPSILON * mink.magnitude();
-        let abs_tol = opts.rel_tolerance * scale + floor;
+        // The same mechanism as GJK's tolerance, with EPA's relative tolerance.
+        let floor = mink.rounding_floor();
+        let abs_tol = mink.tolerance(opts.rel_tolerance);
         let params = Params {
             abs_tol,
             rel_tol: opts.rel_tolerance,
@@ -547,11 +548,12 @@ where
         point_a: pose_a.transform_point(pa),
         point_b: pose_a.transform_point(pb),
         verdict,
+        tolerance: summary.tolerance,
     };
     if out.depth.is_finite() && out.point_a.is_finite() && out.point_b.is_finite() {
         out
     } else {
-        fallback(a, pose_a, iterations, verdict)
+        fallback(a, pose_a, iterations, verdict, summary.tolerance)
     }
 }
 
@@ -561,6 +563,7 @@ fn fallback<V: Vector, A: SupportMap<V> + ?Sized>(
     pose_a: &Pose<V>,
     iterations: u32,
     verdict: Verdict<V>,
+    tolerance: f64,
 ) -> Penetration<V> {
     let c = a.center();
     let p = if c.is_finite() {
@@ -584,5 +587,6 @@ fn fallback<V: Vector, A: SupportMap<V> + ?Sized>(
         point_a: p,
         point_b: p,
         verdict,
+        tolerance,
     }
 }
