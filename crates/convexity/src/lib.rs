@@ -18,6 +18,7 @@
 // direction for every such guard. Rewriting it as `x <= 0.0` would silently accept NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod boundary;
 pub mod certificate;
 pub mod epa;
 pub mod error;
