@@ -30,6 +30,7 @@ pub mod pose;
 pub mod query;
 pub mod shape;
 pub mod simplex;
+pub mod vclip;
 pub mod vector;
 
 pub use certificate::{verify, CommonPoint, SeparatingAxis, Verdict};
