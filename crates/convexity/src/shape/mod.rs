@@ -12,12 +12,14 @@ mod basic;
 mod dispatch;
 mod points;
 mod polygon;
+mod polytope;
 mod wrappers;
 
 pub use basic::{Ball, Capsule, Cone, Cuboid, Cylinder, Segment, Triangle};
 pub use dispatch::{Shape2, Shape3};
 pub use points::Points;
 pub use polygon::ConvexPolygon;
+pub use polytope::Polytope;
 pub use wrappers::{Custom, Rounded, Transformed};
 
 use crate::vector::Vector;
