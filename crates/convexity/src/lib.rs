@@ -20,6 +20,7 @@
 
 pub mod boundary;
 pub mod certificate;
+pub mod dk;
 pub mod epa;
 pub mod error;
 pub mod gjk;
