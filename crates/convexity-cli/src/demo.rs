@@ -22,9 +22,9 @@ pub mod cases;
 use crate::{emit, exit, Fatal};
 use cases::{Case, Geometry, Regime};
 use convexity::certificate::tolerance_for;
-use convexity::epa::EpaSpace;
-use convexity::query::{self, Method, Outcome};
-use convexity::{gjk, Pose, SupportMap};
+use convexity::query::{self, Method, Outcome, QuerySpace};
+use convexity::shape::Polytope;
+use convexity::{gjk, Pose};
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -50,26 +50,34 @@ struct Answer {
     micros: f64,
 }
 
-fn measure<V, A, B>(method: Method, a: &A, pa: &Pose<V>, b: &B, pb: &Pose<V>, tol: f64) -> Answer
+/// The method's answer, or `None` when it does not apply to the pair (see `query::Skip`).
+fn measure<V, A, B>(
+    method: Method,
+    a: &A,
+    pa: &Pose<V>,
+    b: &B,
+    pb: &Pose<V>,
+    tol: f64,
+) -> Option<Answer>
 where
-    V: EpaSpace,
-    A: SupportMap<V> + ?Sized,
-    B: SupportMap<V> + ?Sized,
+    V: QuerySpace,
+    A: Polytope<V> + ?Sized,
+    B: Polytope<V> + ?Sized,
 {
-    let o: Outcome<V> = query::run(method, a, pa, b, pb);
+    let o: Outcome<V> = query::run(method, a, pa, b, pb).ok()?;
     // The best of a few batches, so that a context switch on a busy machine does not count.
     let mut micros = f64::INFINITY;
     for _ in 0..BATCHES {
         let start = Instant::now();
         for _ in 0..REPS {
-            std::hint::black_box(query::run(method, std::hint::black_box(a), pa, b, pb));
+            let _ = std::hint::black_box(query::run(method, std::hint::black_box(a), pa, b, pb));
         }
         micros = micros.min(start.elapsed().as_secs_f64() * 1e6 / f64::from(REPS));
     }
     let intersecting = o.verdict.intersecting();
     let certificate = intersecting
         .map(|_| convexity::verify(a, pa, b, pb, &o.verdict, tol).map_err(|e| e.to_string()));
-    Answer {
+    Some(Answer {
         intersecting,
         distance: if intersecting == Some(true) {
             Some(0.0)
@@ -82,10 +90,10 @@ where
         status: o.status.as_str(),
         certificate,
         micros,
-    }
+    })
 }
 
-fn run_case(case: &Case, method: Method) -> Answer {
+fn run_case(case: &Case, method: Method) -> Option<Answer> {
     match &case.geometry {
         Geometry::D2 {
             a,
@@ -330,9 +338,12 @@ pub fn run() -> Result<i32, Fatal> {
     let mut infos: Vec<String> = Vec::new();
     let mut references: Vec<Checked> = Vec::new();
     let mut band_pairs = 0;
+    let mut answered = 0usize;
     for case in &cases {
-        let answers: Vec<(Method, Answer)> =
-            methods.iter().map(|&m| (m, run_case(case, m))).collect();
+        let answers: Vec<(Method, Answer)> = methods
+            .iter()
+            .filter_map(|&m| run_case(case, m).map(|a| (m, a)))
+            .collect();
         let judgements: Vec<Judgement> = (0..answers.len())
             .map(|k| judge(case, &answers, k))
             .collect();
@@ -340,7 +351,9 @@ pub fn run() -> Result<i32, Fatal> {
             band_pairs += 1;
         }
         let f = families.iter().position(|f| *f == case.family).unwrap_or(0);
-        for (k, ((_, ans), j)) in answers.iter().zip(&judgements).enumerate() {
+        for ((m, ans), j) in answers.iter().zip(&judgements) {
+            let k = methods.iter().position(|x| x == m).unwrap_or(0);
+            answered += 1;
             let row = &mut rows[f][k];
             row.pairs += 1;
             row.agree += usize::from(j.agrees);
@@ -397,8 +410,14 @@ pub fn run() -> Result<i32, Fatal> {
     say!("{}", "-".repeat(fw + mw + 64));
     let mut failed_rows = 0;
     for (f, family) in families.iter().enumerate() {
+        let mut first = true;
         for (k, row) in rows[f].iter().enumerate() {
-            let label = if k == 0 { *family } else { "" };
+            if row.pairs == 0 {
+                // The method does not apply to this family (curved shapes, 2D, ...).
+                continue;
+            }
+            let label = if first { *family } else { "" };
+            first = false;
             let status = if row.ok() {
                 "ok"
             } else {
@@ -492,7 +511,7 @@ pub fn run() -> Result<i32, Fatal> {
             say!("  … and {} more", notes.len() - SHOWN);
         }
     }
-    let answers = cases.len() * methods.len();
+    let answers = answered;
     let secs = started.elapsed().as_secs_f64();
     if failed_rows == 0 && reference_ok {
         let undet = if infos.is_empty() {
@@ -511,7 +530,7 @@ pub fn run() -> Result<i32, Fatal> {
     } else {
         say!(
             "\ndemo: FAILED: {failed_rows} of {} rows disagree or fail a check{} ({secs:.2} s)",
-            families.len() * methods.len(),
+            rows.iter().flatten().filter(|r| r.pairs > 0).count(),
             if reference_ok {
                 ""
             } else {

@@ -101,6 +101,15 @@ pub struct ErrorLine<'a> {
     pub error: &'a str,
 }
 
+/// A method that does not apply to a pair (a curved shape for a vertex method, a 2D pair
+/// for a 3D-only method, a flat hull for a topology method).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SkipLine {
+    pub pair: usize,
+    pub algorithm: &'static str,
+    pub skipped: String,
+}
+
 /// One line of JSON (no trailing newline). Serialising these plain structs cannot fail; the
 /// fallback keeps the output valid JSON even so.
 pub fn to_line<T: Serialize>(v: &T) -> String {

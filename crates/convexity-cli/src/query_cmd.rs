@@ -5,12 +5,12 @@
 //! stopping. Methods come from [`convexity::query`], so a method added there is available
 //! here (and in `--all`) without changes.
 
-use crate::output::{to_line, Answer, ErrorLine};
+use crate::output::{to_line, Answer, ErrorLine, SkipLine};
 use crate::scene::{Resolved, Scene};
 use crate::{exit, Fatal};
-use convexity::epa::EpaSpace;
-use convexity::query::{self, Method};
-use convexity::{Pose, SupportMap};
+use convexity::query::{self, Method, QuerySpace};
+use convexity::shape::Polytope;
+use convexity::Pose;
 use std::io::Write;
 
 /// Which methods to run.
@@ -139,6 +139,12 @@ pub fn load(path: &str) -> Result<Scene, Fatal> {
     Scene::from_value(&value).map_err(|e| Fatal::input(format!("{name}: {}", e.0)))
 }
 
+/// One method's result on a pair: an answer, or why the method does not apply.
+pub enum Line {
+    Answer(Answer),
+    Skipped(SkipLine),
+}
+
 /// Answers one resolved pair with `methods`.
 fn answer<V, A, B>(
     i: usize,
@@ -148,28 +154,40 @@ fn answer<V, A, B>(
     pose_a: &Pose<V>,
     b: &B,
     pose_b: &Pose<V>,
-) -> Vec<Answer>
+) -> Vec<Line>
 where
-    V: EpaSpace,
-    A: SupportMap<V> + ?Sized,
-    B: SupportMap<V> + ?Sized,
+    V: QuerySpace,
+    A: Polytope<V> + ?Sized,
+    B: Polytope<V> + ?Sized,
 {
     let mut penetration = None;
     methods
         .iter()
-        .filter(|m| m.applies_to_dim(V::DIM))
+        .filter(|m| m.applies_to_dim(V::DIM) || methods.len() == 1)
         .map(|&m| {
-            let o = query::run(m, a, pose_a, b, pose_b);
+            let o = match query::run(m, a, pose_a, b, pose_b) {
+                Ok(o) => o,
+                Err(skip) => {
+                    return Line::Skipped(SkipLine {
+                        pair: i,
+                        algorithm: m.name(),
+                        skipped: skip.to_string(),
+                    })
+                }
+            };
             let line = Answer::new(i, &o);
             if !contact || o.verdict.intersecting() != Some(true) {
-                return line;
+                return Line::Answer(line);
             }
             if o.penetration_depth.is_some() {
-                return line.with_contact(&o);
+                return Line::Answer(line.with_contact(&o));
             }
-            let pen =
-                penetration.get_or_insert_with(|| query::run(Method::Epa, a, pose_a, b, pose_b));
-            line.with_contact(pen)
+            let pen = penetration
+                .get_or_insert_with(|| query::run(Method::Epa, a, pose_a, b, pose_b).ok());
+            Line::Answer(match pen {
+                Some(p) => line.with_contact(p),
+                None => line,
+            })
         })
         .collect()
 }
@@ -218,11 +236,25 @@ pub fn run(args: &QueryArgs) -> Result<i32, Fatal> {
             i,
             answers
                 .iter()
-                .map(|a| (a.algorithm, a.intersecting))
+                .filter_map(|l| match l {
+                    Line::Answer(a) => Some((a.algorithm, a.intersecting)),
+                    Line::Skipped(_) => None,
+                })
                 .collect(),
         ));
-        for a in &answers {
-            writeln!(out, "{}", to_line(a)).map_err(Fatal::output)?;
+        for l in &answers {
+            let text = match l {
+                Line::Answer(a) => to_line(a),
+                Line::Skipped(s) => {
+                    // A method asked for by name that cannot answer the pair is an error;
+                    // under --all it is only noted.
+                    if args.selection != Selection::All {
+                        errors += 1;
+                    }
+                    to_line(s)
+                }
+            };
+            writeln!(out, "{text}").map_err(Fatal::output)?;
         }
     }
     out.flush().map_err(Fatal::output)?;

@@ -25,9 +25,10 @@
 //! Certificates: intersecting → the witness point (a vertex, or the edge–face crossing,
 //! computed in floating point); separated → the best of the SAT candidate axes (face normals
 //! and edge × edge directions), with its gap measured on the world vertices. Exactly
-//! disjoint polytopes always have a separating candidate axis; if rounding leaves its gap
-//! ≤ 0 (disjoint by less than the rounding of the vertices), the verdict is `Undetermined`
-//! with status `Degenerate`.
+//! disjoint polytopes always have a separating candidate axis. Touching: when that gap is
+//! within GJK's touch tolerance, the pair counts as touching (the library's convention), and
+//! the common point is taken from GJK's closest points; only if GJK then finds the pair
+//! farther apart than its tolerance is the small gap reported as separated.
 //!
 //! Source: the vertex/face and edge/face formulation of boundary-based tests, e.g. Ericson,
 //! *Real-Time Collision Detection* §5.5 and §9.3 background; Moore & Wilhelms 1988.
@@ -37,7 +38,8 @@
 //! Failure modes: none; the verdict may be `Undetermined` as described.
 
 use crate::certificate::{CommonPoint, SeparatingAxis, Verdict};
-use crate::gjk::Status;
+use crate::gjk::{self, Status};
+use crate::minkowski::MinkowskiDifference;
 use crate::polyhedron::ConvexPolyhedron;
 use crate::pose::Pose3;
 use glam::DVec3;
@@ -66,6 +68,8 @@ pub struct BoundaryResult {
     pub status: Status,
     pub verdict: Verdict<DVec3>,
     pub witness: Witness,
+    /// The touch tolerance applied to a separated answer (0 when a witness was found).
+    pub tolerance: f64,
 }
 
 /// A polyhedron in the world frame, with one reference triangle per face for exact signs.
@@ -300,6 +304,7 @@ pub fn intersect(
         status: Status::Converged,
         verdict: Verdict::Intersecting(CommonPoint { point }),
         witness,
+        tolerance: 0.0,
     };
     if let Some(i) = wb.v.iter().position(|&p| wa.contains(p)) {
         return hit(wb.v[i], Witness::VertexOfBInA { vertex: i });
@@ -322,16 +327,45 @@ pub fn intersect(
             return hit(c, Witness::FaceCentroidOfB { face });
         }
     }
+    // Disjoint for the rounded vertices. A gap within the touch tolerance counts as touching
+    // (the library's closed-set convention, as in GJK); its common point comes from GJK's
+    // closest points, since the best axis alone does not locate one.
+    let tol = touch_tolerance(a, pose_a, b, pose_b);
     match best_axis(&wa, &wb) {
-        Some(axis) if axis.gap > 0.0 => BoundaryResult {
+        Some(axis) if axis.gap > tol => BoundaryResult {
             status: Status::Converged,
             verdict: Verdict::Separated(axis),
             witness: Witness::Disjoint,
+            tolerance: tol,
         },
-        _ => BoundaryResult {
-            status: Status::Degenerate,
-            verdict: Verdict::Undetermined,
-            witness: Witness::Disjoint,
-        },
+        best => {
+            let d = gjk::distance(a, pose_a, b, pose_b, &gjk::Options::default(), None);
+            let verdict = match (d.verdict, best) {
+                (Verdict::Intersecting(c), _) => Verdict::Intersecting(c),
+                (_, Some(axis)) if axis.gap > 0.0 => Verdict::Separated(axis),
+                (v, _) => v,
+            };
+            BoundaryResult {
+                status: if verdict == Verdict::Undetermined {
+                    Status::Degenerate
+                } else {
+                    Status::Converged
+                },
+                verdict,
+                witness: Witness::Disjoint,
+                tolerance: tol,
+            }
+        }
     }
+}
+
+/// GJK's touch tolerance for the pair.
+fn touch_tolerance(
+    a: &ConvexPolyhedron,
+    pose_a: &Pose3,
+    b: &ConvexPolyhedron,
+    pose_b: &Pose3,
+) -> f64 {
+    let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
+    gjk::absolute_tolerance(&mink, &gjk::Options::default())
 }

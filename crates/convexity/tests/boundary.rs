@@ -206,7 +206,7 @@ fn crossed_bars_meet_through_edges_only() {
             .intersecting(),
         Some(true)
     );
-    let above = pose(DVec3::new(0.0, 0.0, 0.2 + 1e-12), DQuat::IDENTITY);
+    let above = pose(DVec3::new(0.0, 0.0, 0.2 + 1e-8), DQuat::IDENTITY);
     assert_eq!(
         intersect(&bar_x, &Pose3::IDENTITY, &bar_y, &above)
             .verdict
@@ -228,8 +228,21 @@ fn exact_touching_vertex_edge_and_face_contacts_intersect() {
     ] {
         let r = intersect(&c, &id, &c, &pose(t, DQuat::IDENTITY));
         assert_eq!(r.verdict.intersecting(), Some(true), "offset {t}");
-        let g = intersect(&c, &id, &c, &pose(t * (1.0 + 1e-12), DQuat::IDENTITY));
-        assert_eq!(g.verdict.intersecting(), Some(false), "offset {t} + gap");
+        // A gap below the touch tolerance counts as touching (closed sets, as in GJK);
+        // one well above it is a separation.
+        let near = intersect(&c, &id, &c, &pose(t * (1.0 + 1e-12), DQuat::IDENTITY));
+        assert_eq!(
+            near.verdict.intersecting(),
+            Some(true),
+            "offset {t} + 1e-12"
+        );
+        assert!(
+            near.tolerance > 1e-12 && near.tolerance < 1e-8,
+            "{}",
+            near.tolerance
+        );
+        let g = intersect(&c, &id, &c, &pose(t * (1.0 + 1e-8), DQuat::IDENTITY));
+        assert_eq!(g.verdict.intersecting(), Some(false), "offset {t} + 1e-8");
     }
 }
 
