@@ -23,6 +23,7 @@ pub mod epa;
 pub mod error;
 pub mod gjk;
 pub mod minkowski;
+pub mod nd;
 pub mod ndim;
 pub mod pose;
 pub mod query;
