@@ -247,10 +247,8 @@ impl Simplex {
         // R u = y.
         let mut sum = 0.0;
         for i in (0..k).rev() {
-            let mut t = self.scratch[i];
-            for l in i + 1..k {
-                t -= self.r[i * cap + l] * alpha[l];
-            }
+            let row = &self.r[i * cap + i + 1..i * cap + k];
+            let t = self.scratch[i] - fast_dot(row, &alpha[i + 1..k]);
             alpha[i] = t / self.r[i * cap + i];
             sum += alpha[i];
         }
@@ -407,28 +405,26 @@ fn wolfe(a: &PointsN, b: &PointsN, opts: &NdOptions, abs_tol: f64) -> Run {
             // Step from w toward α until the first weight reaches zero.
             let mut theta = 1.0f64;
             let mut hit = 0;
-            for l in 0..k {
-                if alpha[l] <= 0.0 {
-                    let den = s.w[l] - alpha[l];
-                    let t = if den > 0.0 { s.w[l] / den } else { 0.0 };
+            for (l, (&al, &wl)) in alpha[..k].iter().zip(&s.w[..k]).enumerate() {
+                if al <= 0.0 {
+                    let den = wl - al;
+                    let t = if den > 0.0 { wl / den } else { 0.0 };
                     if t < theta {
                         theta = t;
                         hit = l;
                     }
                 }
             }
-            let mut sum = 0.0;
-            for l in 0..k {
-                s.w[l] = (1.0 - theta) * s.w[l] + theta * alpha[l];
-                sum += s.w[l];
+            for (wl, &al) in s.w[..k].iter_mut().zip(&alpha[..k]) {
+                *wl = (1.0 - theta) * *wl + theta * al;
             }
             s.w[hit] = 0.0;
             for l in (0..k).rev() {
                 if !(s.w[l] > 0.0) {
-                    sum -= s.w[l];
                     s.remove(l);
                 }
             }
+            let sum: f64 = s.w[..s.k].iter().sum();
             if s.k == 0 || !(sum > 0.0) {
                 break;
             }

@@ -9,9 +9,9 @@
 //!   exterior-penalty baseline. Approximate and stochastic; never the default method.
 
 pub mod gjk;
-// pub mod pso;
+pub mod pso;
 pub mod separate;
 
 pub use gjk::{distance_n, NdDistance, NdOptions};
-// pub use pso::{penalty_distance, pso_distance, PenaltyOptions, PsoOptions, PsoResult};
+pub use pso::{penalty_distance, pso_distance, PenaltyOptions, PsoOptions, PsoResult};
 pub use separate::{separate, separate_labelled, Separation};
