@@ -313,7 +313,7 @@ struct Run {
     lower_dir: Option<Vec<f64>>,
 }
 
-fn wolfe(a: &PointsN, b: &PointsN, opts: &NdOptions, abs_tol: f64) -> Run {
+fn wolfe(a: &PointsN, b: &PointsN, opts: &NdOptions, abs_tol: f64, sizes: f64) -> Run {
     let n = a.dim();
     let rel_tol = opts.rel_tolerance;
     let mut x = a.centroid();
@@ -332,7 +332,7 @@ fn wolfe(a: &PointsN, b: &PointsN, opts: &NdOptions, abs_tol: f64) -> Run {
     };
     let (i0, j0) = (support(a, &x, 1.0), support(b, &x, -1.0));
     diff(i0, j0, &mut zq);
-    let mut scale = a.size() + b.size() + crate::ndim::dot(&zq, &zq).sqrt();
+    let mut scale = sizes + crate::ndim::dot(&zq, &zq).sqrt();
     if !(scale > 0.0) || !scale.is_finite() {
         scale = 1.0;
     }
@@ -487,9 +487,12 @@ pub(crate) fn extent_gap(a: &PointsN, b: &PointsN, n: &[f64]) -> f64 {
 
 /// The default absolute tolerance of a pair (see the module documentation).
 pub fn default_tolerance(a: &PointsN, b: &PointsN, rel_tolerance: f64) -> f64 {
+    tolerance_from(a, b, a.size() + b.size(), rel_tolerance)
+}
+
+fn tolerance_from(a: &PointsN, b: &PointsN, sizes: f64, rel_tolerance: f64) -> f64 {
     let n = a.dim() as f64;
-    rel_tolerance * (a.size() + b.size())
-        + 4.0 * f64::EPSILON * n.sqrt() * (a.magnitude() + b.magnitude())
+    rel_tolerance * sizes + 4.0 * f64::EPSILON * n.sqrt() * (a.magnitude() + b.magnitude())
 }
 
 pub(crate) fn check_pair(a: &PointsN, b: &PointsN) -> Result<(), InputError> {
@@ -556,10 +559,11 @@ pub fn distance_n(a: &PointsN, b: &PointsN, opts: &NdOptions) -> Result<NdDistan
     if let Some(t) = opts.abs_tolerance {
         crate::error::non_negative("opts.abs_tolerance", t)?;
     }
+    let sizes = a.size() + b.size();
     let abs_tol = opts
         .abs_tolerance
-        .unwrap_or_else(|| default_tolerance(a, b, opts.rel_tolerance));
-    let run = wolfe(a, b, opts, abs_tol);
+        .unwrap_or_else(|| tolerance_from(a, b, sizes, opts.rel_tolerance));
+    let run = wolfe(a, b, opts, abs_tol, sizes);
     let s = &run.simplex;
     let k = s.k;
     let mut x = vec![0.0; a.dim()];
