@@ -26,13 +26,15 @@
 //! reaches 0 are dropped, and the minor cycle repeats. `|x|` strictly decreases and the method
 //! is finite in exact arithmetic.
 //!
-//! Termination, checked at each major cycle: `|x| ≤ abs_tol` (touching or overlapping: the
-//! hulls are closed, so this is intersecting); duality gap `|x| − max_k (x_k·z_k)/|x_k| ≤
+//! Termination, checked at each major cycle: `|x|` at the rounding floor (overlapping; the
+//! run continues below `abs_tol` while the lower bound is negative, so an overlap is reported
+//! at distance ≈ 0 rather than anywhere below the tolerance); duality gap `|x| − max_k (x_k·z_k)/|x_k| ≤
 //! max(abs_tol, rel_tol·|x|)` (converged); the support pair is already in the simplex (no
 //! progress is possible: converged to rounding); `|x|` did not decrease in
 //! [`MAX_STALLS`] consecutive major cycles, the new vertex is affinely dependent on the simplex
 //! to rounding, or the factorisation breaks down (status `Degenerate`; the bounds are still
-//! valid); iteration cap (status `IterationLimit`).
+//! valid); iteration cap (status `IterationLimit`). Any exit with `|x| ≤ abs_tol` is a proved
+//! intersection (touching or overlapping: the hulls are closed) with status `Converged`.
 //!
 //! Tolerance: `abs_tol = rel_tol · (size_A + size_B) + 4ε·√n·(magnitude_A + magnitude_B)`
 //! (sizes are bounding-box diagonals, magnitudes the largest absolute coordinates), the n-D
@@ -313,7 +315,12 @@ struct Run {
     lower_dir: Option<Vec<f64>>,
 }
 
-fn wolfe(a: &PointsN, b: &PointsN, opts: &NdOptions, abs_tol: f64, sizes: f64) -> Run {
+/// Wolfe's method from the support point along the centroid difference. Stops on the
+/// criteria of the module documentation; `floor ≤ abs_tol` is the `|x|` below which the run
+/// stops outright (overlapping hulls are driven to it, so that an overlap is reported at
+/// distance ≈ 0 rather than anywhere below the touch tolerance).
+fn wolfe(a: &PointsN, b: &PointsN, opts: &NdOptions, tols: (f64, f64), sizes: f64) -> Run {
+    let (abs_tol, floor) = tols;
     let n = a.dim();
     let rel_tol = opts.rel_tolerance;
     let mut x = a.centroid();
@@ -356,7 +363,7 @@ fn wolfe(a: &PointsN, b: &PointsN, opts: &NdOptions, abs_tol: f64, sizes: f64) -
         s.point(&mut x);
         let xx = fast_dot(&x, &x);
         let xn = xx.sqrt();
-        if xn <= abs_tol {
+        if xn <= floor {
             run.status = Status::Converged;
             break;
         }
@@ -436,6 +443,14 @@ fn wolfe(a: &PointsN, b: &PointsN, opts: &NdOptions, abs_tol: f64, sizes: f64) -
             break;
         }
     }
+    // Any exit with |x| within the touch tolerance is a proved (touching or overlapping)
+    // answer, whatever stopped the run.
+    if run.simplex.k > 0 && run.status != Status::Converged {
+        run.simplex.point(&mut x);
+        if fast_dot(&x, &x).sqrt() <= abs_tol {
+            run.status = Status::Converged;
+        }
+    }
     if run.simplex.k == 0 {
         // Unreachable in practice (a minor cycle keeps at least one positive weight); restore
         // a valid one-vertex simplex so the answer stays a feasible pair.
@@ -491,8 +506,12 @@ pub fn default_tolerance(a: &PointsN, b: &PointsN, rel_tolerance: f64) -> f64 {
 }
 
 fn tolerance_from(a: &PointsN, b: &PointsN, sizes: f64, rel_tolerance: f64) -> f64 {
-    let n = a.dim() as f64;
-    rel_tolerance * sizes + 4.0 * f64::EPSILON * n.sqrt() * (a.magnitude() + b.magnitude())
+    rel_tolerance * sizes + rounding_floor(a, b)
+}
+
+/// `4ε·√n·(magnitude_A + magnitude_B)`: the rounding of the input coordinates.
+fn rounding_floor(a: &PointsN, b: &PointsN) -> f64 {
+    4.0 * f64::EPSILON * (a.dim() as f64).sqrt() * (a.magnitude() + b.magnitude())
 }
 
 pub(crate) fn check_pair(a: &PointsN, b: &PointsN) -> Result<(), InputError> {
@@ -563,7 +582,8 @@ pub fn distance_n(a: &PointsN, b: &PointsN, opts: &NdOptions) -> Result<NdDistan
     let abs_tol = opts
         .abs_tolerance
         .unwrap_or_else(|| tolerance_from(a, b, sizes, opts.rel_tolerance));
-    let run = wolfe(a, b, opts, abs_tol, sizes);
+    let floor = abs_tol.min(rounding_floor(a, b));
+    let run = wolfe(a, b, opts, (abs_tol, floor), sizes);
     let s = &run.simplex;
     let k = s.k;
     let mut x = vec![0.0; a.dim()];

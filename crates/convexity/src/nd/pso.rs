@@ -588,14 +588,14 @@ pub fn pso_distance(a: &PointsN, b: &PointsN, opts: &PsoOptions) -> Result<PsoRe
     while gen < opts.generations {
         gen += 1;
         // Rank by personal best: rank 1 (index 0 of `order`) is the best.
+        // A total order (feasible first, then by value with `total_cmp`, then by index), so
+        // the sort is well defined whatever the values.
         order.sort_by(|&i, &j| {
-            if pfit[i].better(pfit[j]) {
-                std::cmp::Ordering::Less
-            } else if pfit[j].better(pfit[i]) {
-                std::cmp::Ordering::Greater
-            } else {
-                i.cmp(&j)
-            }
+            let (fi, fj) = (pfit[i], pfit[j]);
+            fj.feasible
+                .cmp(&fi.feasible)
+                .then(fi.value.total_cmp(&fj.value))
+                .then(i.cmp(&j))
         });
         for (rank0, &p) in order.iter().enumerate() {
             let rank = (rank0 + 1) as f64;
