@@ -46,6 +46,10 @@
 //! within the final duality gap of the truth whatever the rounding of the Gram solve. The
 //! Gram (normal-equation) solve resolves the affine minimiser to about `ε·κ·scale`, with `κ`
 //! the conditioning of the simplex; Wolfe's method drops vertices, so slivers are rare.
+//! Measured (`tests/nd_distance.rs`): against the clarabel oracle in n = 2, 3, 5, 10, 50, 100
+//! (separated and overlapping clouds, 1–200 points, and 1,000-point clouds in n = 50, 100) the
+//! worst difference is 2.4e-13 × scale; boxes in 2–8 D match the closed form to 5.8e-15;
+//! 2D/3D hulls match the 3D GJK to 2.1e-14 × scale.
 //!
 //! Complexity: each major cycle costs one support scan, `O(n·(|A| + |B|))` (row-major,
 //! contiguous), plus `O(n·k + k²)` for the simplex with `k ≤ n + 1` vertices; minor cycles cost

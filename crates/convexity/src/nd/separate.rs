@@ -18,6 +18,32 @@
 //! Complexity and failure modes: those of [`distance_n`] (one run). Touching hulls (distance
 //! within the tolerance) are closed sets with a common point: `Overlapping`. When the distance
 //! run proves neither answer the result is `Undetermined` with its status, never a guess.
+//!
+//! ```
+//! use convexity::nd::gjk::NdOptions;
+//! use convexity::nd::separate::{separate_labelled, Separation};
+//! use convexity::ndim::PointsN;
+//!
+//! // Four labelled points in 3D: the `true` class sits above the plane z = 1.
+//! let pts = PointsN::from_rows(&[
+//!     [0.0, 0.0, 0.0],
+//!     [1.0, 0.0, 0.5],
+//!     [0.0, 1.0, 2.0],
+//!     [1.0, 1.0, 3.0],
+//! ])
+//! .unwrap();
+//! let labels = [false, false, true, true];
+//! match separate_labelled(&pts, &labels, &NdOptions::default()).unwrap() {
+//!     Separation::Separable { normal, offset, margin, .. } => {
+//!         // Every point is on its side of w·x = c by at least the margin.
+//!         for (p, &l) in pts.iter().zip(&labels) {
+//!             let s: f64 = p.iter().zip(&normal).map(|(x, w)| x * w).sum::<f64>() - offset;
+//!             assert!(if l { s >= margin - 1e-12 } else { s <= -margin + 1e-12 });
+//!         }
+//!     }
+//!     other => panic!("expected separable, got {other:?}"),
+//! }
+//! ```
 
 use crate::error::{InputError, Problem};
 use crate::gjk::Status;
