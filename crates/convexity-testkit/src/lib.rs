@@ -50,6 +50,7 @@ pub mod analytic;
 pub mod degenerate;
 pub mod gen2;
 pub mod gen3;
+pub mod gen_nd;
 pub mod harness;
 pub mod hull_oracle;
 mod linalg;

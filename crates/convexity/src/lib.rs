@@ -25,6 +25,7 @@ pub mod epa;
 pub mod error;
 pub mod gjk;
 pub mod minkowski;
+pub mod nd;
 pub mod ndim;
 pub mod polyhedron;
 pub mod pose;
