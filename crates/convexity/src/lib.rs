@@ -19,6 +19,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod certificate;
+pub mod contact2d;
 pub mod epa;
 pub mod error;
 pub mod gjk;
@@ -26,8 +27,10 @@ pub mod minkowski;
 pub mod ndim;
 pub mod pose;
 pub mod query;
+pub mod sat2d;
 pub mod shape;
 pub mod simplex;
+pub mod toi;
 pub mod vector;
 
 pub use certificate::{verify, CommonPoint, SeparatingAxis, Verdict};
