@@ -195,8 +195,8 @@ pub fn vertex_edge_toi(
     match roots.status {
         RootStatus::NotFinite => return Ok(TimeOfImpact::Separated),
         RootStatus::Identical => {
-            // The vertex stays on the edge's line: the first s at which it is within the
-            // segment is 0 or a time at which it crosses an end point.
+            // The vertex stays on the edge's line (or the edge is a point): the first s at
+            // which it is within the segment is 0 or a time at which it reaches an end point.
             if within(0.0).is_some() {
                 return Ok(TimeOfImpact::InitiallyOverlapping);
             }
@@ -206,8 +206,11 @@ pub fn vertex_edge_toi(
             for (x, y) in g1.iter_mut().zip(ee) {
                 *x -= y;
             }
+            // |q|² = 0: the vertex meets the first end point (the only way to meet an edge
+            // that has collapsed to a point for the whole step).
+            let qq = dot_poly(&q, &q);
             let mut best: Option<f64> = None;
-            for g in [g0, g1] {
+            for g in [g0, g1, qq] {
                 let r = roots_in(&g, 1.0);
                 for s in r.times() {
                     if within(s).is_some() {
