@@ -19,16 +19,24 @@
 //! | multiple vertex–edge | k ≥ 2 | 2 | 0 | 1 | k |
 //! | multiple edge–edge | 1 | 2 | k ≥ 2 | 2 | 1 + k |
 //!
-//! (and the mirror rows with i and j exchanged, `(0, 1)` and `(0, k)`). Verified on constructed
-//! cases in `tests/contact2d.rs`. The lecture-notes table this comes from lists 5 contact points
-//! for multiple edge–edge: that holds only for `k = 4`; in general it is `1 + k` (every
-//! penetrating vertex is a contact point). Its edge columns are right when the overlap region
-//! has one connected boundary run on each polygon (always, for convex polygons in shallow
-//! contact), and a vertex exactly on the other's boundary counts as inside (closed sets), which
-//! turns a touching vertex–edge contact into one with two hit edges on j when the vertex is
-//! also an end point of j's edge. Two more kinds the table lacks: `Crossing` (edges cross but no
-//! vertex is inside: a thin polygon through another; the contact points are the crossings) and
-//! `Contained` (every vertex of one polygon inside the other; no edge of it is hit).
+//! (and the mirror rows with i and j exchanged, `(0, 1)` and `(0, k)`). Each row is verified on
+//! constructed cases in `tests/contact2d.rs`. What those cases show about the lecture-notes
+//! table:
+//! * vertex–edge (1, 2, 0, 1 → 1) and edge–edge (1, 2, 1, 2 → 2) are right;
+//! * multiple vertex–edge is (k, 2, 0, 1 → k): k sunk vertices, the two edges that leave j on
+//!   either side of them, one edge of j crossed twice;
+//! * multiple edge–edge is (1, 2, k, 2 → 1 + k): the table's "5 contact points" is right only
+//!   for k = 4 (constructed: a wide wedge under a hexagon with four vertices inside it); with
+//!   k = 2 there are 3. Its other columns are right;
+//! * with closed sets a vertex exactly on the other polygon's corner counts as inside both
+//!   ways, so a single touching vertex–vertex point has the edge–edge counts (1, 2, 1, 2) and
+//!   two coincident contact points;
+//! * the edge columns assume one boundary crossing run per polygon, which holds for convex
+//!   polygons; crossing counts (the fifth count) are per edge pair, 2 in every table row.
+//!
+//! Two kinds the table lacks: `Crossing` (edges cross but no vertex is inside: a thin polygon
+//! through another; counts (0, 2, 0, 2), the contact points are the 4 crossings) and
+//! `Contained` (every vertex of one polygon inside the other; counts (n, 0, 0, 0)).
 //!
 //! Contact points: the penetrating vertices (those of A in B, then those of B in A), in the
 //! world frame; for `Crossing`, the crossing points.
@@ -162,7 +170,12 @@ fn edges(v: &[DVec2]) -> Vec<(DVec2, DVec2)> {
 }
 
 /// Classifies the contact between two convex polygons. See the module docs.
-pub fn classify(a: &ConvexPolygon, pose_a: &Pose2, b: &ConvexPolygon, pose_b: &Pose2) -> ContactClass {
+pub fn classify(
+    a: &ConvexPolygon,
+    pose_a: &Pose2,
+    b: &ConvexPolygon,
+    pose_b: &Pose2,
+) -> ContactClass {
     let pose_ab = pose_a.relative(pose_b);
     let va = a.vertices();
     let vb: Vec<DVec2> = b

@@ -217,7 +217,8 @@ pub fn sat(
     let (s, u, reference) = match best {
         Some((s, u, e)) => (s, u, Some(e)),
         None => {
-            let d = vb.first().copied().unwrap_or_default() - va.first().copied().unwrap_or_default();
+            let d =
+                vb.first().copied().unwrap_or_default() - va.first().copied().unwrap_or_default();
             match d.try_normalize() {
                 Some(u) => {
                     tested += 1;
@@ -299,7 +300,12 @@ fn common_point(va: &[DVec2], vb: &[DVec2], slack: f64) -> Option<DVec2> {
         };
         let outward = DVec2::new(e.y, -e.x);
         let normals: &[DVec2] = if flat {
-            &[outward, DVec2::new(-outward.x, -outward.y), e, DVec2::new(-e.x, -e.y)]
+            &[
+                outward,
+                DVec2::new(-outward.x, -outward.y),
+                e,
+                DVec2::new(-e.x, -e.y),
+            ]
         } else {
             &[outward]
         };

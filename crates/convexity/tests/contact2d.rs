@@ -91,7 +91,13 @@ fn row_multiple_vertex_edge() {
     assert_eq!(c.counts, counts(2, 2, 0, 1, 2));
     assert_points(&c, &[(-0.5, 0.95), (0.5, 0.95)]);
     // Three vertices of a shallow chain.
-    let a = poly(&[(-0.5, 0.95), (0.0, 0.92), (0.5, 0.95), (0.5, 2.0), (-0.5, 2.0)]);
+    let a = poly(&[
+        (-0.5, 0.95),
+        (0.0, 0.92),
+        (0.5, 0.95),
+        (0.5, 2.0),
+        (-0.5, 2.0),
+    ]);
     let c = run(&a, &square());
     assert_eq!(c.kind, ContactKind::MultipleVertexEdge);
     assert_eq!(c.counts, counts(3, 2, 0, 1, 2));
@@ -172,7 +178,10 @@ fn counts_are_invariant_under_rigid_motion_and_agree_with_sat() {
             square(),
         ),
         (wedge(), square()),
-        (ConvexPolygon::new(&rect_corners(DVec2::new(3.0, 0.1))).unwrap(), square()),
+        (
+            ConvexPolygon::new(&rect_corners(DVec2::new(3.0, 0.1))).unwrap(),
+            square(),
+        ),
         (diamond(1.5, 0.0), square()),
     ];
     let mut r = rng(0xc0_2d);

@@ -78,7 +78,12 @@ fn sat_agrees_with_gjk_and_epa_on_random_pairs() {
                 let e = penetration(&a, &pa, &b, &pb, &EpaOptions::default(), &mut ctx);
                 let err = (e.depth - s.depth()).abs();
                 worst_depth = worst_depth.max(err);
-                assert!(err <= 1e-9 * (a.size() + b.size()), "epa {} sat {}", e.depth, s.depth());
+                assert!(
+                    err <= 1e-9 * (a.size() + b.size()),
+                    "epa {} sat {}",
+                    e.depth,
+                    s.depth()
+                );
                 if s.depth() > 1e-6 {
                     assert!(e.normal.dot(s.axis) > 1.0 - 1e-6 || err < 1e-9);
                 }
@@ -99,10 +104,17 @@ fn gap_equals_distance_for_parallel_edges() {
         let tol = s.tolerance;
         if gap > tol {
             assert!(matches!(s.verdict, Verdict::Separated(_)), "gap {gap}");
-            assert!((s.separation - gap).abs() < 1e-15 + 1e-15 * gap * 4.0, "{}", s.separation);
+            assert!(
+                (s.separation - gap).abs() < 1e-15 + 1e-15 * gap * 4.0,
+                "{}",
+                s.separation
+            );
             assert_eq!(s.axis, DVec2::X);
         } else {
-            assert!(matches!(s.verdict, Verdict::Intersecting(_)), "gap {gap} tol {tol}");
+            assert!(
+                matches!(s.verdict, Verdict::Intersecting(_)),
+                "gap {gap} tol {tol}"
+            );
         }
     }
 }
@@ -114,7 +126,15 @@ fn exact_touching_is_intersecting_with_zero_depth() {
     let s = sat(&a, &Pose2::IDENTITY, &b, &pose([2.0, 0.5], 0.0), None);
     assert!(matches!(s.verdict, Verdict::Intersecting(_)));
     assert_eq!(s.separation, 0.0);
-    verify(&a, &Pose2::IDENTITY, &b, &pose([2.0, 0.5], 0.0), &s.verdict, s.tolerance).unwrap();
+    verify(
+        &a,
+        &Pose2::IDENTITY,
+        &b,
+        &pose([2.0, 0.5], 0.0),
+        &s.verdict,
+        s.tolerance,
+    )
+    .unwrap();
 }
 
 #[test]
@@ -127,7 +147,12 @@ fn swap_negates_axis_and_keeps_separation() {
         let pb = random_pose2(&mut r, 2.0);
         let s1 = sat(&a, &pa, &b, &pb, None);
         let s2 = sat(&b, &pb, &a, &pa, None);
-        assert!((s1.separation - s2.separation).abs() < 1e-12, "{} {}", s1.separation, s2.separation);
+        assert!(
+            (s1.separation - s2.separation).abs() < 1e-12,
+            "{} {}",
+            s1.separation,
+            s2.separation
+        );
     }
 }
 
@@ -158,14 +183,22 @@ fn offset_1e6_and_size_ratio_1e4() {
 #[test]
 fn cache_returns_the_same_answer_with_one_axis() {
     let a = poly(&rect_corners(DVec2::new(1.0, 0.5)));
-    let b = poly(&[DVec2::new(0.0, 0.0), DVec2::new(1.0, 0.0), DVec2::new(0.2, 0.9)]);
+    let b = poly(&[
+        DVec2::new(0.0, 0.0),
+        DVec2::new(1.0, 0.0),
+        DVec2::new(0.2, 0.9),
+    ]);
     let mut cache = SatCache::new();
     let mut cached = 0;
     for k in 0..50 {
         let pb = pose([3.0 - 0.04 * k as f64, 0.1], 0.01 * k as f64);
         let c = sat(&a, &Pose2::IDENTITY, &b, &pb, Some(&mut cache));
         let f = sat(&a, &Pose2::IDENTITY, &b, &pb, None);
-        assert_eq!(c.verdict.intersecting(), f.verdict.intersecting(), "frame {k}");
+        assert_eq!(
+            c.verdict.intersecting(),
+            f.verdict.intersecting(),
+            "frame {k}"
+        );
         verify(&a, &Pose2::IDENTITY, &b, &pb, &c.verdict, c.tolerance).unwrap();
         if c.status == SatStatus::CachedAxis {
             cached += 1;
@@ -177,7 +210,13 @@ fn cache_returns_the_same_answer_with_one_axis() {
     assert!(cached > 20, "{cached}");
     // A cache filled for another pair is ignored.
     let other = poly(&rect_corners(DVec2::ONE));
-    let s = sat(&other, &Pose2::IDENTITY, &b, &pose([0.5, 0.0], 0.0), Some(&mut cache));
+    let s = sat(
+        &other,
+        &Pose2::IDENTITY,
+        &b,
+        &pose([0.5, 0.0], 0.0),
+        Some(&mut cache),
+    );
     assert_eq!(s.status, SatStatus::Exhaustive);
 }
 
@@ -194,9 +233,23 @@ fn degenerate_polygons() {
     // Collinear overlapping segments.
     let s = sat(&seg1, &Pose2::IDENTITY, &seg2, &pose([0.5, 0.0], 0.0), None);
     assert!(matches!(s.verdict, Verdict::Intersecting(_)));
-    verify(&seg1, &Pose2::IDENTITY, &seg2, &pose([0.5, 0.0], 0.0), &s.verdict, s.tolerance).unwrap();
+    verify(
+        &seg1,
+        &Pose2::IDENTITY,
+        &seg2,
+        &pose([0.5, 0.0], 0.0),
+        &s.verdict,
+        s.tolerance,
+    )
+    .unwrap();
     // Crossing segments.
-    let s = sat(&seg1, &Pose2::IDENTITY, &seg2, &pose([0.5, -0.5], 1.5707963267948966), None);
+    let s = sat(
+        &seg1,
+        &Pose2::IDENTITY,
+        &seg2,
+        &pose([0.5, -0.5], 1.5707963267948966),
+        None,
+    );
     assert!(matches!(s.verdict, Verdict::Intersecting(_)));
     // Two points.
     let p = poly(&[DVec2::new(0.0, 0.0)]);
@@ -228,5 +281,13 @@ fn degenerate_polygons() {
     // Identical shapes at the same pose.
     let s = sat(&sq, &Pose2::IDENTITY, &sq, &Pose2::IDENTITY, None);
     assert!((s.depth() - 2.0).abs() < 1e-15);
-    verify(&sq, &Pose2::IDENTITY, &sq, &Pose2::IDENTITY, &s.verdict, s.tolerance).unwrap();
+    verify(
+        &sq,
+        &Pose2::IDENTITY,
+        &sq,
+        &Pose2::IDENTITY,
+        &s.verdict,
+        s.tolerance,
+    )
+    .unwrap();
 }

@@ -143,7 +143,11 @@ fn kin<R: Rng>(r: &mut R, accel: bool) -> Kinematic2 {
     let mut u = || r.gen_range(-1.0..1.0);
     let pos = v2(u(), u());
     let vel = v2(u(), u()) * 2.0;
-    let acc = if accel { v2(u(), u()) * 4.0 } else { DVec2::ZERO };
+    let acc = if accel {
+        v2(u(), u()) * 4.0
+    } else {
+        DVec2::ZERO
+    };
     Kinematic2::with_acceleration(pos, vel, acc)
 }
 
@@ -171,12 +175,19 @@ fn roots_match_constructed_roots() {
         let mut c5 = [0.0; 5];
         c5[..c.len()].copy_from_slice(&c);
         let got = quartic_roots(c5, 1.0);
-        let mut want: Vec<f64> = roots.iter().copied().filter(|x| (0.0..=1.0).contains(x)).collect();
+        let mut want: Vec<f64> = roots
+            .iter()
+            .copied()
+            .filter(|x| (0.0..=1.0).contains(x))
+            .collect();
         want.sort_by(f64::total_cmp);
         want.dedup_by(|a, b| (*a - *b).abs() < 1e-6);
         let times: Vec<f64> = got.times().collect();
         // Roots closer than ~1e-6 may merge (they are reported once, as touching).
-        if roots.iter().any(|x| (x.abs() < 1e-9) || ((x - 1.0).abs() < 1e-9)) {
+        if roots
+            .iter()
+            .any(|x| (x.abs() < 1e-9) || ((x - 1.0).abs() < 1e-9))
+        {
             continue;
         }
         let close = roots
@@ -205,7 +216,10 @@ fn quadratic_edge_cases() {
     let r = quadratic_roots(1.0, -4.0, 4.0, 1.0); // (1 − 2t)²
     assert_eq!(r.as_slice(), &[(0.5, RootKind::Touching)]);
     // Root exactly at h.
-    assert_eq!(quadratic_roots(-2.0, 0.0, 1.0 / 4.0, 8.0_f64.sqrt()).len(), 1);
+    assert_eq!(
+        quadratic_roots(-2.0, 0.0, 1.0 / 4.0, 8.0_f64.sqrt()).len(),
+        1
+    );
     assert_eq!(quadratic_roots(-1.0, 1.0, 0.0, 1.0).first(), Some(1.0));
     // Non-finite input.
     assert!(quadratic_roots(f64::NAN, 1.0, 0.0, 1.0).is_empty());
@@ -218,7 +232,11 @@ fn vertex_edge_edge_cases() {
     // Linear: falls from y = 1 at speed 2.
     let p = Kinematic2::new(v2(0.5, 1.0), v2(0.0, -2.0));
     match vertex_edge_toi(&p, &a, &b, 1.0).unwrap() {
-        TimeOfImpact::Hit { toi, normal, points } => {
+        TimeOfImpact::Hit {
+            toi,
+            normal,
+            points,
+        } => {
             assert_eq!(toi, 0.5);
             assert_eq!(normal, DVec2::Y);
             assert!((points[0] - v2(0.5, 0.0)).length() < 1e-15);
@@ -230,9 +248,15 @@ fn vertex_edge_edge_cases() {
     assert_eq!(vertex_edge_toi(&p, &a, &b, 1.0).unwrap().toi(), Some(1.0));
     // Zero relative velocity: no hit, no division by zero.
     let w = v2(0.3, -0.7);
-    let (a2, b2) = (Kinematic2::new(a.position, w), Kinematic2::new(b.position, w));
+    let (a2, b2) = (
+        Kinematic2::new(a.position, w),
+        Kinematic2::new(b.position, w),
+    );
     let p = Kinematic2::new(v2(0.5, 1.0), w);
-    assert_eq!(vertex_edge_toi(&p, &a2, &b2, 1.0).unwrap(), TimeOfImpact::Separated);
+    assert_eq!(
+        vertex_edge_toi(&p, &a2, &b2, 1.0).unwrap(),
+        TimeOfImpact::Separated
+    );
     // Touching at the start.
     let p = Kinematic2::new(v2(0.5, 0.0), v2(0.0, -1.0));
     assert_eq!(
@@ -251,13 +275,19 @@ fn vertex_edge_edge_cases() {
     assert_eq!(vertex_edge_toi(&p, &ea, &eb, 1.0).unwrap().toi(), Some(0.5));
     // Near miss of the graze by 1e-9: separated.
     let p = Kinematic2::new(v2(-0.5, 1e-9), v2(1.0, 0.0));
-    assert_eq!(vertex_edge_toi(&p, &ea, &eb, 1.0).unwrap(), TimeOfImpact::Separated);
+    assert_eq!(
+        vertex_edge_toi(&p, &ea, &eb, 1.0).unwrap(),
+        TimeOfImpact::Separated
+    );
     // Collinear sliding (f ≡ 0): enters the segment at t = 1.
     let p = Kinematic2::new(v2(-1.0, 0.0), v2(1.0, 0.0));
     assert_eq!(vertex_edge_toi(&p, &a, &b, 2.0).unwrap().toi(), Some(1.0));
     // Passing beyond the end point: separated.
     let p = Kinematic2::new(v2(1.5, 1.0), v2(0.0, -2.0));
-    assert_eq!(vertex_edge_toi(&p, &a, &b, 1.0).unwrap(), TimeOfImpact::Separated);
+    assert_eq!(
+        vertex_edge_toi(&p, &a, &b, 1.0).unwrap(),
+        TimeOfImpact::Separated
+    );
     // Degenerate edge (both ends the same point) hit by the vertex.
     let p = Kinematic2::new(v2(0.0, 1.0), v2(0.0, -1.0));
     assert_eq!(vertex_edge_toi(&p, &a, &a, 2.0).unwrap().toi(), Some(1.0));
@@ -269,7 +299,10 @@ fn vertex_edge_edge_cases() {
     // Huge coordinates do not overflow.
     let s = 1e59;
     let p = Kinematic2::new(v2(0.5, 1.0) * s, v2(0.0, -2.0) * s);
-    let (a3, b3) = (Kinematic2::new(DVec2::ZERO, DVec2::ZERO), Kinematic2::new(v2(s, 0.0), DVec2::ZERO));
+    let (a3, b3) = (
+        Kinematic2::new(DVec2::ZERO, DVec2::ZERO),
+        Kinematic2::new(v2(s, 0.0), DVec2::ZERO),
+    );
     assert_eq!(vertex_edge_toi(&p, &a3, &b3, 1.0).unwrap().toi(), Some(0.5));
 }
 
@@ -330,7 +363,9 @@ fn quartic_toi_matches_double_double_reference() {
 
 fn polygon<R: Rng>(r: &mut R) -> ConvexPolygon {
     let n = r.gen_range(3..=7);
-    let mut ang: Vec<f64> = (0..n).map(|_| r.gen_range(0.0..std::f64::consts::TAU)).collect();
+    let mut ang: Vec<f64> = (0..n)
+        .map(|_| r.gen_range(0.0..std::f64::consts::TAU))
+        .collect();
     ang.sort_by(f64::total_cmp);
     let rad = r.gen_range(0.3..1.0);
     let v: Vec<DVec2> = ang.iter().map(|a| v2(a.cos(), a.sin()) * rad).collect();
@@ -347,8 +382,16 @@ fn polygon_reference(
     vb: DVec2,
     h: f64,
 ) -> Option<f64> {
-    let wa: Vec<DVec2> = a.vertices().iter().map(|p| pa.transform_point(*p)).collect();
-    let wb: Vec<DVec2> = b.vertices().iter().map(|p| pb.transform_point(*p)).collect();
+    let wa: Vec<DVec2> = a
+        .vertices()
+        .iter()
+        .map(|p| pa.transform_point(*p))
+        .collect();
+    let wb: Vec<DVec2> = b
+        .vertices()
+        .iter()
+        .map(|p| pb.transform_point(*p))
+        .collect();
     let mut best: Option<f64> = None;
     for (verts, vv, edges, ve) in [(&wa, va, &wb, vb), (&wb, vb, &wa, va)] {
         for p in verts.iter() {
@@ -397,12 +440,22 @@ fn swept_toi_matches_vertex_edge_reference_for_translating_polygons() {
         .unwrap();
         assert_eq!(got.status(), ca.status(), "{got:?} {ca:?}");
         match (got, want) {
-            (TimeOfImpact::Hit { toi, normal, points }, Some(t)) => {
+            (
+                TimeOfImpact::Hit {
+                    toi,
+                    normal,
+                    points,
+                },
+                Some(t),
+            ) => {
                 hits += 1;
                 let closing = -normal.dot(vb - va);
                 // Early by at most tolerance / closing speed, never late.
                 let tol = 1e-9 * (a.size() + b.size());
-                assert!(toi <= t + 1e-12 && t - toi <= tol / closing * 1.01 + 1e-12, "{toi} vs {t}");
+                assert!(
+                    toi <= t + 1e-12 && t - toi <= tol / closing * 1.01 + 1e-12,
+                    "{toi} vs {t}"
+                );
                 worst = worst.max(t - toi);
                 assert!((points[0] - points[1]).length() < 1e-8);
                 assert!((ca.toi().unwrap() - toi).abs() < 1e-9);
@@ -440,10 +493,15 @@ fn swept_toi_agrees_with_parry_and_advancement_on_3d_hulls() {
         let (a, ha) = hull3(&mut r);
         let (b, hb) = hull3(&mut r);
         let pa = Pose3::new(DVec3::ZERO, random_quat(&mut r)).unwrap();
-        let dir = DVec3::new(r.gen_range(1.0..3.0), r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0));
+        let dir = DVec3::new(
+            r.gen_range(1.0..3.0),
+            r.gen_range(-1.0..1.0),
+            r.gen_range(-1.0..1.0),
+        );
         let pb = Pose3::new(dir, random_quat(&mut r)).unwrap();
         let va = DVec3::new(r.gen_range(-0.5..1.0), r.gen_range(-0.5..0.5), 0.0);
-        let vb = -dir * r.gen_range(0.0..1.5) + DVec3::new(0.0, r.gen_range(-0.5..0.5), r.gen_range(-0.5..0.5));
+        let vb = -dir * r.gen_range(0.0..1.5)
+            + DVec3::new(0.0, r.gen_range(-0.5..0.5), r.gen_range(-0.5..0.5));
         let h = 1.0;
         let got = swept_toi(&a, &pa, va, &b, &pb, vb, h, &SweptOptions::default()).unwrap();
         let ca = conservative_advancement(
@@ -456,9 +514,18 @@ fn swept_toi_agrees_with_parry_and_advancement_on_3d_hulls() {
         )
         .unwrap();
         assert_eq!(got.status(), ca.status(), "{got:?} {ca:?}");
-        let boolean = swept_intersects(&a, &pa, va, &b, &pb, vb, h, &gjk::Options::default()).unwrap();
+        let boolean =
+            swept_intersects(&a, &pa, va, &b, &pb, vb, h, &gjk::Options::default()).unwrap();
         let swept_b = Swept::new(&b, pb.inverse_transform_vector((vb - va) * h));
-        verify(&a, &pa, &swept_b, &pb, &boolean.verdict, boolean.tolerance * 10.0).unwrap();
+        verify(
+            &a,
+            &pa,
+            &swept_b,
+            &pb,
+            &boolean.verdict,
+            boolean.tolerance * 10.0,
+        )
+        .unwrap();
         let parry = cast_shapes(
             &parry_pose(&pa),
             va,
@@ -491,7 +558,9 @@ fn swept_toi_agrees_with_parry_and_advancement_on_3d_hulls() {
             TimeOfImpact::IterationLimit { .. } => panic!("iteration limit"),
         }
     }
-    eprintln!("swept 3D: {hits} hits, {sep} separated, {over} overlapping; worst |Δt| vs parry {worst:e}");
+    eprintln!(
+        "swept 3D: {hits} hits, {sep} separated, {over} overlapping; worst |Δt| vs parry {worst:e}"
+    );
     assert!(hits > 80 && sep > 40, "{hits} {sep}");
 }
 
@@ -516,12 +585,23 @@ fn rotating_boxes_never_pass_through_before_the_reported_time() {
             continue;
         }
         let h = 1.0;
-        let res = conservative_advancement(&a, &ma, &b, &mb, h, &AdvancementOptions::default()).unwrap();
+        let res =
+            conservative_advancement(&a, &ma, &b, &mb, h, &AdvancementOptions::default()).unwrap();
         let end = match res {
             TimeOfImpact::Hit { toi, .. } => {
                 hits += 1;
-                let s = sat(&a, &ma.pose_at(toi).unwrap(), &b, &mb.pose_at(toi).unwrap(), None);
-                assert!(s.separation.abs() <= 1e-7, "separation at toi {}", s.separation);
+                let s = sat(
+                    &a,
+                    &ma.pose_at(toi).unwrap(),
+                    &b,
+                    &mb.pose_at(toi).unwrap(),
+                    None,
+                );
+                assert!(
+                    s.separation.abs() <= 1e-7,
+                    "separation at toi {}",
+                    s.separation
+                );
                 toi
             }
             TimeOfImpact::Separated => {
@@ -532,8 +612,18 @@ fn rotating_boxes_never_pass_through_before_the_reported_time() {
         };
         for k in 0..400 {
             let t = end * k as f64 / 400.0;
-            let s = sat(&a, &ma.pose_at(t).unwrap(), &b, &mb.pose_at(t).unwrap(), None);
-            assert!(s.separation > -1e-12, "overlap {} at t = {t} before {end}", s.separation);
+            let s = sat(
+                &a,
+                &ma.pose_at(t).unwrap(),
+                &b,
+                &mb.pose_at(t).unwrap(),
+                None,
+            );
+            assert!(
+                s.separation > -1e-12,
+                "overlap {} at t = {t} before {end}",
+                s.separation
+            );
         }
     }
     eprintln!("rotating boxes: {hits} hits, {seps} separated");
@@ -547,40 +637,101 @@ fn advancement_statuses() {
     // Initially overlapping.
     let m = Motion::translating(Pose2::from_angle([0.5, 0.0], 0.0).unwrap(), DVec2::ZERO);
     let o = AdvancementOptions::default();
-    assert_eq!(conservative_advancement(&a, &still, &a, &m, 1.0, &o).unwrap(), TimeOfImpact::InitiallyOverlapping);
+    assert_eq!(
+        conservative_advancement(&a, &still, &a, &m, 1.0, &o).unwrap(),
+        TimeOfImpact::InitiallyOverlapping
+    );
     // Moving apart: separated at once.
     let m = Motion::translating(Pose2::from_angle([3.0, 0.0], 0.0).unwrap(), v2(1.0, 0.0));
-    assert_eq!(conservative_advancement(&a, &still, &a, &m, 1.0, &o).unwrap(), TimeOfImpact::Separated);
+    assert_eq!(
+        conservative_advancement(&a, &still, &a, &m, 1.0, &o).unwrap(),
+        TimeOfImpact::Separated
+    );
     // Spinning toward contact with a tiny cap: iteration limit, with the proved-free time.
-    let m = Motion::new(Pose2::from_angle([2.5, 0.0], 0.0).unwrap(), v2(-0.2, 0.0), 8.0);
-    let capped = AdvancementOptions { max_iterations: 2, ..o };
+    let m = Motion::new(
+        Pose2::from_angle([2.5, 0.0], 0.0).unwrap(),
+        v2(-0.2, 0.0),
+        8.0,
+    );
+    let capped = AdvancementOptions {
+        max_iterations: 2,
+        ..o
+    };
     match conservative_advancement(&a, &still, &a, &m, 1.0, &capped).unwrap() {
         TimeOfImpact::IterationLimit { reached } => assert!(reached > 0.0 && reached < 1.0),
         x => panic!("{x:?}"),
     }
     // Same geometry through the swept path and the advancement path: same status.
     let b = Motion::translating(Pose2::from_angle([2.5, 0.0], 0.0).unwrap(), v2(-1.0, 0.0));
-    let s = swept_toi(&a, &still.pose, DVec2::ZERO, &a, &b.pose, b.linear, 1.0, &SweptOptions::default()).unwrap();
+    let s = swept_toi(
+        &a,
+        &still.pose,
+        DVec2::ZERO,
+        &a,
+        &b.pose,
+        b.linear,
+        1.0,
+        &SweptOptions::default(),
+    )
+    .unwrap();
     let c = conservative_advancement(&a, &still, &a, &b, 1.0, &o).unwrap();
     assert_eq!(s.status(), c.status());
     assert!((s.toi().unwrap() - 0.5).abs() < 1e-9);
     // Contact exactly at h.
-    let s = swept_toi(&a, &still.pose, DVec2::ZERO, &a, &b.pose, b.linear, 0.5, &SweptOptions::default()).unwrap();
+    let s = swept_toi(
+        &a,
+        &still.pose,
+        DVec2::ZERO,
+        &a,
+        &b.pose,
+        b.linear,
+        0.5,
+        &SweptOptions::default(),
+    )
+    .unwrap();
     assert!((s.toi().unwrap() - 0.5).abs() < 1e-9, "{s:?}");
     // Bad input.
-    let e = swept_toi(&a, &still.pose, v2(f64::NAN, 0.0), &a, &b.pose, b.linear, 1.0, &SweptOptions::default()).unwrap_err();
+    let e = swept_toi(
+        &a,
+        &still.pose,
+        v2(f64::NAN, 0.0),
+        &a,
+        &b.pose,
+        b.linear,
+        1.0,
+        &SweptOptions::default(),
+    )
+    .unwrap_err();
     assert_eq!(e.field, "vel_a[0]");
     // 3D spin.
     let c3 = Cuboid::new(DVec3::splat(0.5)).unwrap();
-    let m3 = Motion::new(Pose3::from_translation(DVec3::new(3.0, 0.0, 0.0)).unwrap(), DVec3::new(-2.0, 0.0, 0.0), DVec3::new(0.0, 0.0, 3.0));
+    let m3 = Motion::new(
+        Pose3::from_translation(DVec3::new(3.0, 0.0, 0.0)).unwrap(),
+        DVec3::new(-2.0, 0.0, 0.0),
+        DVec3::new(0.0, 0.0, 3.0),
+    );
     let s3 = Motion::translating(Pose3::IDENTITY, DVec3::ZERO);
     let res = conservative_advancement(&c3, &s3, &c3, &m3, 1.0, &o).unwrap();
     let toi = res.toi().expect("hit");
-    let g = gjk::distance(&c3, &s3.pose, &c3, &m3.pose_at(toi).unwrap(), &gjk::Options::default(), None);
+    let g = gjk::distance(
+        &c3,
+        &s3.pose,
+        &c3,
+        &m3.pose_at(toi).unwrap(),
+        &gjk::Options::default(),
+        None,
+    );
     assert!(g.distance < 1e-8);
     for k in 0..200 {
         let t = toi * k as f64 / 200.0;
-        let g = gjk::distance(&c3, &s3.pose, &c3, &m3.pose_at(t).unwrap(), &gjk::Options::default(), None);
+        let g = gjk::distance(
+            &c3,
+            &s3.pose,
+            &c3,
+            &m3.pose_at(t).unwrap(),
+            &gjk::Options::default(),
+            None,
+        );
         assert!(g.intersecting() == Some(false) || t > toi - 1e-9, "t {t}");
     }
 }
