@@ -71,7 +71,9 @@ fn roots(c: &mut Criterion) {
         })
     });
     g.bench_function("quartic", |b| {
-        batched(b, N, BATCH, |k| quartic_roots(p4[k], 1.0).first().unwrap_or(0.0))
+        batched(b, N, BATCH, |k| {
+            quartic_roots(p4[k], 1.0).first().unwrap_or(0.0)
+        })
     });
     g.finish();
 

@@ -160,7 +160,6 @@ pub fn sat(
         a as *const ConvexPolygon as usize,
         b as *const ConvexPolygon as usize,
     );
-    let mut cache = cache;
     let world = |u: DVec2| pose_a.transform_vector(u);
 
     if let Some(c) = cache.as_deref() {
@@ -239,7 +238,7 @@ pub fn sat(
             }
         }
     };
-    if let Some(c) = cache.as_deref_mut() {
+    if let Some(c) = cache {
         c.owner = owner;
         c.edge = if s > tol { reference } else { None };
     }

@@ -52,7 +52,7 @@ fn pose(t: [f64; 2], a: f64) -> Pose2 {
 
 #[test]
 fn sat_agrees_with_gjk_and_epa_on_random_pairs() {
-    let mut r = rng(0x5a7_2d);
+    let mut r = rng(0x5a72d);
     let mut ctx = Context::new();
     let (mut sep, mut ovl) = (0, 0);
     let mut worst_depth: f64 = 0.0;
@@ -247,7 +247,7 @@ fn degenerate_polygons() {
         &seg1,
         &Pose2::IDENTITY,
         &seg2,
-        &pose([0.5, -0.5], 1.5707963267948966),
+        &pose([0.5, -0.5], std::f64::consts::FRAC_PI_2),
         None,
     );
     assert!(matches!(s.verdict, Verdict::Intersecting(_)));

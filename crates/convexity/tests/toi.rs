@@ -330,7 +330,7 @@ fn random_vertex_edge_campaign(accel: bool, seed: u64, cases: usize) -> (f64, us
                 worst = worst.max((toi - t).abs() / h);
             }
             (TimeOfImpact::Separated, None) => {}
-            (TimeOfImpact::InitiallyOverlapping, Some((t, _))) if t == 0.0 => {}
+            (TimeOfImpact::InitiallyOverlapping, Some((0.0, _))) => {}
             (g, Some((t, margin))) if margin.abs() < 1e-9 => {
                 // The vertex meets the line at an end point of the segment: ambiguous.
                 let _ = (g, t);

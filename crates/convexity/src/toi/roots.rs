@@ -182,8 +182,8 @@ impl Poly {
             c: [0.0; 5],
             deg: d.deg.saturating_sub(1),
         };
-        for i in 0..=out.deg {
-            out.c[i] = if r[i].abs() > tol { -r[i] } else { 0.0 };
+        for (o, ri) in out.c.iter_mut().zip(r).take(out.deg + 1) {
+            *o = if ri.abs() > tol { -ri } else { 0.0 };
         }
         out.trim(0.0);
         out

@@ -138,7 +138,7 @@ pub fn vertex_edge_toi(
         });
     }
     for v in e.iter_mut().chain(q.iter_mut()) {
-        *v = *v * (1.0 / scale);
+        *v *= 1.0 / scale;
     }
 
     let mut f = cross_poly(&e, &q);
