@@ -14,9 +14,13 @@
 //! for contact clipping. Degenerate polygons (a segment or a point: no area) also test their
 //! edge directions and, for two points, the line between them, which keeps the test exact.
 //!
-//! The intersecting verdict carries a common point: the vertex average of B clipped by A's
-//! edge half-planes, each pushed out by the tolerance (Sutherland–Hodgman), which is not
-//! empty when every axis overlaps to within the tolerance.
+//! The intersecting verdict carries a common point: for overlap (`s ≤ 0`) the vertex average of
+//! B clipped by A's edge half-planes (Sutherland–Hodgman); for a positive gap within the
+//! tolerance, the verdict is decided on the Euclidean distance (vertex–edge closest points,
+//! exact in 2D), because the edge-normal gap can be smaller than the distance (by up to √2 for
+//! facing corners): touching within the tolerance gives the closest points' midpoint as the
+//! common point, otherwise the closest-point direction separates with gap `d`, which is then
+//! the reported separation. This keeps SAT's verdict equal to GJK's in the tolerance band.
 //!
 //! Caching ([`SatCache`]): the edge that separated the pair last time is tried first; while it
 //! still separates (the common case between frames), the query costs one axis, O(n + m).
@@ -26,7 +30,9 @@
 //! `pose_ab`. Preconditions: validated polygons and poses (their constructors check).
 //! No failure modes beyond `SatStatus::Degenerate` (two coincident points, no axis exists).
 
-use crate::certificate::{tolerance_for, CommonPoint, SeparatingAxis, Verdict};
+use crate::certificate::{CommonPoint, SeparatingAxis, Verdict};
+use crate::gjk;
+use crate::minkowski::MinkowskiDifference;
 use crate::pose::Pose2;
 use crate::shape::ConvexPolygon;
 use glam::DVec2;
@@ -93,7 +99,8 @@ pub struct SatResult {
     pub status: SatStatus,
     /// Number of axes projected.
     pub axes_tested: usize,
-    /// The touch tolerance (touching within it counts as intersecting).
+    /// The touch tolerance (touching within it counts as intersecting): GJK's default,
+    /// `1e-10 × (size_A + size_B) + 4ε × magnitude`.
     pub tolerance: f64,
 }
 
@@ -148,7 +155,10 @@ pub fn sat(
     pose_b: &Pose2,
     cache: Option<&mut SatCache>,
 ) -> SatResult {
-    let tol = tolerance_for(a, pose_a, b, pose_b);
+    // GJK's touch tolerance, so that both methods call the same pairs touching.
+    let tol = MinkowskiDifference::new(a, pose_a, b, pose_b)
+        .tolerance(gjk::Options::default().rel_tolerance)
+        .max(f64::MIN_POSITIVE);
     let pose_ab = pose_a.relative(pose_b);
     let va = a.vertices();
     let vb: Vec<DVec2> = b
@@ -242,17 +252,52 @@ pub fn sat(
         c.owner = owner;
         c.edge = if s > tol { reference } else { None };
     }
-    let verdict = if s > tol {
-        Verdict::Separated(SeparatingAxis {
-            axis: world(u),
-            gap: s,
-        })
-    } else {
-        match common_point(va, &vb, s.max(0.0) + tol) {
-            Some(p) => Verdict::Intersecting(CommonPoint {
-                point: pose_a.transform_point(p),
+    let (verdict, s, u) = if s > tol {
+        (
+            Verdict::Separated(SeparatingAxis {
+                axis: world(u),
+                gap: s,
             }),
-            None => Verdict::Undetermined,
+            s,
+            u,
+        )
+    } else if s > 0.0 {
+        // Disjoint, but the best edge normal's gap is within the tolerance. The Euclidean
+        // distance can exceed it (two corners facing diagonally: d = s √2), so decide on the
+        // distance itself, as GJK does: touching within the tolerance, else separated along
+        // the closest points with gap d.
+        let (pa, pb) = closest_points(va, &vb);
+        let dvec = pb - pa;
+        let d = dvec.length();
+        match dvec.try_normalize() {
+            Some(n) if d > tol => (
+                Verdict::Separated(SeparatingAxis {
+                    axis: world(n),
+                    gap: d,
+                }),
+                d,
+                n,
+            ),
+            _ => (
+                Verdict::Intersecting(CommonPoint {
+                    point: pose_a.transform_point((pa + pb) * 0.5),
+                }),
+                s,
+                u,
+            ),
+        }
+    } else {
+        // Overlapping or touching exactly: B clipped by A (pushed out by a sliver of the
+        // tolerance for the rounding of B's placement) is a piece of A ∩ B.
+        match common_point(va, &vb, 1e-3 * tol) {
+            Some(p) => (
+                Verdict::Intersecting(CommonPoint {
+                    point: pose_a.transform_point(p),
+                }),
+                s,
+                u,
+            ),
+            None => (Verdict::Undetermined, s, u),
         }
     };
     SatResult {
@@ -264,6 +309,45 @@ pub fn sat(
         axes_tested: tested,
         tolerance: tol,
     }
+}
+
+/// The closest point of the segment `[p, q]` to `x`.
+fn closest_on_segment(p: DVec2, q: DVec2, x: DVec2) -> DVec2 {
+    let e = q - p;
+    let ee = e.dot(e);
+    if !(ee > 0.0) {
+        return p;
+    }
+    p + e * ((x - p).dot(e) / ee).clamp(0.0, 1.0)
+}
+
+/// Closest points of two disjoint convex polygons (A's, B's): in 2D one of them is a vertex,
+/// so the minimum over vertex–edge pairs of both is exact. O(n m).
+fn closest_points(va: &[DVec2], vb: &[DVec2]) -> (DVec2, DVec2) {
+    let mut best = (f64::INFINITY, DVec2::ZERO, DVec2::ZERO);
+    let edges = |v: &[DVec2]| -> Vec<(DVec2, DVec2)> {
+        let n = v.len();
+        (0..n).map(|i| (v[i], v[(i + 1) % n])).collect()
+    };
+    for &(p, q) in &edges(vb) {
+        for &x in va {
+            let y = closest_on_segment(p, q, x);
+            let d = (y - x).length_squared();
+            if d < best.0 {
+                best = (d, x, y);
+            }
+        }
+    }
+    for &(p, q) in &edges(va) {
+        for &y in vb {
+            let x = closest_on_segment(p, q, y);
+            let d = (y - x).length_squared();
+            if d < best.0 {
+                best = (d, x, y);
+            }
+        }
+    }
+    (best.1, best.2)
 }
 
 /// Clips the convex polygon `subject` by the half-plane `n·x ≤ c` (Sutherland–Hodgman).

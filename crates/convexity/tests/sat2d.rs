@@ -291,3 +291,63 @@ fn degenerate_polygons() {
     )
     .unwrap();
 }
+
+#[test]
+fn gaps_half_to_twice_the_tolerance() {
+    let a = poly(&rect_corners(DVec2::new(1.0, 1.0)));
+    let b = poly(&rect_corners(DVec2::new(0.5, 2.0)));
+    let tol = sat(&a, &Pose2::IDENTITY, &b, &pose([5.0, 0.0], 0.0), None).tolerance;
+    for k in [0.5, 0.9, 1.1, 2.0] {
+        let g = k * tol;
+        let pb = pose([1.5 + g, 0.0], 0.0);
+        let s = sat(&a, &Pose2::IDENTITY, &b, &pb, None);
+        let gap = s.separation;
+        assert_eq!(
+            s.verdict.intersecting(),
+            Some(gap <= s.tolerance),
+            "k = {k}: gap {gap}, tol {}",
+            s.tolerance
+        );
+        verify(&a, &Pose2::IDENTITY, &b, &pb, &s.verdict, s.tolerance).unwrap();
+        let gj = gjk::intersects(
+            &a,
+            &Pose2::IDENTITY,
+            &b,
+            &pb,
+            &gjk::Options::default(),
+            None,
+        );
+        if k >= 2.0 {
+            assert_eq!(gj.intersecting(), Some(false));
+            assert_eq!(s.verdict.intersecting(), Some(false));
+        }
+        if k <= 0.5 {
+            assert_eq!(s.verdict.intersecting(), Some(true));
+        }
+    }
+}
+
+#[test]
+fn corners_facing_diagonally_within_the_tolerance_band() {
+    // Edge-normal gap s, Euclidean distance s √2: SAT must decide on the distance as GJK does.
+    let a = poly(&rect_corners(DVec2::ONE));
+    let tol = sat(&a, &Pose2::IDENTITY, &a, &pose([5.0, 5.0], 0.0), None).tolerance;
+    for k in [0.3, 0.6, 0.8, 0.95] {
+        let s = k * tol;
+        let pb = pose([2.0 + s, 2.0 + s], 0.0);
+        let r = sat(&a, &Pose2::IDENTITY, &a, &pb, None);
+        verify(&a, &Pose2::IDENTITY, &a, &pb, &r.verdict, r.tolerance).unwrap();
+        let g = gjk::intersects(
+            &a,
+            &Pose2::IDENTITY,
+            &a,
+            &pb,
+            &gjk::Options::default(),
+            None,
+        );
+        assert_eq!(r.verdict.intersecting(), g.intersecting(), "k = {k}");
+        if let Verdict::Separated(c) = r.verdict {
+            assert!((c.gap - s * 2f64.sqrt()).abs() < 1e-15, "{}", c.gap);
+        }
+    }
+}

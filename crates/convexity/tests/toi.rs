@@ -735,3 +735,52 @@ fn advancement_statuses() {
         assert!(g.intersecting() == Some(false) || t > toi - 1e-9, "t {t}");
     }
 }
+
+#[test]
+fn swept_toi_at_offset_1e6_and_size_ratio_1e4() {
+    let mut r = rng(0x0ff_5e7);
+    let mut hits = 0;
+    let mut worst: f64 = 0.0;
+    for case in 0..300 {
+        let a = polygon(&mut r);
+        let small = case % 2 == 0;
+        let b = if small {
+            let v: Vec<DVec2> = polygon(&mut r)
+                .vertices()
+                .iter()
+                .map(|p| *p * 1e-4)
+                .collect();
+            ConvexPolygon::new(&v).unwrap()
+        } else {
+            polygon(&mut r)
+        };
+        let ta = v2(0.0, 0.0);
+        let tb = v2(r.gen_range(1.2..3.0), r.gen_range(-0.8..0.8));
+        let (ra, rb) = (r.gen_range(-3.0..3.0), r.gen_range(-3.0..3.0));
+        let va = v2(r.gen_range(-0.5..0.5), 0.0);
+        let vb = v2(r.gen_range(-4.0..0.0), r.gen_range(-0.5..0.5));
+        let off = v2(1e6, -1e6);
+        let at = |t: DVec2, ang: f64, o: DVec2| Pose2::from_angle((t + o).to_array(), ang).unwrap();
+        let (pa0, pb0) = (at(ta, ra, DVec2::ZERO), at(tb, rb, DVec2::ZERO));
+        let (pa1, pb1) = (at(ta, ra, off), at(tb, rb, off));
+        let o = SweptOptions::default();
+        let near = swept_toi(&a, &pa0, va, &b, &pb0, vb, 1.0, &o).unwrap();
+        let far = swept_toi(&a, &pa1, va, &b, &pb1, vb, 1.0, &o).unwrap();
+        let want = polygon_reference(&a, &pa0, va, &b, &pb0, vb, 1.0);
+        assert_eq!(near.status(), far.status(), "{near:?} {far:?}");
+        match (near.toi(), far.toi(), want) {
+            (Some(x), Some(y), Some(w)) => {
+                hits += 1;
+                worst = worst.max((x - y).abs());
+                // The offset costs the rounding of the translations (≈1e-10 at 1e6).
+                assert!((x - y).abs() < 1e-8, "{x} vs {y}");
+                assert!((x - w).abs() < 1e-8, "{x} vs reference {w}");
+            }
+            (None, None, None) => {}
+            (None, None, Some(_)) if near == TimeOfImpact::InitiallyOverlapping => {}
+            o => panic!("{o:?} {near:?}"),
+        }
+    }
+    eprintln!("offset 1e6 / ratio 1e4: {hits} hits, worst |Δt| near vs far {worst:e}");
+    assert!(hits > 50, "{hits}");
+}
