@@ -20,6 +20,7 @@
 
 pub mod boundary;
 pub mod certificate;
+pub mod contact2d;
 pub mod dk;
 pub mod epa;
 pub mod error;
@@ -30,8 +31,10 @@ pub mod ndim;
 pub mod polyhedron;
 pub mod pose;
 pub mod query;
+pub mod sat2d;
 pub mod shape;
 pub mod simplex;
+pub mod toi;
 pub mod vclip;
 pub mod vector;
 

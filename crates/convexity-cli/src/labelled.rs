@@ -1,0 +1,323 @@
+//! Two labelled point sets in any dimension, read from JSON or CSV (`convexity separate`).
+//!
+//! * JSON: `{"a": [[x, y, ...], ...], "b": [[...], ...]}`, or
+//!   `{"points": [[...], ...], "labels": [l0, l1, ...]}` with exactly two distinct labels
+//!   (strings or numbers).
+//! * CSV: a header row, then one row per point. Every column but one holds numbers; the label
+//!   column holds exactly two distinct values (strings allowed). When every column is numeric,
+//!   the label column is the one named `label`/`class`/`y`, else the last one. Fields may be
+//!   double-quoted (RFC 4180 style, `""` for a quote).
+//!
+//! Every error names the line (CSV) or the JSON path and the offending value.
+
+use crate::fields::quote;
+use crate::Fatal;
+use serde_json::Value;
+
+/// The two classes, in order of first appearance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Labelled {
+    pub labels: [String; 2],
+    pub a: Vec<Vec<f64>>,
+    pub b: Vec<Vec<f64>>,
+    /// Names of the coordinate columns (CSV) or `x0, x1, ...` (JSON).
+    pub columns: Vec<String>,
+}
+
+/// Reads `path` ('-' for standard input); JSON when the first non-blank byte is `{`.
+pub fn read(path: &str) -> Result<Labelled, Fatal> {
+    let text = if path == "-" {
+        let mut buf = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut buf)
+            .map_err(|e| Fatal::input(format!("cannot read standard input: {e}")))?;
+        buf
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| Fatal::input(format!("cannot read {path}: {e}")))?
+    };
+    let parsed = if text.trim_start().starts_with('{') {
+        from_json(&text)
+    } else {
+        from_csv(&text)
+    };
+    parsed.map_err(|e| Fatal::input(format!("{path}: {e}")))
+}
+
+/// Parses the JSON forms.
+pub fn from_json(text: &str) -> Result<Labelled, String> {
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| format!("malformed JSON at line {}, column {}", e.line(), e.column()))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| "expected a JSON object".to_string())?;
+    if let (Some(a), Some(b)) = (obj.get("a"), obj.get("b")) {
+        let a = rows(a, "a")?;
+        let b = rows(b, "b")?;
+        let dim = a.first().map_or(0, Vec::len);
+        return finish(["a".into(), "b".into()], a, b, default_columns(dim));
+    }
+    let (Some(points), Some(labels)) = (obj.get("points"), obj.get("labels")) else {
+        return Err(
+            "expected either \"a\" and \"b\", or \"points\" and \"labels\"".to_string(),
+        );
+    };
+    let points = rows(points, "points")?;
+    let labels = labels
+        .as_array()
+        .ok_or_else(|| "labels: expected an array".to_string())?;
+    if labels.len() != points.len() {
+        return Err(format!(
+            "labels: {} labels for {} points",
+            labels.len(),
+            points.len()
+        ));
+    }
+    let mut names: Vec<String> = Vec::new();
+    let mut split = (Vec::new(), Vec::new());
+    for (i, (p, l)) in points.into_iter().zip(labels).enumerate() {
+        let name = match l {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            other => return Err(format!("labels[{i}]: expected a string or number, found {other}")),
+        };
+        let class = class_of(&mut names, &name).ok_or_else(|| {
+            format!(
+                "labels[{i}]: a third distinct label {} (found {} and {})",
+                quote(&name),
+                quote(&names[0]),
+                quote(&names[1])
+            )
+        })?;
+        if class == 0 {
+            split.0.push(p);
+        } else {
+            split.1.push(p);
+        }
+    }
+    let dim = split.0.first().or(split.1.first()).map_or(0, Vec::len);
+    finish(two(names)?, split.0, split.1, default_columns(dim))
+}
+
+fn rows(v: &Value, what: &str) -> Result<Vec<Vec<f64>>, String> {
+    let arr = v
+        .as_array()
+        .ok_or_else(|| format!("{what}: expected an array of points"))?;
+    arr.iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let r = r
+                .as_array()
+                .ok_or_else(|| format!("{what}[{i}]: expected an array of numbers"))?;
+            r.iter()
+                .enumerate()
+                .map(|(j, x)| {
+                    x.as_f64()
+                        .ok_or_else(|| format!("{what}[{i}][{j}]: expected a number, found {x}"))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Index of `name` among the (at most two) labels seen so far; `None` for a third label.
+fn class_of(names: &mut Vec<String>, name: &str) -> Option<usize> {
+    if let Some(k) = names.iter().position(|n| n == name) {
+        return Some(k);
+    }
+    if names.len() == 2 {
+        return None;
+    }
+    names.push(name.to_string());
+    Some(names.len() - 1)
+}
+
+fn two(names: Vec<String>) -> Result<[String; 2], String> {
+    match <[String; 2]>::try_from(names) {
+        Ok(pair) => Ok(pair),
+        Err(names) => Err(format!(
+            "expected two distinct labels, found {}",
+            names.len()
+        )),
+    }
+}
+
+fn default_columns(dim: usize) -> Vec<String> {
+    (0..dim).map(|j| format!("x{j}")).collect()
+}
+
+fn finish(
+    labels: [String; 2],
+    a: Vec<Vec<f64>>,
+    b: Vec<Vec<f64>>,
+    columns: Vec<String>,
+) -> Result<Labelled, String> {
+    if a.is_empty() || b.is_empty() {
+        return Err(format!(
+            "class {} has no points",
+            quote(if a.is_empty() { &labels[0] } else { &labels[1] })
+        ));
+    }
+    Ok(Labelled {
+        labels,
+        a,
+        b,
+        columns,
+    })
+}
+
+/// Splits one CSV line into fields, honouring double quotes.
+fn split_csv(line: &str) -> Result<Vec<String>, String> {
+    let mut fields = Vec::new();
+    let mut cur = String::new();
+    let mut chars = line.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            (true, '"') => quoted = false,
+            (true, c) => cur.push(c),
+            (false, '"') if cur.trim().is_empty() => {
+                cur.clear();
+                quoted = true;
+            }
+            (false, ',') => fields.push(std::mem::take(&mut cur).trim().to_string()),
+            (false, c) => cur.push(c),
+        }
+    }
+    if quoted {
+        return Err("unterminated quoted field".to_string());
+    }
+    fields.push(cur.trim().to_string());
+    Ok(fields)
+}
+
+/// Parses the CSV form.
+pub fn from_csv(text: &str) -> Result<Labelled, String> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let Some((_, header)) = lines.next() else {
+        return Err("empty file: expected a header row".to_string());
+    };
+    let header = split_csv(header).map_err(|e| format!("line 1: {e}"))?;
+    let mut table: Vec<(usize, Vec<String>)> = Vec::new();
+    for (n, line) in lines {
+        let fields = split_csv(line).map_err(|e| format!("line {}: {e}", n + 1))?;
+        if fields.len() != header.len() {
+            return Err(format!(
+                "line {}: {} fields, but the header has {}",
+                n + 1,
+                fields.len(),
+                header.len()
+            ));
+        }
+        table.push((n + 1, fields));
+    }
+    if header.len() < 2 {
+        return Err("the header must name at least one coordinate column and a label column".into());
+    }
+    let numeric = |j: usize| table.iter().all(|(_, r)| r[j].parse::<f64>().is_ok());
+    let non_numeric: Vec<usize> = (0..header.len()).filter(|&j| !numeric(j)).collect();
+    let label_col = match non_numeric.as_slice() {
+        [j] => *j,
+        [] => header
+            .iter()
+            .position(|h| matches!(h.to_ascii_lowercase().as_str(), "label" | "class" | "y"))
+            .unwrap_or(header.len() - 1),
+        [j, k, ..] => {
+            let (line, row) = table
+                .iter()
+                .find(|(_, r)| r[*k].parse::<f64>().is_err())
+                .map_or((0, String::new()), |(n, r)| (*n, r[*k].clone()));
+            return Err(format!(
+                "line {line}: column {} holds {} (not a number), but column {} is already the \
+                 label column; only one column may hold labels",
+                quote(&header[*k]),
+                quote(&row),
+                quote(&header[*j])
+            ));
+        }
+    };
+    let mut names = Vec::new();
+    let mut split = (Vec::new(), Vec::new());
+    for (n, row) in &table {
+        let mut p = Vec::with_capacity(header.len() - 1);
+        for (j, f) in row.iter().enumerate() {
+            if j == label_col {
+                continue;
+            }
+            // Columns other than the label column parse for every row (checked above).
+            p.push(f.parse::<f64>().unwrap_or(f64::NAN));
+        }
+        let class = class_of(&mut names, &row[label_col]).ok_or_else(|| {
+            format!(
+                "line {n}: a third distinct label {} in column {} (found {} and {})",
+                quote(&row[label_col]),
+                quote(&header[label_col]),
+                quote(&names[0]),
+                quote(&names[1])
+            )
+        })?;
+        if class == 0 {
+            split.0.push(p);
+        } else {
+            split.1.push(p);
+        }
+    }
+    let columns = header
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != label_col)
+        .map(|(_, h)| h.clone())
+        .collect();
+    finish(two(names)?, split.0, split.1, columns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_with_string_labels_and_quotes() {
+        let t = "x,\"y, m\",species\n0,0,setosa\n1,0.5,\"virginica\"\n2,1,setosa\n";
+        let l = from_csv(t).unwrap();
+        assert_eq!(l.labels, ["setosa".to_string(), "virginica".to_string()]);
+        assert_eq!(l.a, vec![vec![0.0, 0.0], vec![2.0, 1.0]]);
+        assert_eq!(l.b, vec![vec![1.0, 0.5]]);
+        assert_eq!(l.columns, vec!["x".to_string(), "y, m".to_string()]);
+    }
+
+    #[test]
+    fn csv_numeric_labels_use_label_column_or_last() {
+        let l = from_csv("label,a,b\n1,0,0\n0,1,1\n").unwrap();
+        assert_eq!(l.a, vec![vec![0.0, 0.0]]);
+        let l = from_csv("a,b,c\n0,0,7\n1,1,8\n").unwrap();
+        assert_eq!(l.labels, ["7".to_string(), "8".to_string()]);
+    }
+
+    #[test]
+    fn csv_errors_name_the_line() {
+        let e = from_csv("a,b,c\n0,0,x\n1,1,y\n2,2,z\n").unwrap_err();
+        assert!(e.contains("line 4") && e.contains("third"), "{e}");
+        let e = from_csv("a,b,c\n0,0\n").unwrap_err();
+        assert!(e.starts_with("line 2"), "{e}");
+        let e = from_csv("a,b,c\n0,q,x\n1,1,y\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("only one column"), "{e}");
+        assert!(from_csv("a,b\n0,x\n1,x\n").unwrap_err().contains("two distinct"));
+    }
+
+    #[test]
+    fn json_both_forms() {
+        let l = from_json(r#"{"a": [[0, 0]], "b": [[1, 1], [2, 2]]}"#).unwrap();
+        assert_eq!(l.b.len(), 2);
+        let l = from_json(r#"{"points": [[0], [1], [2]], "labels": ["p", "q", "p"]}"#).unwrap();
+        assert_eq!(l.a, vec![vec![0.0], vec![2.0]]);
+        let e = from_json(r#"{"a": [[0, "x"]], "b": [[1, 1]]}"#).unwrap_err();
+        assert!(e.contains("a[0][1]"), "{e}");
+    }
+}

@@ -1,0 +1,242 @@
+//! Vertex–edge time of impact in 2D: the first `Δt ∈ [0, h]` at which a moving vertex lies on
+//! a moving edge (on its line and within the segment).
+//!
+//! Each point moves as `x(t) = x₀ + v t + ½ a t²`. With `e(t) = b(t) − a(t)` and
+//! `q(t) = p(t) − a(t)`, the vertex is on the edge's line when `f(t) = e(t) × q(t) = 0`: a
+//! product of two quadratics, so a quartic (a quadratic when all accelerations are zero, a
+//! linear function when in addition the edge does not rotate). Its roots in `[0, h]` come from
+//! [`roots`](super::roots) (Sturm sequences and bisection), in ascending order; the first one
+//! at which `0 ≤ q·e ≤ e·e` (the vertex within the segment) is the time of impact.
+//!
+//! Numerics: positions are taken relative to the edge's first end point at `t = 0` and scaled
+//! by the largest coefficient, and time by `h`, so the polynomial is `O(1)` on `s ∈ [0, 1]`
+//! whatever the units (no overflow for inputs up to [`MAX_MAGNITUDE`]). The sign of `f(0)` is
+//! decided exactly with `robust::orient2d`, so "touching at the start" is exact.
+//!
+//! Special cases: zero relative motion gives a constant `f` (no hit unless touching at the
+//! start; no division anywhere); `f ≡ 0` (the vertex slides along the edge's line) is handled
+//! by solving for the times it enters the segment (`q·e = 0` or `q·e = e·e`); a grazing
+//! double root is found by bisection on `f'` and is a hit; a hit at exactly `h` is reported
+//! with `toi = h`.
+//!
+//! Complexity: O(1) (one Sturm chain of length ≤ 5 and ≤ 4 bisections of ≤ 60 steps).
+//!
+//! [`MAX_MAGNITUDE`]: crate::error::MAX_MAGNITUDE
+
+use super::roots::{roots_in, RootStatus};
+use super::TimeOfImpact;
+use crate::error::{finite_vec, non_negative, InputError};
+use glam::DVec2;
+
+/// A point's motion over the step: `x(t) = position + velocity t + ½ acceleration t²`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Kinematic2 {
+    pub position: DVec2,
+    pub velocity: DVec2,
+    pub acceleration: DVec2,
+}
+
+impl Kinematic2 {
+    /// Constant velocity.
+    pub fn new(position: DVec2, velocity: DVec2) -> Self {
+        Kinematic2 {
+            position,
+            velocity,
+            acceleration: DVec2::ZERO,
+        }
+    }
+    /// Constant acceleration.
+    pub fn with_acceleration(position: DVec2, velocity: DVec2, acceleration: DVec2) -> Self {
+        Kinematic2 {
+            position,
+            velocity,
+            acceleration,
+        }
+    }
+    /// Position at time `t`.
+    pub fn at(&self, t: f64) -> DVec2 {
+        self.position + self.velocity * t + self.acceleration * (0.5 * t * t)
+    }
+    fn check(&self, field: &str) -> Result<(), InputError> {
+        finite_vec(&format!("{field}.position"), self.position)?;
+        finite_vec(&format!("{field}.velocity"), self.velocity)?;
+        finite_vec(&format!("{field}.acceleration"), self.acceleration)?;
+        Ok(())
+    }
+}
+
+/// A quadratic vector polynomial in `s`, coefficients ascending.
+type VPoly = [DVec2; 3];
+
+fn veval(p: &VPoly, s: f64) -> DVec2 {
+    (p[2] * s + p[1]) * s + p[0]
+}
+
+/// Coefficients of `x × y` for two vector quadratics (degree ≤ 4).
+fn cross_poly(x: &VPoly, y: &VPoly) -> [f64; 5] {
+    let mut c = [0.0; 5];
+    for i in 0..3 {
+        for j in 0..3 {
+            c[i + j] += x[i].perp_dot(y[j]);
+        }
+    }
+    c
+}
+
+/// Coefficients of `x · y` for two vector quadratics (degree ≤ 4).
+fn dot_poly(x: &VPoly, y: &VPoly) -> [f64; 5] {
+    let mut c = [0.0; 5];
+    for i in 0..3 {
+        for j in 0..3 {
+            c[i + j] += x[i].dot(y[j]);
+        }
+    }
+    c
+}
+
+/// The first time in `[0, h]` at which `vertex` lies on the segment `[edge_a, edge_b]`.
+///
+/// A is the edge's body and B the vertex's: the normal of a hit is the edge's unit normal on
+/// the side where the vertex was at `t = 0`, and both contact points are the vertex's position
+/// at the time of impact. Touching at `t = 0` is `InitiallyOverlapping`. Errors on a
+/// non-finite or out-of-range input or a negative `h`.
+pub fn vertex_edge_toi(
+    vertex: &Kinematic2,
+    edge_a: &Kinematic2,
+    edge_b: &Kinematic2,
+    h: f64,
+) -> Result<TimeOfImpact<DVec2>, InputError> {
+    vertex.check("vertex")?;
+    edge_a.check("edge_a")?;
+    edge_b.check("edge_b")?;
+    non_negative("h", h)?;
+
+    // Relative to edge_a's start, with time scaled to s = t / h.
+    let origin = edge_a.position;
+    let poly = |k: &Kinematic2| -> VPoly {
+        [
+            k.position - origin,
+            k.velocity * h,
+            k.acceleration * (0.5 * h * h),
+        ]
+    };
+    let (pa, pb, pp) = (poly(edge_a), poly(edge_b), poly(vertex));
+    let mut e: VPoly = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
+    let mut q: VPoly = [pp[0] - pa[0], pp[1] - pa[1], pp[2] - pa[2]];
+    // Largest coefficient; scaling by it keeps everything O(1) (and finite).
+    let scale = e
+        .iter()
+        .chain(q.iter())
+        .fold(0.0f64, |m, v| m.max(v.x.abs()).max(v.y.abs()));
+    if !(scale > 0.0) || !scale.is_finite() {
+        // Everything coincides with the edge's start point for the whole step (or the step
+        // overflowed, which the validation bounds exclude): a degenerate touching contact.
+        return Ok(if scale == 0.0 {
+            TimeOfImpact::InitiallyOverlapping
+        } else {
+            TimeOfImpact::Separated
+        });
+    }
+    for v in e.iter_mut().chain(q.iter_mut()) {
+        *v *= 1.0 / scale;
+    }
+
+    let mut f = cross_poly(&e, &q);
+    // Exact side of the vertex at t = 0.
+    let side0 = robust::orient2d(
+        coord(edge_a.position),
+        coord(edge_b.position),
+        coord(vertex.position),
+    );
+    if side0 == 0.0 {
+        f[0] = 0.0;
+    } else if f[0] == 0.0 || (f[0] > 0.0) != (side0 > 0.0) {
+        f[0] = side0.signum() * f64::MIN_POSITIVE;
+    }
+    let within = |s: f64| -> Option<DVec2> {
+        let es = veval(&e, s);
+        let qs = veval(&q, s);
+        let ee = es.dot(es);
+        let u = qs.dot(es);
+        let tol = 1e-12 * (ee + qs.length() * es.length()) + 1e-300;
+        let ok = if ee > 1e-24 {
+            u >= -tol && u <= ee + tol
+        } else {
+            qs.length() <= 1e-12
+        };
+        ok.then(|| {
+            let x = vertex.at(s * h);
+            if s >= 1.0 {
+                vertex.at(h)
+            } else {
+                x
+            }
+        })
+    };
+    let normal_at = |s: f64| -> DVec2 {
+        let es = veval(&e, s);
+        let n = DVec2::new(-es.y, es.x);
+        let n = n.try_normalize().unwrap_or(DVec2::Y);
+        if side0 < 0.0 {
+            -n
+        } else {
+            n
+        }
+    };
+    let hit = |s: f64, p: DVec2| -> TimeOfImpact<DVec2> {
+        TimeOfImpact::Hit {
+            toi: if s >= 1.0 { h } else { s * h },
+            normal: normal_at(s),
+            points: [p, p],
+        }
+    };
+
+    let roots = roots_in(&f, 1.0);
+    match roots.status {
+        RootStatus::NotFinite => return Ok(TimeOfImpact::Separated),
+        RootStatus::Identical => {
+            // The vertex stays on the edge's line (or the edge is a point): the first s at
+            // which it is within the segment is 0 or a time at which it reaches an end point.
+            if within(0.0).is_some() {
+                return Ok(TimeOfImpact::InitiallyOverlapping);
+            }
+            let g0 = dot_poly(&q, &e);
+            let ee = dot_poly(&e, &e);
+            let mut g1 = g0;
+            for (x, y) in g1.iter_mut().zip(ee) {
+                *x -= y;
+            }
+            // |q|² = 0: the vertex meets the first end point (the only way to meet an edge
+            // that has collapsed to a point for the whole step).
+            let qq = dot_poly(&q, &q);
+            let mut best: Option<f64> = None;
+            for g in [g0, g1, qq] {
+                let r = roots_in(&g, 1.0);
+                for s in r.times() {
+                    if within(s).is_some() {
+                        best = Some(best.map_or(s, |b: f64| b.min(s)));
+                        break;
+                    }
+                }
+            }
+            return Ok(match best.and_then(|s| within(s).map(|p| (s, p))) {
+                Some((s, p)) => hit(s, p),
+                None => TimeOfImpact::Separated,
+            });
+        }
+        RootStatus::Converged | RootStatus::IterationLimit => {}
+    }
+    for s in roots.times() {
+        if let Some(p) = within(s) {
+            if s == 0.0 {
+                return Ok(TimeOfImpact::InitiallyOverlapping);
+            }
+            return Ok(hit(s, p));
+        }
+    }
+    Ok(TimeOfImpact::Separated)
+}
+
+fn coord(p: DVec2) -> robust::Coord<f64> {
+    robust::Coord { x: p.x, y: p.y }
+}
