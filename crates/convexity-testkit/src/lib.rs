@@ -53,6 +53,7 @@ pub mod gen3;
 pub mod harness;
 pub mod hull_oracle;
 mod linalg;
+pub mod lp_oracle;
 pub mod placement;
 pub mod predicates;
 pub mod rng;

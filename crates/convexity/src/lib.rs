@@ -22,6 +22,7 @@ pub mod certificate;
 pub mod epa;
 pub mod error;
 pub mod gjk;
+pub mod lp;
 pub mod minkowski;
 pub mod ndim;
 pub mod pose;
