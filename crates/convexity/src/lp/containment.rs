@@ -16,8 +16,10 @@
 //! [`super::intersect`]: a point whose LP neither proves inside nor outside is `Undetermined`.
 
 use super::revised::{EarlyExit, Problem, Solver};
-use super::Scaling;
-use super::{check_dims, check_options, decide, solve_scaled, tolerance, LpOptions, LpStatus};
+use super::{
+    check_dims, check_options, decide, solve_scaled, tolerance_from, Bbox, LpOptions, LpStatus,
+    Scaling,
+};
 use crate::error::InputError;
 use crate::ndim::{PointsN, SeparatingHyperplane, VerdictN};
 
@@ -131,13 +133,14 @@ fn run_batch(
     check_dims(hull, points, "points")?;
     check_options(opts)?;
     let n = hull.dim();
-    let scaling = Scaling::of(&[hull.coords(), points.coords()], n);
+    let hull_box = Bbox::of(hull.coords(), n);
+    let scaling = Scaling::of(&hull_box.union(&Bbox::of(points.coords(), n)));
     let t = scaling.apply(hull.coords());
     let mut solver = Solver::new(n);
     let mut warm = false;
     for (i, p) in points.iter().enumerate() {
         let single = PointsN::new(n, p.to_vec())?;
-        let tol = tolerance(&single, hull, opts);
+        let tol = tolerance_from(&Bbox::of(p, n), &hull_box, opts);
         let s = scaling.apply(p);
         let problem = Problem { n, s: &s, t: &t };
         let tol_s = tol * scaling.inv_scale;

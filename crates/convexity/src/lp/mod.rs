@@ -166,10 +166,67 @@ pub struct LpQuery<V> {
 
 /// The absolute tolerance for a pair: `rel · (size_a + size_b) + 8(n + 2) ε · magnitude`.
 pub fn tolerance(a: &PointsN, b: &PointsN, opts: &LpOptions) -> f64 {
-    let size = a.size() + b.size();
+    tolerance_from(
+        &Bbox::of(a.coords(), a.dim()),
+        &Bbox::of(b.coords(), b.dim()),
+        opts,
+    )
+}
+
+pub(crate) fn tolerance_from(a: &Bbox, b: &Bbox, opts: &LpOptions) -> f64 {
+    let size = a.diagonal() + b.diagonal();
     let mag = a.magnitude().max(b.magnitude());
-    let rounding = 8.0 * (a.dim() + 2) as f64 * f64::EPSILON * mag;
+    let rounding = 8.0 * (a.lo.len() + 2) as f64 * f64::EPSILON * mag;
     (opts.rel_tolerance * size + rounding).max(f64::MIN_POSITIVE)
+}
+
+/// Axis-aligned bounding box of a row-major point set (one pass).
+pub(crate) struct Bbox {
+    pub lo: Vec<f64>,
+    pub hi: Vec<f64>,
+}
+
+impl Bbox {
+    pub fn of(coords: &[f64], n: usize) -> Self {
+        let mut lo = vec![f64::INFINITY; n];
+        let mut hi = vec![f64::NEG_INFINITY; n];
+        for p in coords.chunks_exact(n) {
+            for ((l, h), &x) in lo.iter_mut().zip(hi.iter_mut()).zip(p) {
+                if x < *l {
+                    *l = x;
+                }
+                if x > *h {
+                    *h = x;
+                }
+            }
+        }
+        Bbox { lo, hi }
+    }
+
+    pub fn union(&self, o: &Bbox) -> Bbox {
+        Bbox {
+            lo: self.lo.iter().zip(&o.lo).map(|(a, b)| a.min(*b)).collect(),
+            hi: self.hi.iter().zip(&o.hi).map(|(a, b)| a.max(*b)).collect(),
+        }
+    }
+
+    /// Length of the diagonal (the `size` of [`PointsN::size`]).
+    pub fn diagonal(&self) -> f64 {
+        self.lo
+            .iter()
+            .zip(&self.hi)
+            .map(|(l, h)| (h - l) * (h - l))
+            .sum::<f64>()
+            .sqrt()
+    }
+
+    /// Largest absolute coordinate.
+    pub fn magnitude(&self) -> f64 {
+        self.lo
+            .iter()
+            .chain(&self.hi)
+            .fold(0.0, |m: f64, x| m.max(x.abs()))
+    }
 }
 
 pub(crate) fn check_options(opts: &LpOptions) -> Result<(), InputError> {
@@ -210,26 +267,20 @@ pub(crate) struct Scaling {
 }
 
 impl Scaling {
-    pub fn of(sets: &[&[f64]], n: usize) -> Self {
-        let mut lo = vec![f64::INFINITY; n];
-        let mut hi = vec![f64::NEG_INFINITY; n];
-        for set in sets {
-            for p in set.chunks_exact(n) {
-                for k in 0..n {
-                    lo[k] = lo[k].min(p[k]);
-                    hi[k] = hi[k].max(p[k]);
-                }
-            }
-        }
-        let centre: Vec<f64> = lo.iter().zip(&hi).map(|(l, h)| 0.5 * (l + h)).collect();
-        let mut scale = 0.0f64;
-        for set in sets {
-            for p in set.chunks_exact(n) {
-                for k in 0..n {
-                    scale = scale.max((p[k] - centre[k]).abs());
-                }
-            }
-        }
+    /// From the bounding box of everything to be scaled.
+    pub fn of(bbox: &Bbox) -> Self {
+        let centre: Vec<f64> = bbox
+            .lo
+            .iter()
+            .zip(&bbox.hi)
+            .map(|(l, h)| 0.5 * (l + h))
+            .collect();
+        let scale = bbox
+            .lo
+            .iter()
+            .zip(&bbox.hi)
+            .zip(&centre)
+            .fold(0.0f64, |m, ((l, h), c)| m.max(h - c).max(c - l));
         let inv_scale = if scale > 0.0 && scale.is_finite() {
             1.0 / scale
         } else {
@@ -299,6 +350,18 @@ pub(crate) fn combine(set: &PointsN, w: &[(usize, f64)]) -> Vec<f64> {
     out
 }
 
+/// `(min, max)` of `dir · p` over the set (same as [`PointsN::extent`], faster dot).
+fn extent(set: &PointsN, dir: &[f64]) -> (f64, f64) {
+    let mut lo = f64::INFINITY;
+    let mut hi = f64::NEG_INFINITY;
+    for p in set.iter() {
+        let v = revised::dot(p, dir);
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    (lo, hi)
+}
+
 /// The best of the candidate directions as a separating hyperplane, gap evaluated on the data.
 pub(crate) fn best_hyperplane(
     a: &PointsN,
@@ -312,7 +375,7 @@ pub(crate) fn best_hyperplane(
             continue;
         }
         let normal: Vec<f64> = c.iter().map(|x| x / norm).collect();
-        let gap = b.extent(&normal).0 - a.extent(&normal).1;
+        let gap = extent(b, &normal).0 - extent(a, &normal).1;
         if gap.is_finite() && best.as_ref().is_none_or(|h| gap > h.gap) {
             best = Some(SeparatingHyperplane { normal, gap });
         }
@@ -410,9 +473,10 @@ pub(crate) fn decide(
 pub fn intersect(a: &PointsN, b: &PointsN, opts: &LpOptions) -> Result<LpIntersection, InputError> {
     check_dims(a, b, "b")?;
     check_options(opts)?;
-    let tol = tolerance(a, b, opts);
     let n = a.dim();
-    let scaling = Scaling::of(&[a.coords(), b.coords()], n);
+    let (box_a, box_b) = (Bbox::of(a.coords(), n), Bbox::of(b.coords(), n));
+    let tol = tolerance_from(&box_a, &box_b, opts);
+    let scaling = Scaling::of(&box_a.union(&box_b));
     let s = scaling.apply(a.coords());
     let t = scaling.apply(b.coords());
     let p = Problem { n, s: &s, t: &t };
@@ -440,9 +504,10 @@ pub fn intersect(a: &PointsN, b: &PointsN, opts: &LpOptions) -> Result<LpInterse
 pub fn l1_distance(a: &PointsN, b: &PointsN, opts: &LpOptions) -> Result<L1Distance, InputError> {
     check_dims(a, b, "b")?;
     check_options(opts)?;
-    let tol = tolerance(a, b, opts);
     let n = a.dim();
-    let scaling = Scaling::of(&[a.coords(), b.coords()], n);
+    let (box_a, box_b) = (Bbox::of(a.coords(), n), Bbox::of(b.coords(), n));
+    let tol = tolerance_from(&box_a, &box_b, opts);
+    let scaling = Scaling::of(&box_a.union(&box_b));
     let s = scaling.apply(a.coords());
     let t = scaling.apply(b.coords());
     let p = Problem { n, s: &s, t: &t };

@@ -18,8 +18,10 @@
 //! Method (Chvátal, *Linear Programming*, ch. 7–8; Bland 1977): the basis has m = n + 2
 //! columns; its inverse is kept explicitly (m × m) and updated by the elementary pivot (O(m²));
 //! it is refactorised from scratch by Gauss–Jordan with partial pivoting every
-//! [`REFACTOR_EVERY`] pivots (O(m³)). Pricing is Dantzig's rule over all |S| + |T| + 2n columns
-//! (O(n) per column); after [`DEGENERATE_SWITCH`] consecutive degenerate pivots it switches to
+//! [`REFACTOR_EVERY`] pivots (O(m³)). Pricing is Dantzig's rule (O(n) per column), partial:
+//! over the 2n residual columns and a circular window of max(N/8, 128) of the N = |S| + |T|
+//! vertex columns, widened until it finds an improving column, with a full pass every
+//! [`FULL_PRICING_EVERY`] pivots (Chvátal ch. 8, "partial pricing"); after [`DEGENERATE_SWITCH`] consecutive degenerate pivots it switches to
 //! Bland's smallest-index rule, which cannot cycle, until a pivot makes progress. The ratio test
 //! breaks near-ties by the largest pivot element (Bland mode: smallest variable index).
 //!
@@ -31,6 +33,10 @@
 pub(crate) const REFACTOR_EVERY: u32 = 64;
 /// Consecutive degenerate pivots before switching to Bland's rule.
 pub(crate) const DEGENERATE_SWITCH: u32 = 24;
+/// Pivots between full pricing passes (partial pricing otherwise).
+pub(crate) const FULL_PRICING_EVERY: u32 = 8;
+/// Smallest pricing window (vertex columns).
+const PARTIAL_MIN: usize = 128;
 /// Smallest accepted pivot element (the columns are O(1) after scaling).
 const PIVOT_TOL: f64 = 1e-11;
 /// Reduced-cost optimality tolerance (costs are 0 or 1).
@@ -244,6 +250,9 @@ impl Solver {
         }
         let mut degenerate_run = 0u32;
         let mut since_refactor = 0u32;
+        // The first pass is full: a separated pair can then exit before any pivot.
+        let mut since_full = FULL_PRICING_EVERY;
+        let mut cursor = 0usize;
         loop {
             if let Some(e) = early {
                 if self.objective(p) <= e.intersect_below {
@@ -255,27 +264,52 @@ impl Solver {
             let (alpha, beta) = (self.y[n], self.y[n + 1]);
             let bland = degenerate_run >= DEGENERATE_SWITCH;
             // Pricing. Reduced costs: λᵢ: −(w·sᵢ + α); μⱼ: w·tⱼ − β; r⁺ₖ: 1 + wₖ; r⁻ₖ: 1 − wₖ.
+            // Partial pricing: the vertex columns are scanned circularly from `cursor` in
+            // windows, stopping after the first window with an improving column; a full pass
+            // (which also yields the extents for the early separation test) runs in Bland
+            // mode, every FULL_PRICING_EVERY pivots, and whenever the windows find nothing.
             let mut enter = usize::MAX;
             let mut best = -DUAL_TOL;
             let mut hi_s = f64::NEG_INFINITY;
             let mut lo_t = f64::INFINITY;
-            for (i, si) in p.s.chunks_exact(n).enumerate() {
-                let ws = dot(w, si);
-                hi_s = hi_s.max(ws);
-                let d = -(ws + alpha);
-                if d < best && !in_basis[i] && !(bland && enter != usize::MAX) {
-                    best = if bland { -DUAL_TOL } else { d };
-                    enter = i;
+            let nv = ns + nt;
+            let full = bland || since_full >= FULL_PRICING_EVERY;
+            let window = if full { nv } else { (nv / 8).max(PARTIAL_MIN) };
+            let mut scanned = 0;
+            let mut c = if bland { 0 } else { cursor % nv.max(1) };
+            while scanned < nv {
+                let stop = (scanned + window).min(nv);
+                while scanned < stop {
+                    let d = if c < ns {
+                        let ws = dot(w, &p.s[c * n..(c + 1) * n]);
+                        hi_s = hi_s.max(ws);
+                        -(ws + alpha)
+                    } else {
+                        let j = c - ns;
+                        let wt = dot(w, &p.t[j * n..(j + 1) * n]);
+                        lo_t = lo_t.min(wt);
+                        wt - beta
+                    };
+                    if d < best && !in_basis[c] && !(bland && enter != usize::MAX) {
+                        best = if bland { -DUAL_TOL } else { d };
+                        enter = c;
+                    }
+                    c += 1;
+                    if c == nv {
+                        c = 0;
+                    }
+                    scanned += 1;
+                }
+                if enter != usize::MAX {
+                    break;
                 }
             }
-            for (j, tj) in p.t.chunks_exact(n).enumerate() {
-                let wt = dot(w, tj);
-                lo_t = lo_t.min(wt);
-                let d = wt - beta;
-                if d < best && !in_basis[ns + j] && !(bland && enter != usize::MAX) {
-                    best = if bland { -DUAL_TOL } else { d };
-                    enter = ns + j;
-                }
+            cursor = c;
+            let full_pass = scanned == nv;
+            if full_pass {
+                since_full = 0;
+            } else {
+                since_full += 1;
             }
             // r⁺ then r⁻, in column order (Bland's rule needs one fixed order).
             for (side, sign) in [(0, 1.0), (n, -1.0)] {
@@ -287,7 +321,7 @@ impl Solver {
                     }
                 }
             }
-            if let Some(e) = early {
+            if let (Some(e), true) = (early, full_pass) {
                 let norm = dot(w, w).sqrt();
                 if norm > 0.0 && lo_t - hi_s > e.separate_above * norm {
                     return Outcome::EarlySeparated;
@@ -404,6 +438,22 @@ fn normalise(mut w: Vec<(usize, f64)>) -> Vec<(usize, f64)> {
     w
 }
 
+/// Dot product with four independent accumulators (pricing is O(n) dots per column and a
+/// single running sum is bound by the latency of the floating-point add).
 pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[..len], &b[..len]);
+    let mut acc = [0.0f64; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for k in 0..4 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    let mut tail = 0.0;
+    for (x, y) in ra.iter().zip(rb) {
+        tail += x * y;
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
 }
