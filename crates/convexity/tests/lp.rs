@@ -660,3 +660,50 @@ fn posed_points_agree_with_gjk_in_3d_and_2d() {
     let lp = intersect_points(&h, &Pose2::IDENTITY, &h, &pose_b, &opts()).unwrap();
     assert_eq!(lp.verdict.intersecting(), Some(true));
 }
+
+#[test]
+fn metamorphic_translation_scaling_and_vertex_order() {
+    let mut r = rng(0x3e7a);
+    for case in 0..200 {
+        let n = [2usize, 3, 5, 10][case % 4];
+        let (a, b, kind) = random_pair(&mut r, n, case);
+        if kind == "offset-1e6" {
+            continue;
+        }
+        let (pa, pb) = (
+            PointsN::from_rows(&a).unwrap(),
+            PointsN::from_rows(&b).unwrap(),
+        );
+        let base = l1_distance(&pa, &pb, &opts()).unwrap();
+        let ans = intersect(&pa, &pb, &opts()).unwrap();
+        // Scale by 8 (exact in binary), translate by an integer vector, reverse the order.
+        let shift: Vec<f64> = (0..n).map(|k| (k as f64) * 3.0 - 7.0).collect();
+        let map = |v: &[Vec<f64>]| -> PointsN {
+            let rows: Vec<Vec<f64>> = v
+                .iter()
+                .rev()
+                .map(|p| p.iter().zip(&shift).map(|(x, s)| 8.0 * x + s).collect())
+                .collect();
+            PointsN::from_rows(&rows).unwrap()
+        };
+        let (qa, qb) = (map(&a), map(&b));
+        let moved = l1_distance(&qa, &qb, &opts()).unwrap();
+        let scale = 8.0 * (pa.size() + pb.size() + base.d1);
+        assert!(
+            (moved.d1 - 8.0 * base.d1).abs() <= 1e-10 * (1.0 + scale),
+            "case {case} {kind}: {} vs 8 × {}",
+            moved.d1,
+            base.d1
+        );
+        let moved_ans = intersect(&qa, &qb, &opts()).unwrap();
+        verify_n(&moved_ans.verdict, &qa, &qb, moved_ans.tolerance).unwrap();
+        // Outside the band (d1 within 10 tol of the threshold), the answers agree.
+        if (base.d1 - ans.tolerance).abs() > 10.0 * ans.tolerance {
+            assert_eq!(
+                moved_ans.intersecting(),
+                ans.intersecting(),
+                "case {case} {kind}"
+            );
+        }
+    }
+}
