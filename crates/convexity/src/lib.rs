@@ -25,6 +25,7 @@ pub mod dk;
 pub mod epa;
 pub mod error;
 pub mod gjk;
+pub mod lp;
 pub mod minkowski;
 pub mod nd;
 pub mod ndim;
