@@ -18,16 +18,21 @@
 // direction for every such guard. Rewriting it as `x <= 0.0` would silently accept NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod bounds;
 pub mod certificate;
 pub mod epa;
 pub mod error;
+pub mod facet;
 pub mod gjk;
+pub mod mesh;
 pub mod minkowski;
 pub mod ndim;
 pub mod pose;
 pub mod query;
 pub mod shape;
 pub mod simplex;
+pub mod sweep_prune;
+pub mod tri_tri;
 pub mod vector;
 
 pub use certificate::{verify, CommonPoint, SeparatingAxis, Verdict};
