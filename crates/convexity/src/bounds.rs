@@ -32,7 +32,7 @@
 //! farthest pair when the support points are (nearly) affinely dependent, and the final
 //! radius is always re-measured over all points, so the sphere always encloses the input.
 
-use crate::error::{finite_vec, InputError, Problem};
+use crate::error::{finite_vec, InputError, Problem, MAX_MAGNITUDE};
 use crate::pose::Pose;
 use crate::vector::{Rotation, Vector};
 
@@ -56,7 +56,10 @@ fn validate_points<V: Vector>(points: &[V]) -> Result<(), InputError> {
         return Err(InputError::new("points", Problem::Empty));
     }
     for (i, p) in points.iter().enumerate() {
-        finite_vec(&format!("points[{i}]"), *p)?;
+        // The field name is only built on failure: this runs once per input point.
+        if !p.is_finite() || p.max_abs() > MAX_MAGNITUDE {
+            finite_vec(&format!("points[{i}]"), *p)?;
+        }
     }
     Ok(())
 }
@@ -401,13 +404,13 @@ impl<V: Vector> Aabb<V> {
     pub fn transformed(&self, pose: &Pose<V>) -> Self {
         let c = pose.transform_point(self.center());
         let h = coords(self.half_extents());
-        let rot = pose.rotation();
+        let rot = pose.rotation().to_matrix();
         let mut out = [0.0; 3];
         for (j, hj) in h.iter().enumerate().take(V::DIM.min(3)) {
             let mut e = [0.0; 3];
             e[j] = 1.0;
             // Column j of R.
-            let col = coords(rot.rotate(build::<V>(&e)));
+            let col = coords(V::mat_mul(&rot, build::<V>(&e)));
             for i in 0..V::DIM.min(3) {
                 out[i] += col[i].abs() * hj;
             }

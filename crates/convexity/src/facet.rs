@@ -21,7 +21,7 @@
 
 use glam::DVec3;
 
-use crate::error::{finite_vec, InputError, Problem};
+use crate::error::{finite_vec, InputError, Problem, MAX_MAGNITUDE};
 use crate::tri_tri::{is_coplanar_pair, planar_hull, tri_tri, Piece, TriTri};
 
 fn fan(p: &[DVec3]) -> Vec<[DVec3; 3]> {
@@ -38,7 +38,9 @@ fn validate(field: &str, p: &[DVec3]) -> Result<(), InputError> {
         return Err(InputError::new(field, Problem::Empty));
     }
     for (i, v) in p.iter().enumerate() {
-        finite_vec(&format!("{field}[{i}]"), *v)?;
+        if !v.is_finite() || v.abs().max_element() > MAX_MAGNITUDE {
+            finite_vec(&format!("{field}[{i}]"), *v)?;
+        }
     }
     Ok(())
 }

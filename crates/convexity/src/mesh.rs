@@ -38,7 +38,7 @@ use std::collections::HashMap;
 use glam::DVec3;
 
 use crate::bounds::Aabb;
-use crate::error::{finite_vec, InputError, Problem};
+use crate::error::{finite_vec, InputError, Problem, MAX_MAGNITUDE};
 use crate::pose::Pose3;
 use crate::tri_tri::{orient2d, orient3d, point_on_triangle, tri_tri_test};
 
@@ -201,7 +201,9 @@ impl TriMesh {
             return Err(InputError::new("triangles", Problem::Empty));
         }
         for (i, v) in vertices.iter().enumerate() {
-            finite_vec(&format!("vertices[{i}]"), *v)?;
+            if !v.is_finite() || v.abs().max_element() > MAX_MAGNITUDE {
+                finite_vec(&format!("vertices[{i}]"), *v)?;
+            }
         }
         let mut edges: HashMap<(usize, usize), usize> = HashMap::with_capacity(triangles.len() * 3);
         for (t, tri) in triangles.iter().enumerate() {

@@ -364,11 +364,13 @@ fn sweep_candidates_equal_brute_force() {
 #[test]
 fn sweep_large_n_is_fast_and_exact() {
     let mut r = rng(0xB0_0006);
-    let boxes = random_boxes(&mut r, 10_000, 100.0, 0.5);
+    let boxes = random_boxes(&mut r, 10_000, 50.0, 2.0);
+    assert!(boxes.len() == 10_000);
     let t = std::time::Instant::now();
     let sweep = candidate_pairs(&boxes);
     let t_sweep = t.elapsed();
     let brute = brute_force_pairs(&boxes);
     assert_eq!(sweep, brute);
+    assert!(sweep.len() > 1000, "{}", sweep.len());
     eprintln!("n = 10000: {} pairs, sweep {:?}", sweep.len(), t_sweep);
 }

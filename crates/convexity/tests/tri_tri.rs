@@ -172,8 +172,10 @@ fn kind(r: &TriTri) -> u8 {
 }
 
 /// Checks one pair against the oracle, the point bounds and the metamorphic properties
-/// (swap, vertex rotation, reversal: same kind). Returns the oracle's answer.
-fn check(a: [DVec3; 3], b: [DVec3; 3], tag: &str) -> bool {
+/// (swap, vertex rotation, reversal: same kind). Returns the oracle's answer and the largest
+/// distance of a returned point from either triangle, relative to the coordinate scale.
+fn check_err(a: [DVec3; 3], b: [DVec3; 3], tag: &str) -> (bool, f64) {
+    let mut worst = 0.0f64;
     let want = oracle(a, b);
     let got_test = tri_tri_test(a, b);
     let r = tri_tri(a, b);
@@ -190,6 +192,7 @@ fn check(a: [DVec3; 3], b: [DVec3; 3], tag: &str) -> bool {
     for p in result_points(&r) {
         let da = dist_point_tri(p, a);
         let db = dist_point_tri(p, b);
+        worst = worst.max(da.max(db) / s);
         assert!(
             da <= 1e-9 * s && db <= 1e-9 * s,
             "{tag}: point {p:?} off the triangles ({da:e}, {db:e}) for {a:?} {b:?}: {r:?}"
@@ -208,7 +211,11 @@ fn check(a: [DVec3; 3], b: [DVec3; 3], tag: &str) -> bool {
         k,
         "{tag}: permutation changed kind {a:?} {b:?}: {r:?} / {rot:?}"
     );
-    want
+    (want, worst)
+}
+
+fn check(a: [DVec3; 3], b: [DVec3; 3], tag: &str) -> bool {
+    check_err(a, b, tag).0
 }
 
 fn v(x: f64, y: f64, z: f64) -> DVec3 {
@@ -424,6 +431,7 @@ fn random_pairs_agree_with_brute_force_oracle() {
     let mut hits = 0usize;
     let mut total = 0usize;
     let mut kinds = [0usize; 4];
+    let mut worst = 0.0f64;
     for case in 0..120_000u32 {
         let (a, b) = match case % 8 {
             // Continuous, overlapping boxes.
@@ -478,15 +486,19 @@ fn random_pairs_agree_with_brute_force_oracle() {
             }
         };
         let tag = format!("case {case}");
-        if check(a, b, &tag) {
+        let (hit, err) = check_err(a, b, &tag);
+        worst = worst.max(err);
+        if hit {
             hits += 1;
         }
         kinds[kind(&tri_tri(a, b)) as usize] += 1;
         total += 1;
     }
     eprintln!(
-        "{total} pairs, {hits} intersecting; kinds (disjoint, point, segment, polygon) = {kinds:?}"
+        "{total} pairs, {hits} intersecting; kinds (disjoint, point, segment, polygon) = \
+         {kinds:?}; worst point-to-triangle distance / scale = {worst:e}"
     );
+    assert!(worst < 1e-14, "{worst:e}");
     assert!(hits > total / 5 && hits < total * 4 / 5);
     assert!(kinds.iter().all(|&k| k > 1000), "{kinds:?}");
 }
