@@ -43,6 +43,8 @@
 
 use glam::{DVec2, DVec3};
 
+use crate::certificate::{CommonPoint, SeparatingAxis, Verdict};
+
 /// The intersection of two closed triangles.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TriTri {
@@ -613,6 +615,76 @@ pub fn tri_tri_test(a: [DVec3; 3], b: [DVec3; 3]) -> bool {
         Sym::Coplanar => reduced(a, b).is_intersecting(),
         _ => true,
     }
+}
+
+/// The exact answer with a certificate in the project's [`Verdict`] form: a common point
+/// (an exact input vertex where the intersection has one, else a rounded constructed point),
+/// or a unit separating axis from A toward B with its gap, chosen as the largest normalised
+/// gap among the separating-axis candidates of two triangles (both normals, the 9 edge
+/// cross products, and the 6 in-plane edge normals that separate coplanar or degenerate
+/// triangles). `Undetermined` only when the exact test says disjoint but no candidate axis
+/// shows a positive gap in floating point (a separation below rounding, about 1e-16 of the
+/// coordinates); [`tri_tri_test`] stays the exact boolean.
+pub fn tri_tri_verdict(a: [DVec3; 3], b: [DVec3; 3]) -> Verdict<DVec3> {
+    match tri_tri(a, b) {
+        TriTri::Disjoint => {}
+        TriTri::Point(p) | TriTri::Segment(p, _) => {
+            return Verdict::Intersecting(CommonPoint { point: p });
+        }
+        TriTri::Coplanar(v) => {
+            return match v.first() {
+                Some(&p) => Verdict::Intersecting(CommonPoint { point: p }),
+                None => Verdict::Undetermined,
+            };
+        }
+    }
+    let ea = [a[1] - a[0], a[2] - a[1], a[0] - a[2]];
+    let eb = [b[1] - b[0], b[2] - b[1], b[0] - b[2]];
+    let na = ea[0].cross(a[2] - a[0]);
+    let nb = eb[0].cross(b[2] - b[0]);
+    let mut cands: Vec<DVec3> = vec![na, nb];
+    for x in ea {
+        for y in eb {
+            cands.push(x.cross(y));
+        }
+        cands.push(x.cross(na));
+        cands.push(x.cross(nb));
+    }
+    for y in eb {
+        cands.push(y.cross(nb));
+        cands.push(y.cross(na));
+    }
+    // Fallbacks for zero-area triangles: the direction between the nearest vertices.
+    for p in a {
+        for q in b {
+            cands.push(q - p);
+        }
+    }
+    let mut best: Option<SeparatingAxis<DVec3>> = None;
+    for c in cands {
+        let Some(u) = c.try_normalize() else {
+            continue;
+        };
+        let (amin, amax) = extent(&a, u);
+        let (bmin, bmax) = extent(&b, u);
+        let (axis, gap) = if bmin - amax >= amin - bmax {
+            (u, bmin - amax)
+        } else {
+            (-u, amin - bmax)
+        };
+        if gap > 0.0 && best.is_none_or(|s| gap > s.gap) {
+            best = Some(SeparatingAxis { axis, gap });
+        }
+    }
+    match best {
+        Some(s) => Verdict::Separated(s),
+        None => Verdict::Undetermined,
+    }
+}
+
+fn extent(t: &[DVec3; 3], u: DVec3) -> (f64, f64) {
+    let d = t.map(|p| p.dot(u));
+    (d[0].min(d[1]).min(d[2]), d[0].max(d[1]).max(d[2]))
 }
 
 /// Whether `p` lies on the closed triangle `t` (exact; zero-area triangles allowed).

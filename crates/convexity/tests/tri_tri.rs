@@ -9,8 +9,10 @@
 //! `orient3d` sign patterns and coplanar or degenerate cases by 2D tests in every coordinate
 //! projection.
 
-use convexity::tri_tri::{point_on_triangle, tri_tri, tri_tri_test, TriTri};
+use convexity::certificate::{tolerance_for, verify, Verdict};
+use convexity::tri_tri::{point_on_triangle, tri_tri, tri_tri_test, tri_tri_verdict, TriTri};
 use convexity::DVec3;
+use convexity::{Pose3, Triangle};
 use convexity_testkit::predicates::{collinear3, orient2d, orient3d, Sign};
 use convexity_testkit::rng::{rng, Rng};
 use glam::DVec2;
@@ -546,4 +548,40 @@ fn agrees_with_parry_gjk_outside_a_tolerance_band() {
         }
     }
     assert!(compared > 15_000);
+}
+
+#[test]
+fn verdicts_carry_certificates_that_verify() {
+    let mut r = rng(0x7217_0004);
+    let id = Pose3::IDENTITY;
+    let (mut sep, mut int, mut und) = (0, 0, 0);
+    for case in 0..20_000u32 {
+        let (a, b) = if case % 2 == 0 {
+            (rand_tri(&mut r, 1.0), rand_tri(&mut r, 1.0))
+        } else {
+            (grid_tri(&mut r, 2), grid_tri(&mut r, 2))
+        };
+        let ta = Triangle::new(a[0], a[1], a[2]).unwrap();
+        let tb = Triangle::new(b[0], b[1], b[2]).unwrap();
+        let tol = tolerance_for(&ta, &id, &tb, &id);
+        let verdict = tri_tri_verdict(a, b);
+        match verdict {
+            Verdict::Separated(_) => {
+                assert!(!tri_tri_test(a, b));
+                sep += 1;
+            }
+            Verdict::Intersecting(_) => {
+                assert!(tri_tri_test(a, b));
+                int += 1;
+            }
+            Verdict::Undetermined => {
+                und += 1;
+                continue;
+            }
+        }
+        verify(&ta, &id, &tb, &id, &verdict, tol)
+            .unwrap_or_else(|e| panic!("case {case}: {e:?} for {verdict:?} {a:?} {b:?}"));
+    }
+    eprintln!("verdicts: separated {sep}, intersecting {int}, undetermined {und}");
+    assert!(sep > 5000 && int > 5000 && und < 10, "{sep} {int} {und}");
 }
