@@ -105,18 +105,18 @@ impl<V: Vector> BoundingSphere<V> {
         }
     }
 
-    /// Closed overlap test: `‖c₁ − c₂‖ ≤ r₁ + r₂`.
+    /// Closed overlap test: `‖c₁ − c₂‖ ≤ r₁ + r₂` (false when a radius is negative or NaN).
     #[inline]
     pub fn intersects(&self, other: &Self) -> bool {
         let d2 = (self.center - other.center).length_squared();
         let r = self.radius + other.radius;
-        d2 <= r * r
+        self.radius >= 0.0 && other.radius >= 0.0 && d2 <= r * r
     }
 
     /// Whether the closed ball contains `p`.
     #[inline]
     pub fn contains(&self, p: V) -> bool {
-        (p - self.center).length_squared() <= self.radius * self.radius
+        self.radius >= 0.0 && (p - self.center).length_squared() <= self.radius * self.radius
     }
 
     /// The smallest axis-aligned box containing the ball.

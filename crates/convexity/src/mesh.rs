@@ -80,8 +80,8 @@ const LEAF: usize = 4;
 #[derive(Clone, Debug)]
 struct Node {
     aabb: Aabb<DVec3>,
-    /// Leaf: `start..start + count` in `order`; inner: `count == 0`, children `start`,
-    /// `start + 1`... stored as explicit indices below.
+    /// Leaf: items `order[start..start + count]`; inner node: `count == 0` and children
+    /// `left`, `right`.
     start: usize,
     count: usize,
     left: usize,
