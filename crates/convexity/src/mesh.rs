@@ -24,7 +24,10 @@
 //! * [`mesh_mesh`]: B's vertices are brought into A's frame (`pose_ab`), each B triangle's box
 //!   queries A's tree, and candidate pairs are decided by the exact
 //!   [`tri_tri_test`]. With no pair, containment is checked with `locate` on one vertex of
-//!   each mesh (edge tests alone miss a mesh entirely inside the other).
+//!   each mesh (edge tests alone miss a mesh entirely inside the other). With no surface
+//!   contact each connected component lies wholly inside or outside the other solid, so one
+//!   vertex decides; for meshes made of several components only the component of vertex 0 is
+//!   judged (a limitation).
 //!
 //! Complexity: building O(n log n); `locate` O(log n + k) for k triangles whose boxes the
 //! ray's line meets; `mesh_mesh` O(m log n + candidates).
