@@ -19,13 +19,16 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod boundary;
+pub mod bounds;
 pub mod certificate;
 pub mod contact2d;
 pub mod dk;
 pub mod epa;
 pub mod error;
+pub mod facet;
 pub mod gjk;
 pub mod lp;
+pub mod mesh;
 pub mod minkowski;
 pub mod nd;
 pub mod ndim;
@@ -35,7 +38,9 @@ pub mod query;
 pub mod sat2d;
 pub mod shape;
 pub mod simplex;
+pub mod sweep_prune;
 pub mod toi;
+pub mod tri_tri;
 pub mod vclip;
 pub mod vector;
 
