@@ -12,12 +12,17 @@
 //! [`ConvexPolyhedron`] once and call the module directly.
 
 use crate::boundary;
-use crate::certificate::Verdict;
+use crate::certificate::{CommonPoint, SeparatingAxis, Verdict};
 use crate::epa::{self, EpaSpace};
 use crate::gjk::{self, Status};
-use crate::polyhedron::ConvexPolyhedron;
+use crate::lp;
+use crate::nd;
+use crate::ndim::{PointsN, VerdictN};
+use crate::polyhedron::{hull2d, ConvexPolyhedron};
 use crate::pose::{Pose, Pose3};
-use crate::shape::Polytope;
+use crate::sat2d;
+use crate::shape::{ConvexPolygon, Polytope};
+use crate::tri_tri;
 use crate::vclip;
 use crate::vector::Vector;
 use core::fmt;
@@ -36,6 +41,21 @@ pub enum Method {
     VClip,
     /// Exact vertex/face and edge/face boundary test (3D polytopes).
     Boundary,
+    /// Separating-axis test: convex polygons in 2D.
+    Sat,
+    /// GJK in any dimension on vertex sets (Wolfe's nearest point on the simplex).
+    GjkNd,
+    /// Particle-swarm distance on vertex sets (approximate, stochastic, seeded), polished.
+    Pso,
+    /// Exterior-penalty distance on vertex sets (the baseline for PSO).
+    Penalty,
+    /// LP feasibility on vertex sets (revised simplex on the exact L1-distance LP), any
+    /// dimension.
+    Lp,
+    /// The textbook LP formulation (dense tableau, Bland's rule), any dimension.
+    LpReference,
+    /// Exact triangle–triangle test (3D, both shapes triangles).
+    TriTri,
 }
 
 impl Method {
@@ -45,6 +65,13 @@ impl Method {
         Method::Epa,
         Method::VClip,
         Method::Boundary,
+        Method::Sat,
+        Method::GjkNd,
+        Method::Lp,
+        Method::LpReference,
+        Method::Pso,
+        Method::Penalty,
+        Method::TriTri,
     ];
 
     pub fn name(&self) -> &'static str {
@@ -54,6 +81,13 @@ impl Method {
             Method::Epa => "epa",
             Method::VClip => "vclip",
             Method::Boundary => "boundary",
+            Method::Sat => "sat",
+            Method::GjkNd => "gjk-nd",
+            Method::Pso => "pso",
+            Method::Penalty => "penalty",
+            Method::Lp => "lp",
+            Method::LpReference => "lp-reference",
+            Method::TriTri => "tri-tri",
         }
     }
 
@@ -66,6 +100,10 @@ impl Method {
         match self {
             Method::Gjk | Method::GjkBoolean | Method::Epa => dim == 2 || dim == 3,
             Method::VClip | Method::Boundary => dim == 3,
+            Method::Sat => dim == 2,
+            Method::GjkNd | Method::Pso | Method::Penalty => dim >= 1,
+            Method::Lp | Method::LpReference => dim >= 1,
+            Method::TriTri => dim == 3,
         }
     }
 
@@ -73,8 +111,24 @@ impl Method {
     pub fn needs_vertices(&self) -> bool {
         match self {
             Method::Gjk | Method::GjkBoolean | Method::Epa => false,
-            Method::VClip | Method::Boundary => true,
+            Method::VClip | Method::Boundary | Method::Sat => true,
+            Method::GjkNd | Method::Pso | Method::Penalty => true,
+            Method::Lp | Method::LpReference | Method::TriTri => true,
         }
+    }
+
+    /// Whether the method is approximate (stochastic or penalty-based): its distance carries
+    /// no guaranteed accuracy and it is never a default.
+    pub fn is_approximate(&self) -> bool {
+        matches!(self, Method::Pso | Method::Penalty)
+    }
+
+    /// Whether the method answers n-dimensional vertex sets ([`run_n`]).
+    pub fn works_in_n_dimensions(&self) -> bool {
+        matches!(
+            self,
+            Method::GjkNd | Method::Pso | Method::Penalty | Method::Lp | Method::LpReference
+        )
     }
 }
 
@@ -87,6 +141,12 @@ pub enum Skip {
     NotAPolytope { method: Method, which: &'static str },
     /// The method needs a solid polyhedron and shape `which` is flat, a segment or a point.
     DegenerateHull { method: Method, which: &'static str },
+    /// The method needs two triangles and shape `which` is not one (3 vertices).
+    NotATriangle { which: &'static str },
+    /// The two vertex sets have different dimensions.
+    MixedDimensions { a: usize, b: usize },
+    /// A solver rejected input that had already been validated (a bug; never a panic).
+    Internal(String),
 }
 
 impl fmt::Display for Skip {
@@ -105,6 +165,13 @@ impl fmt::Display for Skip {
                 "{} needs a solid polyhedron; the hull of shape {which} is flat or lower-dimensional",
                 method.name()
             ),
+            Skip::NotATriangle { which } => {
+                write!(f, "tri-tri needs two triangles; shape {which} is not a triangle")
+            }
+            Skip::MixedDimensions { a, b } => {
+                write!(f, "shape a is {a}-dimensional but shape b is {b}-dimensional")
+            }
+            Skip::Internal(e) => write!(f, "internal error (please report): {e}"),
         }
     }
 }
@@ -204,6 +271,23 @@ impl QuerySpace for DVec3 {
                     tolerance: r.tolerance,
                 })
             }
+            Method::TriTri => {
+                let tri = |v: &[DVec3], pose: &Pose3, which| match v {
+                    [p, q, r] => Ok([
+                        pose.transform_point(*p),
+                        pose.transform_point(*q),
+                        pose.transform_point(*r),
+                    ]),
+                    _ => Err(Skip::NotATriangle { which }),
+                };
+                let verdict = tri_tri::tri_tri_verdict(tri(a, pose_a, "a")?, tri(b, pose_b, "b")?);
+                let status = if verdict == Verdict::Undetermined {
+                    Status::Degenerate
+                } else {
+                    Status::Converged
+                };
+                Ok(Outcome::boolean(method, status, 0, verdict, 0.0))
+            }
             Method::Boundary => {
                 let (pa, pb) = (solid(a, "a")?, solid(b, "b")?);
                 let r = boundary::intersect(&pa, pose_a, &pb, pose_b);
@@ -223,12 +307,39 @@ impl QuerySpace for DVec3 {
 impl QuerySpace for DVec2 {
     fn run_polytope(
         method: Method,
-        _a: &[DVec2],
-        _pose_a: &Pose<DVec2>,
-        _b: &[DVec2],
-        _pose_b: &Pose<DVec2>,
+        a: &[DVec2],
+        pose_a: &Pose<DVec2>,
+        b: &[DVec2],
+        pose_b: &Pose<DVec2>,
     ) -> Result<Outcome<DVec2>, Skip> {
-        Err(Skip::Dimension { method, dim: 2 })
+        // The convex polygon of a vertex set (segments and points are kept: SAT handles them).
+        let polygon = |v: &[DVec2], which| {
+            let hull: Vec<DVec2> = hull2d(v)
+                .into_iter()
+                .filter_map(|i| v.get(i).copied())
+                .collect();
+            ConvexPolygon::new(&hull).map_err(|_| Skip::DegenerateHull { method, which })
+        };
+        match method {
+            Method::Sat => {
+                let (pa, pb) = (polygon(a, "a")?, polygon(b, "b")?);
+                let r = sat2d::sat(&pa, pose_a, &pb, pose_b, None);
+                let hit = r.verdict.intersecting() == Some(true);
+                Ok(Outcome {
+                    method,
+                    status: Status::Converged,
+                    iterations: u32::try_from(r.axes_tested).unwrap_or(u32::MAX),
+                    verdict: r.verdict,
+                    distance: None,
+                    penetration_depth: hit.then(|| r.depth().max(0.0)),
+                    point_a: None,
+                    point_b: None,
+                    normal: Some(r.axis),
+                    tolerance: r.tolerance,
+                })
+            }
+            _ => Err(Skip::Dimension { method, dim: 2 }),
+        }
     }
 }
 
@@ -258,6 +369,10 @@ where
         let vb = b
             .vertex_set()
             .ok_or(Skip::NotAPolytope { method, which: "b" })?;
+        if method.works_in_n_dimensions() {
+            let (na, nb) = (world_n(&va, pose_a)?, world_n(&vb, pose_b)?);
+            return Ok(from_n(run_n(method, &na, &nb)?));
+        }
         return V::run_polytope(method, &va, pose_a, &vb, pose_b);
     }
     Ok(match method {
@@ -298,11 +413,171 @@ where
                 tolerance: p.tolerance,
             }
         }
-        Method::VClip | Method::Boundary => unreachable_vertex_method(method, V::DIM)?,
+        Method::VClip
+        | Method::Boundary
+        | Method::Sat
+        | Method::GjkNd
+        | Method::Pso
+        | Method::Penalty
+        | Method::Lp
+        | Method::LpReference
+        | Method::TriTri => unreachable_vertex_method(method, V::DIM)?,
     })
 }
 
 /// Vertex methods return above; this keeps the match exhaustive without a panic.
 fn unreachable_vertex_method<V>(method: Method, dim: usize) -> Result<Outcome<V>, Skip> {
     Err(Skip::Dimension { method, dim })
+}
+
+/// What a method answered on n-dimensional vertex sets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutcomeN {
+    pub method: Method,
+    pub status: Status,
+    pub iterations: u32,
+    pub verdict: VerdictN,
+    /// Distance (0 when intersecting); `None` for a boolean-only method.
+    pub distance: Option<f64>,
+    pub point_a: Option<Vec<f64>>,
+    pub point_b: Option<Vec<f64>>,
+    /// The absolute touch tolerance the method used.
+    pub tolerance: f64,
+}
+
+/// Runs a vertex-set method on two n-dimensional point sets (`a` and `b` are the world-frame
+/// vertices).
+pub fn run_n(method: Method, a: &PointsN, b: &PointsN) -> Result<OutcomeN, Skip> {
+    if !method.works_in_n_dimensions() {
+        return Err(Skip::Dimension {
+            method,
+            dim: a.dim(),
+        });
+    }
+    if a.dim() != b.dim() {
+        return Err(Skip::MixedDimensions {
+            a: a.dim(),
+            b: b.dim(),
+        });
+    }
+    // Dimensions match and both sets are validated, so the solvers cannot reject the input;
+    // an error here would be a bug, reported as a skip rather than a panic.
+    let internal = |e: crate::InputError| Skip::Internal(e.to_string());
+    Ok(match method {
+        Method::GjkNd => {
+            let d = nd::distance_n(a, b, &nd::NdOptions::default()).map_err(internal)?;
+            let hit = d.intersecting() == Some(true);
+            OutcomeN {
+                method,
+                status: d.status,
+                iterations: d.iterations,
+                distance: Some(if hit { 0.0 } else { d.distance }),
+                point_a: Some(d.point_a),
+                point_b: Some(d.point_b),
+                tolerance: d.tolerance,
+                verdict: d.verdict,
+            }
+        }
+        Method::Pso | Method::Penalty => {
+            let r = if method == Method::Pso {
+                nd::pso_distance(a, b, &nd::PsoOptions::default())
+            } else {
+                nd::penalty_distance(a, b, &nd::PenaltyOptions::default())
+            }
+            .map_err(internal)?;
+            let hit = r.verdict.intersecting() == Some(true);
+            OutcomeN {
+                method,
+                status: r.status,
+                iterations: r.generations_run,
+                distance: Some(if hit { 0.0 } else { r.distance }),
+                point_a: Some(r.point_a),
+                point_b: Some(r.point_b),
+                tolerance: r.tolerance,
+                verdict: r.verdict,
+            }
+        }
+        Method::Lp => {
+            let r = lp::intersect(a, b, &lp::LpOptions::default()).map_err(internal)?;
+            lp_outcome(method, r.status, r.iterations, r.verdict, r.tolerance)
+        }
+        Method::LpReference => {
+            let r = lp::intersect_reference(a, b, &lp::LpOptions::default()).map_err(internal)?;
+            lp_outcome(method, r.status, r.iterations, r.verdict, r.tolerance)
+        }
+        _ => {
+            return Err(Skip::Dimension {
+                method,
+                dim: a.dim(),
+            })
+        }
+    })
+}
+
+/// A boolean LP answer; a common point found by the LP is also its witness pair.
+fn lp_outcome(
+    method: Method,
+    status: lp::LpStatus,
+    iterations: u32,
+    verdict: VerdictN,
+    tolerance: f64,
+) -> OutcomeN {
+    let status = match status {
+        lp::LpStatus::Optimal | lp::LpStatus::Certified => Status::Converged,
+        lp::LpStatus::IterationLimit => Status::IterationLimit,
+        lp::LpStatus::Numerical => Status::Degenerate,
+    };
+    OutcomeN {
+        method,
+        status,
+        iterations,
+        verdict,
+        distance: None,
+        point_a: None,
+        point_b: None,
+        tolerance,
+    }
+}
+
+/// The world-frame vertices as an n-D set.
+fn world_n<V: Vector>(v: &[V], pose: &Pose<V>) -> Result<PointsN, Skip> {
+    let coords: Vec<f64> = v
+        .iter()
+        .flat_map(|&p| pose.transform_point(p).to_vec())
+        .collect();
+    // Vertices of validated shapes under validated poses are finite and non-empty.
+    PointsN::new(V::DIM, coords).map_err(|e| Skip::Internal(e.to_string()))
+}
+
+/// An n-D outcome of a 2D/3D pair, with vectors typed back.
+fn from_n<V: Vector>(o: OutcomeN) -> Outcome<V> {
+    let typed = |c: &[f64]| V::from_slice(c);
+    let verdict = match &o.verdict {
+        VerdictN::Separated(h) => match typed(&h.normal) {
+            Some(axis) => Verdict::Separated(SeparatingAxis { axis, gap: h.gap }),
+            None => Verdict::Undetermined,
+        },
+        VerdictN::Intersecting(c) => match typed(&c.point) {
+            Some(point) => Verdict::Intersecting(CommonPoint { point }),
+            None => Verdict::Undetermined,
+        },
+        VerdictN::Undetermined => Verdict::Undetermined,
+    };
+    let pa = o.point_a.as_deref().and_then(typed);
+    let pb = o.point_b.as_deref().and_then(typed);
+    Outcome {
+        method: o.method,
+        status: o.status,
+        iterations: o.iterations,
+        verdict,
+        distance: o.distance,
+        penetration_depth: None,
+        point_a: pa,
+        point_b: pb,
+        normal: match (pa, pb, o.distance) {
+            (Some(x), Some(y), Some(d)) if d > 0.0 => (y - x).try_normalize(),
+            _ => None,
+        },
+        tolerance: o.tolerance,
+    }
 }
