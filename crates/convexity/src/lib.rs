@@ -24,6 +24,8 @@ pub mod error;
 pub mod gjk;
 pub mod minkowski;
 pub mod ndim;
+pub mod point_in_polyhedron;
+pub mod polygon;
 pub mod pose;
 pub mod query;
 pub mod shape;
@@ -34,6 +36,7 @@ pub use certificate::{verify, CommonPoint, SeparatingAxis, Verdict};
 pub use error::{InputError, Problem};
 pub use gjk::Status;
 pub use glam::{DQuat, DVec2, DVec3};
+pub use polygon::{FillRule, Location, Polygon};
 pub use pose::{Pose, Pose2, Pose3};
 pub use shape::{
     Ball, Capsule, Cone, ConvexPolygon, Cuboid, Custom, Cylinder, Points, Rounded, Segment, Shape2,
