@@ -67,16 +67,26 @@ pub(crate) fn on_segment(a: DVec2, b: DVec2, p: DVec2) -> bool {
 
 /// Checks one input coordinate pair; `field` names it, e.g. `points[3]`.
 pub(crate) fn check_point(field: &str, p: DVec2) -> Result<DVec2, InputError> {
+    check_point_with(|| field.to_string(), p)
+}
+
+/// [`check_point`] with the field name built only on error (for loops over many points).
+#[inline]
+pub(crate) fn check_point_with(field: impl Fn() -> String, p: DVec2) -> Result<DVec2, InputError> {
+    // Fast path: one comparison per coordinate; NaN fails `<=`.
+    if p.x.abs() <= MAX_MAGNITUDE && p.y.abs() <= MAX_MAGNITUDE {
+        return Ok(p);
+    }
     for (i, c) in [p.x, p.y].into_iter().enumerate() {
         if !c.is_finite() {
             return Err(InputError::new(
-                format!("{field}[{i}]"),
+                format!("{}[{i}]", field()),
                 Problem::NotFinite(c),
             ));
         }
         if c.abs() > MAX_MAGNITUDE {
             return Err(InputError::new(
-                format!("{field}[{i}]"),
+                format!("{}[{i}]", field()),
                 Problem::OutOfRange(c),
             ));
         }
@@ -105,7 +115,7 @@ pub(crate) fn split_parts(field: &str, points: &[DVec2]) -> Result<Vec<Range<usi
             }
             start = i + 1;
         } else {
-            check_point(&format!("{field}[{i}]"), p)?;
+            check_point_with(|| format!("{field}[{i}]"), p)?;
         }
     }
     if points.len() > start {

@@ -272,13 +272,12 @@ impl Axis {
 
     #[inline]
     fn cell(&self, x: f64) -> usize {
-        let t = ((x - self.origin) * self.scale).floor();
+        // Truncation is the floor for t >= 0, and `as` saturates: monotone.
+        let t = (x - self.origin) * self.scale;
         if !(t > 0.0) {
             0
-        } else if t >= self.cells as f64 {
-            self.cells - 1
         } else {
-            t as usize
+            (t as usize).min(self.cells - 1)
         }
     }
 }
