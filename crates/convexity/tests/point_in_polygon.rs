@@ -150,13 +150,19 @@ fn point_on_edge_and_vertex_is_boundary() {
     let sq = square();
     for p in [v(2.0, 0.0), v(4.0, 1.0), v(1.5, 4.0), v(0.0, 3.0)] {
         for rule in [FillRule::EvenOdd, FillRule::NonZero] {
-            check_all(&[sq.clone()], p, rule, Location::Boundary, "edge");
+            check_all(
+                std::slice::from_ref(&sq),
+                p,
+                rule,
+                Location::Boundary,
+                "edge",
+            );
         }
         assert_eq!(convex_polygon_contains(&sq, p).unwrap(), Location::Boundary);
     }
     for p in sq.clone() {
         check_all(
-            &[sq.clone()],
+            std::slice::from_ref(&sq),
             p,
             FillRule::EvenOdd,
             Location::Boundary,
@@ -169,21 +175,21 @@ fn point_on_edge_and_vertex_is_boundary() {
     // Just off an edge by one ulp either way.
     let eps = f64::EPSILON;
     check_all(
-        &[sq.clone()],
+        std::slice::from_ref(&sq),
         v(2.0, eps),
         FillRule::EvenOdd,
         Location::Inside,
         "ulp in",
     );
     check_all(
-        &[sq.clone()],
+        std::slice::from_ref(&sq),
         v(2.0, -eps),
         FillRule::EvenOdd,
         Location::Outside,
         "ulp out",
     );
     check_all(
-        &[sq.clone()],
+        std::slice::from_ref(&sq),
         v(4.0 + 8.0 * eps, 2.0),
         FillRule::EvenOdd,
         Location::Outside,
@@ -214,7 +220,7 @@ fn ray_through_vertex_is_counted_once_or_not_at_all() {
         (v(1.0, 1.0), Location::Boundary),
     ] {
         for rule in [FillRule::EvenOdd, FillRule::NonZero] {
-            check_all(&[diamond.clone()], p, rule, want, "diamond");
+            check_all(std::slice::from_ref(&diamond), p, rule, want, "diamond");
         }
         assert_eq!(convex_polygon_contains(&diamond, p).unwrap(), want, "{p}");
         let cl = ConvexPolygonLocator::new(&diamond).unwrap();
@@ -237,9 +243,15 @@ fn ray_through_vertex_is_counted_once_or_not_at_all() {
         (v(5.0, 3.0), Location::Outside),
         (v(-3.0, 3.0), Location::Outside),
     ] {
-        check_all(&[notch.clone()], p, FillRule::EvenOdd, want, "notch");
+        check_all(
+            std::slice::from_ref(&notch),
+            p,
+            FillRule::EvenOdd,
+            want,
+            "notch",
+        );
         assert_eq!(
-            oracle_locate(&[notch.clone()], p, FillRule::EvenOdd),
+            oracle_locate(std::slice::from_ref(&notch), p, FillRule::EvenOdd),
             want,
             "oracle {p}"
         );
@@ -274,9 +286,9 @@ fn horizontal_edges_on_the_ray() {
         (v(3.0, 3.0), Location::Outside),
     ] {
         for rule in [FillRule::EvenOdd, FillRule::NonZero] {
-            check_all(&[stairs.clone()], p, rule, want, "stairs");
+            check_all(std::slice::from_ref(&stairs), p, rule, want, "stairs");
             assert_eq!(
-                oracle_locate(&[stairs.clone()], p, rule),
+                oracle_locate(std::slice::from_ref(&stairs), p, rule),
                 want,
                 "oracle {p}"
             );
@@ -296,14 +308,14 @@ fn pentagram_centre_differs_between_fill_rules() {
     let poly = Polygon::new(&star).unwrap();
     assert_eq!(poly.winding_number(v(0.0, 0.0)).unwrap(), Some(2));
     check_all(
-        &[star.clone()],
+        std::slice::from_ref(&star),
         v(0.0, 0.0),
         FillRule::EvenOdd,
         Location::Outside,
         "star",
     );
     check_all(
-        &[star.clone()],
+        std::slice::from_ref(&star),
         v(0.0, 0.0),
         FillRule::NonZero,
         Location::Inside,
@@ -311,14 +323,14 @@ fn pentagram_centre_differs_between_fill_rules() {
     );
     // A point in one of the tips is covered once: inside under both rules.
     check_all(
-        &[star.clone()],
+        std::slice::from_ref(&star),
         v(0.0, 8.0),
         FillRule::EvenOdd,
         Location::Inside,
         "tip",
     );
     check_all(
-        &[star.clone()],
+        std::slice::from_ref(&star),
         v(0.0, 8.0),
         FillRule::NonZero,
         Location::Inside,
@@ -459,8 +471,20 @@ fn degenerate_polygons_are_their_edges() {
         (&seg, v(5.0, 5.0), Location::Outside),
         (&seg, v(3.0, 2.0), Location::Outside),
     ] {
-        check_all(&[poly.clone()], p, FillRule::EvenOdd, want, "degenerate");
-        check_all(&[poly.clone()], p, FillRule::NonZero, want, "degenerate");
+        check_all(
+            std::slice::from_ref(poly),
+            p,
+            FillRule::EvenOdd,
+            want,
+            "degenerate",
+        );
+        check_all(
+            std::slice::from_ref(poly),
+            p,
+            FillRule::NonZero,
+            want,
+            "degenerate",
+        );
         assert_eq!(convex_polygon_contains(poly, p).unwrap(), want, "{p}");
         let cl = ConvexPolygonLocator::new(poly).unwrap();
         assert_eq!(cl.locate(p).unwrap(), want, "{p}");
@@ -484,7 +508,7 @@ fn degenerate_polygons_are_their_edges() {
         v(-1.0, 0.0),
         v(3.0, 4.0),
     ] {
-        let want = oracle_locate(&[dup.clone()], p, FillRule::EvenOdd);
+        let want = oracle_locate(std::slice::from_ref(&dup), p, FillRule::EvenOdd);
         assert_eq!(cl.locate(p).unwrap(), want, "{p}");
         assert_eq!(convex_polygon_contains(&dup, p).unwrap(), want, "{p}");
     }
@@ -699,7 +723,7 @@ fn convex_variants_agree_with_oracle_in_both_windings() {
                     rng.gen_range(-11..=11) as f64,
                     rng.gen_range(-11..=11) as f64,
                 );
-                let want = oracle_locate(&[poly.clone()], p, FillRule::EvenOdd);
+                let want = oracle_locate(std::slice::from_ref(&poly), p, FillRule::EvenOdd);
                 assert_eq!(
                     convex_polygon_contains(&poly, p).unwrap(),
                     want,
@@ -735,7 +759,7 @@ fn locator_handles_long_edges_and_extreme_aspect() {
             rng.gen_range(-2..=2004) as f64 * 0.5,
             rng.gen_range(-2..=1002) as f64,
         );
-        let want = oracle_locate(&[comb.clone()], p, FillRule::EvenOdd);
+        let want = oracle_locate(std::slice::from_ref(&comb), p, FillRule::EvenOdd);
         assert_eq!(loc.locate(p, FillRule::EvenOdd).unwrap(), want, "{p}");
     }
     let flat_poly = vec![v(0.0, 5.0), v(10.0, 5.0), v(3.0, 5.0)];

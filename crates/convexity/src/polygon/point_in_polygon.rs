@@ -462,9 +462,10 @@ impl PolygonLocator {
         let mut fill = loc.offsets.clone();
         loc.edges = vec![[DVec2::ZERO; 2]; loc.offsets[slabs]];
         for (_, a, b) in polygon.edges() {
-            for k in loc.slab_of(a.y.min(b.y))..=loc.slab_of(a.y.max(b.y)) {
-                loc.edges[fill[k]] = [a, b];
-                fill[k] += 1;
+            let (k0, k1) = (loc.slab_of(a.y.min(b.y)), loc.slab_of(a.y.max(b.y)));
+            for slot in &mut fill[k0..=k1] {
+                loc.edges[*slot] = [a, b];
+                *slot += 1;
             }
         }
         // Within a slab, edges by decreasing right end, so a query stops at the first edge
