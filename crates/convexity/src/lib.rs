@@ -32,6 +32,8 @@ pub mod mesh;
 pub mod minkowski;
 pub mod nd;
 pub mod ndim;
+pub mod point_in_polyhedron;
+pub mod polygon;
 pub mod polyhedron;
 pub mod pose;
 pub mod query;
@@ -49,6 +51,7 @@ pub use error::{InputError, Problem};
 pub use gjk::Status;
 pub use glam::{DQuat, DVec2, DVec3};
 pub use polyhedron::{ConvexPolyhedron, HullOptions, HullResult};
+pub use polygon::{FillRule, Location, Polygon};
 pub use pose::{Pose, Pose2, Pose3};
 pub use shape::{
     Ball, Capsule, Cone, ConvexPolygon, Cuboid, Custom, Cylinder, Points, Rounded, Segment, Shape2,
