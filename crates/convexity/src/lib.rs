@@ -18,14 +18,18 @@
 // direction for every such guard. Rewriting it as `x <= 0.0` would silently accept NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod box_box;
 pub mod certificate;
+pub mod chung_wang;
 pub mod epa;
 pub mod error;
 pub mod gjk;
+pub mod manifold;
 pub mod minkowski;
 pub mod ndim;
 pub mod pose;
 pub mod query;
+pub mod sat3d;
 pub mod shape;
 pub mod simplex;
 pub mod vector;
