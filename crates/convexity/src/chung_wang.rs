@@ -71,8 +71,9 @@ impl Default for Options {
     }
 }
 
-/// The last candidate vector (A's frame) for the next frame, keyed to the pair of shapes
-/// (ignored when passed with other shapes, as [`crate::gjk::Cache`]).
+/// The last separating vector (A's frame) for the next frame, keyed to the pair of shapes
+/// (reset when passed with other shapes, as [`crate::gjk::Cache`]). Intersecting answers leave
+/// it unchanged.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ChungWangCache<V> {
     dir: Option<V>,
@@ -153,8 +154,16 @@ where
     }
     let (out, last) = iterate(&mink, s, opts);
     if let Some(c) = cache {
-        c.owner = key;
-        c.dir = Some(last);
+        if c.owner != key {
+            *c = ChungWangCache::new();
+            c.owner = key;
+        }
+        // Only a separating vector is kept: after an intersecting step the last one that
+        // separated is the best guess for when the shapes come apart again (the final direction
+        // of an intersecting query points nowhere useful).
+        if let Verdict::Separated(_) = out.verdict {
+            c.dir = Some(last);
+        }
     }
     ChungWangResult {
         verdict: match out.verdict {
@@ -206,6 +215,20 @@ where
             point: common_point(pa, pb, ra, rb),
         })
     };
+    // The final decision from the bounds, as GJK's: a positive certified gap (and an upper
+    // bound beyond the touch tolerance) separates; an upper bound within it intersects.
+    let decide = |simplex: &Simplex<V>, lower: f64, lower_dir: V, upper: f64| {
+        if lower > 0.0 && upper - rsum > tol {
+            Verdict::Separated(SeparatingAxis {
+                axis: lower_dir,
+                gap: lower,
+            })
+        } else if upper - rsum <= tol {
+            intersecting(simplex)
+        } else {
+            Verdict::Undetermined
+        }
+    };
     while out.iterations < opts.max_iterations {
         out.iterations += 1;
         let p = mink.support(s);
@@ -232,9 +255,7 @@ where
         if repeated && gjk_phase {
             // GJK cannot progress: decide from the bounds.
             out.status = Status::Converged;
-            if upper - rsum <= tol {
-                out.verdict = intersecting(&simplex);
-            }
+            out.verdict = decide(&simplex, lower, lower_dir, upper);
             return (out, s);
         }
         if !repeated {
@@ -263,13 +284,13 @@ where
             if gjk_phase
                 && (vlen - (lower + rsum) <= tol.max(opts.rel_tolerance * vlen) || stalls >= 4)
             {
-                // Duality gap closed (or rounding stall) without a proof either way beyond the
-                // bounds: the verdict from the bounds (lower ≤ floor here, so not separated).
+                // Duality gap closed (or rounding stall): the verdict from the bounds.
                 out.status = if stalls >= 4 {
                     Status::Degenerate
                 } else {
                     Status::Converged
                 };
+                out.verdict = decide(&simplex, lower, lower_dir, upper);
                 return (out, s);
             }
             if gjk_phase {
@@ -297,5 +318,6 @@ where
         }
         s = -v;
     }
+    out.verdict = decide(&simplex, lower, lower_dir, upper);
     (out, lower_dir)
 }
