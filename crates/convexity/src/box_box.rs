@@ -246,6 +246,7 @@ impl Frame {
             let d = n.dot(reference[0]);
             face_contacts(
                 buf_a.as_slice(),
+                &inc,
                 n,
                 d,
                 true,
@@ -265,6 +266,7 @@ impl Frame {
             let d = nb.dot(reference[0]);
             face_contacts(
                 buf_a.as_slice(),
+                &inc,
                 nb,
                 d,
                 false,

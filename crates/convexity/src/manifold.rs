@@ -314,13 +314,15 @@ pub(crate) fn reduce_to_four(pts: &[DVec3], depths: &[f64], n: DVec3) -> ([usize
 }
 
 /// Turns the clipped incident polygon into contacts (A's frame in, world frame out), keeping
-/// vertices whose depth below the reference plane `n·x = d` is at least `-margin`.
+/// vertices whose depth below the reference plane `n·x = d` is at least `-margin`. When none
+/// is kept, the deepest vertex of the unclipped `incident` polygon is the single contact.
 ///
 /// `ref_is_a`: the reference face belongs to A (its outward normal `n` is the A→B normal);
 /// otherwise it belongs to B and the A→B normal is `−n`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn face_contacts(
     clipped: &[DVec3],
+    incident: &[DVec3],
     n: DVec3,
     d: f64,
     ref_is_a: bool,
@@ -342,6 +344,18 @@ pub(crate) fn face_contacts(
             cand[k] = p;
             depth[k] = dep;
             k += 1;
+        }
+    }
+    if k == 0 {
+        // Nothing survived the clip (a vertex touching the reference face's boundary, lost to
+        // rounding): the deepest incident vertex alone.
+        if let Some(&p) = incident.iter().max_by(|x, y| {
+            let (dx, dy) = (d - n.dot(**x), d - n.dot(**y));
+            dx.total_cmp(&dy)
+        }) {
+            cand[0] = p;
+            depth[0] = d - n.dot(p);
+            k = 1;
         }
     }
     let (idx, cnt) = reduce_to_four(&cand[..k], &depth[..k], n);

@@ -473,6 +473,7 @@ where
             );
             face_contacts(
                 ctx.clip_a.as_slice(),
+                &ctx.poly_inc,
                 n,
                 d,
                 true,
@@ -507,6 +508,7 @@ where
             );
             face_contacts(
                 ctx.clip_a.as_slice(),
+                &ctx.poly_inc,
                 m,
                 e,
                 false,
