@@ -27,6 +27,7 @@ pub mod gjk;
 pub mod manifold;
 pub mod minkowski;
 pub mod ndim;
+pub mod polyhedron;
 pub mod pose;
 pub mod query;
 pub mod sat3d;
@@ -38,6 +39,7 @@ pub use certificate::{verify, CommonPoint, SeparatingAxis, Verdict};
 pub use error::{InputError, Problem};
 pub use gjk::Status;
 pub use glam::{DQuat, DVec2, DVec3};
+pub use polyhedron::{ConvexPolyhedron, HullOptions, HullResult};
 pub use pose::{Pose, Pose2, Pose3};
 pub use shape::{
     Ball, Capsule, Cone, ConvexPolygon, Cuboid, Custom, Cylinder, Points, Rounded, Segment, Shape2,

@@ -1,0 +1,626 @@
+//! Quickhull in 3D with a thick-plane tolerance, then merging of coplanar triangles into
+//! polygonal faces.
+//!
+//! Source: C. B. Barber, D. P. Dobkin, H. Huhdanpaa, "The Quickhull algorithm for convex
+//! hulls", ACM TOMS 22(4), 1996 (outside sets, furthest point first, horizon by depth-first
+//! search, the "thick plane" of width `tol` within which a point counts as coplanar and is
+//! dropped). The horizon walk follows the recursive formulation of J. Lloyd's `quickhull3d`
+//! and A. Kuukka's `QuickHull` (made iterative here); like the latter, a point whose visible
+//! region is not a disk (only possible when rounding makes visibility inconsistent) is skipped
+//! and counted instead of corrupting the mesh.
+//!
+//! Numerics: coordinates are shifted to the bounding-box centre before any arithmetic (so an
+//! offset of 1e8 costs nothing beyond the rounding of the shift itself), and every
+//! point-to-plane test uses the caller's `tol`, which `mod.rs` scales to the data as qhull's
+//! `DISTround` does (a few ε times the sum of the largest absolute coordinates). Exact
+//! predicates are not used at run time: inside the thick plane every decision is allowed to go
+//! either way, and the result is repaired (merged) until it is convex within `tol`.
+//!
+//! Complexity: expected O(n log n) for points in general position (each point is partitioned
+//! into the outside set of one new face per level); O(n²) worst case (all points on the hull
+//! with adversarial order). Merging is O(T) in the number of triangles plus O(T) hashing.
+//!
+//! Failure modes: none that panic; degenerate inputs (all points within `tol` of a point,
+//! a line or a plane) are reported as such by [`quickhull`].
+
+use glam::DVec3;
+use std::collections::HashMap;
+
+const NONE: u32 = u32::MAX;
+
+/// What quickhull found.
+pub(super) enum Raw {
+    /// A full-dimensional hull: a closed triangle mesh (outward, CCW), and how many points were
+    /// skipped because rounding made their horizon inconsistent.
+    Solid { mesh: TriMesh, skipped: usize },
+    /// All points within `tol` of the plane through these three indices (normal `n`).
+    Flat { normal: DVec3 },
+    /// All points within `tol` of the line; the two extreme indices.
+    Segment(usize, usize),
+    /// All points within `tol` of this one.
+    Point(usize),
+}
+
+/// A closed triangle mesh: triangle `t` has vertices `tris[t]` (CCW seen from outside) and
+/// half-edge `3t + i` runs from `tris[t][i]` to `tris[t][(i + 1) % 3]`; `twin[h]` is the
+/// opposite half-edge. Vertex indices are input indices.
+pub(super) struct TriMesh {
+    pub tris: Vec<[u32; 3]>,
+    pub twin: Vec<u32>,
+}
+
+#[inline]
+fn plane_of(q: &[DVec3], t: [u32; 3]) -> (DVec3, f64) {
+    let a = q[t[0] as usize];
+    let b = q[t[1] as usize];
+    let c = q[t[2] as usize];
+    // The cross product of the two edges out of the vertex opposite the longest edge is the
+    // best conditioned of the three choices.
+    let (ab, bc, ca) = (b - a, c - b, a - c);
+    let (la, lb, lc) = (
+        bc.length_squared(),
+        ca.length_squared(),
+        ab.length_squared(),
+    );
+    let n = if la >= lb && la >= lc {
+        ab.cross(a - c) * -1.0 // edges out of a: ab and ac
+    } else if lb >= lc {
+        bc.cross(b - a) * -1.0 // edges out of b: bc and ba
+    } else {
+        ca.cross(c - b) * -1.0 // edges out of c: ca and cb
+    };
+    match n.try_normalize() {
+        Some(n) => (n, n.dot(a).max(n.dot(b)).max(n.dot(c))),
+        None => (DVec3::ZERO, 0.0),
+    }
+}
+
+/// Builds the hull of `points` (already validated finite). `center` is subtracted from every
+/// point first. `tol` is the thick-plane half width.
+pub(super) fn quickhull(points: &[DVec3], center: DVec3, tol: f64) -> Raw {
+    let q: Vec<DVec3> = points.iter().map(|p| *p - center).collect();
+    let n = q.len();
+    if n == 0 {
+        return Raw::Point(0);
+    }
+    // Extremes along the axes; the farthest pair of them seeds the simplex.
+    let mut ext = [0usize; 6];
+    for (i, p) in q.iter().enumerate() {
+        for k in 0..3 {
+            if p[k] < q[ext[2 * k]][k] {
+                ext[2 * k] = i;
+            }
+            if p[k] > q[ext[2 * k + 1]][k] {
+                ext[2 * k + 1] = i;
+            }
+        }
+    }
+    let (mut i0, mut i1, mut best) = (ext[0], ext[1], -1.0);
+    for a in 0..6 {
+        for b in a + 1..6 {
+            let d = (q[ext[a]] - q[ext[b]]).length_squared();
+            if d > best {
+                best = d;
+                i0 = ext[a];
+                i1 = ext[b];
+            }
+        }
+    }
+    if !(best.sqrt() > tol) {
+        return Raw::Point(i0);
+    }
+    let a = q[i0];
+    let u = (q[i1] - a).normalize();
+    let (mut i2, mut best) = (i0, -1.0);
+    for (i, p) in q.iter().enumerate() {
+        let d = (*p - a).cross(u).length_squared();
+        if d > best {
+            best = d;
+            i2 = i;
+        }
+    }
+    if !(best.sqrt() > tol) {
+        let (mut lo, mut hi) = (i0, i0);
+        for (i, p) in q.iter().enumerate() {
+            let t = (*p - a).dot(u);
+            if t < (q[lo] - a).dot(u) {
+                lo = i;
+            }
+            if t > (q[hi] - a).dot(u) {
+                hi = i;
+            }
+        }
+        return Raw::Segment(lo, hi);
+    }
+    let nrm = match u.cross(q[i2] - a).try_normalize() {
+        Some(v) => v,
+        None => return Raw::Segment(i0, i1),
+    };
+    let (mut i3, mut best) = (i0, -1.0);
+    for (i, p) in q.iter().enumerate() {
+        let d = (*p - a).dot(nrm).abs();
+        if d > best {
+            best = d;
+            i3 = i;
+        }
+    }
+    if !(best > tol) {
+        return Raw::Flat { normal: nrm };
+    }
+
+    let mut hull = Builder {
+        q: &q,
+        tol,
+        tris: Vec::new(),
+        twin: Vec::new(),
+        plane: Vec::new(),
+        alive: Vec::new(),
+        outside: Vec::new(),
+        mark: Vec::new(),
+        stamp: 0,
+    };
+    // Initial tetrahedron, each face oriented away from the centroid.
+    let s = [i0 as u32, i1 as u32, i2 as u32, i3 as u32];
+    let centroid = (q[i0] + q[i1] + q[i2] + q[i3]) * 0.25;
+    let mut faces = [
+        [s[0], s[1], s[2]],
+        [s[0], s[1], s[3]],
+        [s[0], s[2], s[3]],
+        [s[1], s[2], s[3]],
+    ];
+    for f in faces.iter_mut() {
+        let (nn, d) = plane_of(&q, *f);
+        if nn.dot(centroid) > d {
+            f.swap(1, 2);
+        }
+    }
+    let mut edge_map: HashMap<(u32, u32), u32> = HashMap::new();
+    for (t, f) in faces.iter().enumerate() {
+        hull.push_tri(*f);
+        for i in 0..3 {
+            edge_map.insert((f[i], f[(i + 1) % 3]), (3 * t + i) as u32);
+        }
+    }
+    for (t, f) in faces.iter().enumerate() {
+        for i in 0..3 {
+            let tw = edge_map
+                .get(&(f[(i + 1) % 3], f[i]))
+                .copied()
+                .unwrap_or(NONE);
+            hull.twin[3 * t + i] = tw;
+        }
+    }
+    if hull.twin.contains(&NONE) {
+        return Raw::Flat { normal: nrm };
+    }
+    // Partition: each point goes to the outside set of the first face it is above.
+    for i in 0..n {
+        if s.contains(&(i as u32)) {
+            continue;
+        }
+        for f in 0..4 {
+            if hull.dist(f, i) > tol {
+                hull.outside[f].push(i as u32);
+                break;
+            }
+        }
+    }
+    let skipped = hull.run();
+    Raw::Solid {
+        mesh: hull.into_mesh(),
+        skipped,
+    }
+}
+
+struct Builder<'a> {
+    q: &'a [DVec3],
+    tol: f64,
+    tris: Vec<[u32; 3]>,
+    twin: Vec<u32>,
+    plane: Vec<(DVec3, f64)>,
+    alive: Vec<bool>,
+    outside: Vec<Vec<u32>>,
+    mark: Vec<u32>,
+    stamp: u32,
+}
+
+impl Builder<'_> {
+    fn push_tri(&mut self, t: [u32; 3]) -> usize {
+        let id = self.tris.len();
+        self.plane.push(plane_of(self.q, t));
+        self.tris.push(t);
+        self.twin.extend_from_slice(&[NONE; 3]);
+        self.alive.push(true);
+        self.outside.push(Vec::new());
+        self.mark.push(0);
+        id
+    }
+
+    #[inline]
+    fn dist(&self, f: usize, i: usize) -> f64 {
+        let (n, d) = self.plane[f];
+        n.dot(self.q[i]) - d
+    }
+
+    /// Adds points until no outside set is left; returns the number of skipped points.
+    fn run(&mut self) -> usize {
+        let mut stack: Vec<u32> = (0..self.tris.len() as u32).collect();
+        let mut skipped = 0;
+        let mut visible: Vec<u32> = Vec::new();
+        let mut horizon: Vec<u32> = Vec::new();
+        let mut frames: Vec<(u32, u8, u8)> = Vec::new();
+        let mut orphans: Vec<u32> = Vec::new();
+        // Every iteration removes one point from the outside sets for good (added or skipped),
+        // and faces are only pushed when they hold points: the loop is bounded by n + faces.
+        while let Some(f) = stack.pop() {
+            let f = f as usize;
+            if !self.alive[f] || self.outside[f].is_empty() {
+                continue;
+            }
+            let (mut k_best, mut d_best) = (0, f64::NEG_INFINITY);
+            for (k, &i) in self.outside[f].iter().enumerate() {
+                let d = self.dist(f, i as usize);
+                if d > d_best {
+                    d_best = d;
+                    k_best = k;
+                }
+            }
+            let p = self.outside[f][k_best] as usize;
+            // Visible region and its horizon, by depth-first search; entering face g through
+            // half-edge t, the edges of g are visited starting after t, which lists the
+            // horizon in order (CCW seen from outside) when the region is a disk.
+            self.stamp = self.stamp.wrapping_add(1);
+            if self.stamp == 0 {
+                self.mark.iter_mut().for_each(|m| *m = 0);
+                self.stamp = 1;
+            }
+            let stamp = self.stamp;
+            visible.clear();
+            horizon.clear();
+            frames.clear();
+            self.mark[f] = stamp;
+            visible.push(f as u32);
+            frames.push((f as u32, 0, 0));
+            while let Some(top) = frames.last_mut() {
+                if top.2 == 3 {
+                    frames.pop();
+                    continue;
+                }
+                let (face, e) = (top.0 as usize, (top.1 + top.2) % 3);
+                top.2 += 1;
+                let h = 3 * face + e as usize;
+                let t = self.twin[h] as usize;
+                let g = t / 3;
+                if self.mark[g] == stamp {
+                    continue;
+                }
+                if self.dist(g, p) > 0.0 {
+                    self.mark[g] = stamp;
+                    visible.push(g as u32);
+                    frames.push((g as u32, ((t % 3 + 1) % 3) as u8, 0));
+                } else {
+                    horizon.push(h as u32);
+                }
+            }
+            if !self.horizon_is_simple_cycle(&horizon) {
+                // Inconsistent visibility (rounding inside the thick plane): drop the point.
+                self.outside[f].swap_remove(k_best);
+                skipped += 1;
+                stack.push(f as u32);
+                continue;
+            }
+            orphans.clear();
+            for &g in &visible {
+                let g = g as usize;
+                self.alive[g] = false;
+                orphans.append(&mut self.outside[g]);
+            }
+            let first = self.tris.len();
+            let hn = horizon.len();
+            for &h in &horizon {
+                let (t, e) = (h as usize / 3, h as usize % 3);
+                let a = self.tris[t][e];
+                let b = self.tris[t][(e + 1) % 3];
+                let nf = self.push_tri([a, b, p as u32]);
+                let tw = self.twin[h as usize];
+                self.twin[3 * nf] = tw;
+                self.twin[tw as usize] = (3 * nf) as u32;
+            }
+            for k in 0..hn {
+                let cur = first + k;
+                let nxt = first + (k + 1) % hn;
+                self.twin[3 * cur + 1] = (3 * nxt + 2) as u32;
+                self.twin[3 * nxt + 2] = (3 * cur + 1) as u32;
+            }
+            for &i in &orphans {
+                if i as usize == p {
+                    continue;
+                }
+                for nf in first..first + hn {
+                    if self.dist(nf, i as usize) > self.tol {
+                        self.outside[nf].push(i);
+                        break;
+                    }
+                }
+            }
+            for nf in first..first + hn {
+                if !self.outside[nf].is_empty() {
+                    stack.push(nf as u32);
+                }
+            }
+        }
+        skipped
+    }
+
+    /// The horizon must be one closed chain through distinct vertices (then the visible
+    /// region is a disk and the cone from the new point closes the mesh).
+    fn horizon_is_simple_cycle(&self, horizon: &[u32]) -> bool {
+        let hn = horizon.len();
+        if hn < 3 {
+            return false;
+        }
+        let ends = |h: u32| {
+            let (t, e) = (h as usize / 3, h as usize % 3);
+            (self.tris[t][e], self.tris[t][(e + 1) % 3])
+        };
+        let mut starts: Vec<u32> = Vec::with_capacity(hn);
+        for k in 0..hn {
+            let (a, b) = ends(horizon[k]);
+            let (c, _) = ends(horizon[(k + 1) % hn]);
+            if b != c {
+                return false;
+            }
+            starts.push(a);
+        }
+        starts.sort_unstable();
+        starts.windows(2).all(|w| w[0] != w[1])
+    }
+
+    fn into_mesh(self) -> TriMesh {
+        let mut new_id = vec![NONE; self.tris.len()];
+        let mut tris = Vec::new();
+        for (t, tri) in self.tris.iter().enumerate() {
+            if self.alive[t] {
+                new_id[t] = tris.len() as u32;
+                tris.push(*tri);
+            }
+        }
+        let mut twin = vec![NONE; 3 * tris.len()];
+        for (t, tri_id) in new_id.iter().enumerate() {
+            if *tri_id == NONE {
+                continue;
+            }
+            for e in 0..3 {
+                let tw = self.twin[3 * t + e] as usize;
+                let g = new_id.get(tw / 3).copied().unwrap_or(NONE);
+                twin[3 * *tri_id as usize + e] = if g == NONE {
+                    NONE
+                } else {
+                    3 * g + (tw % 3) as u32
+                };
+            }
+        }
+        TriMesh { tris, twin }
+    }
+}
+
+/// A polygonal face of the merged hull: vertex indices (input indices, CCW from outside).
+pub(super) type Polygon = Vec<u32>;
+
+/// Merges coplanar triangles (every vertex within `tol` of the plane of the group's largest
+/// triangle, normals on the same side) into polygons, drops vertices that end up between only
+/// two faces (they lie on the faces' common edge within `tol`), then merges any two faces
+/// whose common edge is concave by more than `tol` until none is (bounded rounds). Falls back
+/// to unmerged triangles for a group whose boundary is not a simple cycle.
+pub(super) fn merge(mesh: &TriMesh, points: &[DVec3], center: DVec3, tol: f64) -> Vec<Polygon> {
+    let q = |i: u32| points[i as usize] - center;
+    let nt = mesh.tris.len();
+    let planes: Vec<(DVec3, f64)> = mesh
+        .tris
+        .iter()
+        .map(|t| {
+            let (a, b, c) = (q(t[0]), q(t[1]), q(t[2]));
+            let cr = (b - a).cross(c - a);
+            let n = cr.try_normalize().unwrap_or(DVec3::ZERO);
+            (n, n.dot((a + b + c) * (1.0 / 3.0)))
+        })
+        .collect();
+    let area: Vec<f64> = mesh
+        .tris
+        .iter()
+        .map(|t| (q(t[1]) - q(t[0])).cross(q(t[2]) - q(t[0])).length())
+        .collect();
+    let mut order: Vec<usize> = (0..nt).collect();
+    order.sort_by(|a, b| area[*b].total_cmp(&area[*a]));
+    let mut group = vec![NONE; nt];
+    let mut ng = 0u32;
+    let mut queue = Vec::new();
+    for &s in &order {
+        if group[s] != NONE {
+            continue;
+        }
+        let (ns, ds) = planes[s];
+        group[s] = ng;
+        queue.clear();
+        queue.push(s);
+        while let Some(t) = queue.pop() {
+            for e in 0..3 {
+                let u = mesh.twin[3 * t + e] as usize / 3;
+                if u >= nt || group[u] != NONE || !(planes[u].0.dot(ns) > 0.0) {
+                    continue;
+                }
+                if mesh.tris[u]
+                    .iter()
+                    .all(|&v| (ns.dot(q(v)) - ds).abs() <= tol)
+                {
+                    group[u] = ng;
+                    queue.push(u);
+                }
+            }
+        }
+        ng += 1;
+    }
+    // Union-find over groups for the concavity repair.
+    let mut parent: Vec<u32> = (0..ng).collect();
+    fn find(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            let p = parent[parent[x as usize] as usize];
+            parent[x as usize] = p;
+            x = p;
+        }
+        x
+    }
+    let mut split: Vec<bool> = vec![false; nt];
+    for _round in 0..8 {
+        let gid: Vec<u32> = (0..nt)
+            .map(|t| {
+                if split[t] {
+                    ng + t as u32
+                } else {
+                    find(&mut parent, group[t])
+                }
+            })
+            .collect();
+        let (polys, face_of_tri, failed) = polygons(mesh, &gid);
+        if !failed.is_empty() {
+            for t in 0..nt {
+                if failed.contains(&gid[t]) {
+                    split[t] = true;
+                }
+            }
+            continue;
+        }
+        // Concavity check across every final edge: a vertex of one face above the other's
+        // plane by more than tol → merge the two groups.
+        let fplanes: Vec<(DVec3, f64)> = polys.iter().map(|p| fit_plane(p, &q)).collect();
+        let mut merged_any = false;
+        for h in 0..3 * nt {
+            let t = h / 3;
+            let u = mesh.twin[h] as usize / 3;
+            let (fa, fb) = (face_of_tri[t], face_of_tri[u.min(nt - 1)]);
+            if fa == fb || fa as usize >= polys.len() || fb as usize >= polys.len() {
+                continue;
+            }
+            let (n, d) = fplanes[fa as usize];
+            let concave = polys[fb as usize].iter().any(|&v| n.dot(q(v)) - d > tol);
+            if concave && !split[t] && !split[u] {
+                let (ra, rb) = (find(&mut parent, group[t]), find(&mut parent, group[u]));
+                if ra != rb {
+                    parent[ra as usize] = rb;
+                    merged_any = true;
+                }
+            }
+        }
+        if !merged_any {
+            return polys;
+        }
+    }
+    // Last resort: the triangles themselves (always a valid closed mesh).
+    mesh.tris.iter().map(|t| t.to_vec()).collect()
+}
+
+/// Newell's plane of a polygon, offset through its vertex centroid.
+pub(super) fn fit_plane(poly: &[u32], q: &impl Fn(u32) -> DVec3) -> (DVec3, f64) {
+    let mut nrm = DVec3::ZERO;
+    let mut c = DVec3::ZERO;
+    let m = poly.len();
+    let o = poly.first().map_or(DVec3::ZERO, |&i| q(i));
+    for k in 0..m {
+        let a = q(poly[k]);
+        let b = q(poly[(k + 1) % m]);
+        // Twice the vector area, summed about the first vertex (Newell's normal).
+        nrm += (a - o).cross(b - o);
+        c += a;
+    }
+    let nrm = nrm.try_normalize().unwrap_or(DVec3::ZERO);
+    let c = c * (1.0 / m.max(1) as f64);
+    (nrm, nrm.dot(c))
+}
+
+/// Polygons of the groups `gid[t]`: returns the polygons, the polygon index of each triangle,
+/// and the groups whose boundary is not one simple cycle of at least 3 kept vertices.
+fn polygons(mesh: &TriMesh, gid: &[u32]) -> (Vec<Polygon>, Vec<u32>, Vec<u32>) {
+    let nt = mesh.tris.len();
+    let nv = mesh
+        .tris
+        .iter()
+        .flatten()
+        .map(|&v| v as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let dest = |h: usize| mesh.tris[h / 3][(h % 3 + 1) % 3];
+    let origin = |h: usize| mesh.tris[h / 3][h % 3];
+    let boundary = |h: usize| {
+        let t = mesh.twin[h] as usize / 3;
+        t >= nt || gid[t] != gid[h / 3]
+    };
+    // Sectors at each vertex = boundary half-edges leaving it.
+    let mut sectors = vec![0u32; nv];
+    let mut by_group: HashMap<u32, Vec<usize>> = HashMap::new();
+    for h in 0..3 * nt {
+        if boundary(h) {
+            sectors[origin(h) as usize] += 1;
+            by_group.entry(gid[h / 3]).or_default().push(h);
+        }
+    }
+    let mut groups: Vec<u32> = gid.to_vec();
+    groups.sort_unstable();
+    groups.dedup();
+    let mut polys = Vec::with_capacity(groups.len());
+    let mut poly_of_group: HashMap<u32, u32> = HashMap::new();
+    let mut failed = Vec::new();
+    let mut out_of: HashMap<u32, usize> = HashMap::new();
+    for g in groups {
+        let hs = match by_group.get(&g) {
+            Some(hs) => hs,
+            None => {
+                failed.push(g);
+                continue;
+            }
+        };
+        out_of.clear();
+        let mut ok = true;
+        for &h in hs {
+            if out_of.insert(origin(h), h).is_some() {
+                ok = false; // pinched: two boundary edges leave one vertex
+            }
+        }
+        let mut poly = Vec::new();
+        if ok {
+            let start = hs[0];
+            let mut h = start;
+            let mut count = 0;
+            loop {
+                let v = origin(h);
+                if sectors[v as usize] >= 3 {
+                    poly.push(v);
+                }
+                count += 1;
+                match out_of.get(&dest(h)) {
+                    Some(&nh) => h = nh,
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+                if h == start || count > hs.len() {
+                    break;
+                }
+            }
+            if count != hs.len() || poly.len() < 3 {
+                ok = false;
+            }
+        }
+        if ok {
+            poly_of_group.insert(g, polys.len() as u32);
+            polys.push(poly);
+        } else {
+            failed.push(g);
+        }
+    }
+    let face_of_tri = gid
+        .iter()
+        .map(|g| poly_of_group.get(g).copied().unwrap_or(NONE))
+        .collect();
+    (polys, face_of_tri, failed)
+}
