@@ -244,9 +244,12 @@ impl Frame {
             let inc = Self::face(self.t, &self.bx, self.hb, kb, sb);
             clip_to_reference(&reference, n, &inc, &mut buf_a, &mut buf_b);
             let d = n.dot(reference[0]);
+            let deepest = (0..3).fold(self.t, |q, j| {
+                q - self.bx[j] * (self.hb[j] * sgn(n.dot(self.bx[j])))
+            });
             face_contacts(
                 buf_a.as_slice(),
-                &inc,
+                deepest,
                 n,
                 d,
                 true,
@@ -264,9 +267,14 @@ impl Frame {
             let inc = Self::face(DVec3::ZERO, &ax_a, self.ha, ka, sa);
             clip_to_reference(&reference, nb, &inc, &mut buf_a, &mut buf_b);
             let d = nb.dot(reference[0]);
+            let deepest = DVec3::new(
+                -self.ha.x * sgn(nb.x),
+                -self.ha.y * sgn(nb.y),
+                -self.ha.z * sgn(nb.z),
+            );
             face_contacts(
                 buf_a.as_slice(),
-                &inc,
+                deepest,
                 nb,
                 d,
                 false,

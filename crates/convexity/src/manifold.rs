@@ -315,14 +315,14 @@ pub(crate) fn reduce_to_four(pts: &[DVec3], depths: &[f64], n: DVec3) -> ([usize
 
 /// Turns the clipped incident polygon into contacts (A's frame in, world frame out), keeping
 /// vertices whose depth below the reference plane `n·x = d` is at least `-margin`. When none
-/// is kept, the deepest vertex of the unclipped `incident` polygon is the single contact.
+/// is kept, `deepest` (the incident shape's support point along `−n`) is the single contact.
 ///
 /// `ref_is_a`: the reference face belongs to A (its outward normal `n` is the A→B normal);
 /// otherwise it belongs to B and the A→B normal is `−n`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn face_contacts(
     clipped: &[DVec3],
-    incident: &[DVec3],
+    deepest: DVec3,
     n: DVec3,
     d: f64,
     ref_is_a: bool,
@@ -348,15 +348,12 @@ pub(crate) fn face_contacts(
     }
     if k == 0 {
         // Nothing survived the clip (a vertex touching the reference face's boundary, lost to
-        // rounding): the deepest incident vertex alone.
-        if let Some(&p) = incident.iter().max_by(|x, y| {
-            let (dx, dy) = (d - n.dot(**x), d - n.dot(**y));
-            dx.total_cmp(&dy)
-        }) {
-            cand[0] = p;
-            depth[0] = d - n.dot(p);
-            k = 1;
-        }
+        // rounding): the incident shape's support point along −n alone. For the
+        // minimum-penetration face axis its projection `q + depth·n` lies on the reference face
+        // (it is the origin's projection onto that facet of A − B, shifted back by q).
+        cand[0] = deepest;
+        depth[0] = d - n.dot(deepest);
+        k = 1;
     }
     let (idx, cnt) = reduce_to_four(&cand[..k], &depth[..k], n);
     for &i in &idx[..cnt] {

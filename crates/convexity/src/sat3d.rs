@@ -271,6 +271,48 @@ impl Faceted for crate::shape::Cuboid<DVec3> {
     }
 }
 
+/// The hull's half-edge mesh: faces are its (merged, convex) polygons, edges its undirected
+/// edges (`edge_faces` from the half-edge and its twin), supports by linear scan or hill
+/// climbing from the previous face's answer.
+impl Faceted for crate::polyhedron::ConvexPolyhedron {
+    #[inline]
+    fn vertex(&self, v: usize) -> Option<DVec3> {
+        self.vertices().get(v).copied()
+    }
+    fn num_vertices(&self) -> usize {
+        crate::polyhedron::ConvexPolyhedron::num_vertices(self)
+    }
+    fn num_faces(&self) -> usize {
+        crate::polyhedron::ConvexPolyhedron::num_faces(self)
+    }
+    #[inline]
+    fn face_plane(&self, f: usize) -> (DVec3, f64) {
+        crate::polyhedron::ConvexPolyhedron::face_plane(self, f)
+    }
+    fn face_polygon(&self, f: usize, out: &mut Vec<DVec3>) {
+        out.extend(
+            self.face_vertices(f)
+                .filter_map(|v| self.vertices().get(v).copied()),
+        );
+    }
+    fn num_edges(&self) -> usize {
+        crate::polyhedron::ConvexPolyhedron::num_edges(self)
+    }
+    #[inline]
+    fn edge(&self, e: usize) -> (usize, usize) {
+        let h = self.half_edge(self.edge_half_edge(e));
+        (h.origin, self.half_edge(h.next).origin)
+    }
+    #[inline]
+    fn edge_faces(&self, e: usize) -> (usize, usize) {
+        crate::polyhedron::ConvexPolyhedron::edge_faces(self, e)
+    }
+    #[inline]
+    fn support_vertex(&self, dir: DVec3, hint: usize) -> usize {
+        self.support_index(dir, Some(hint))
+    }
+}
+
 /// Frame data for a pair.
 struct Pair<'s, A: ?Sized, B: ?Sized> {
     a: &'s A,
@@ -458,7 +500,16 @@ where
                     ctx.b_planes.push((m, e + m.dot(pair.t)));
                 }
             }
-            let g = incident_face(ctx.b_planes.iter().map(|p| p.0), n);
+            // B's deepest point along −n, and the most anti-parallel face through it.
+            let qi = b.support_vertex(pair.rot.transpose() * -n, 0);
+            let q = pair.b_point(qi).unwrap_or(pair.t);
+            let eps = 8.0 * pair.tol;
+            let g = incident_face(
+                ctx.b_planes
+                    .iter()
+                    .map(|&(m, e)| if e - m.dot(q) <= eps { m } else { DVec3::ZERO }),
+                n,
+            );
             ctx.poly_inc.clear();
             b.face_polygon(g, &mut ctx.poly_inc);
             for p in ctx.poly_inc.iter_mut() {
@@ -473,7 +524,7 @@ where
             );
             face_contacts(
                 ctx.clip_a.as_slice(),
-                &ctx.poly_inc,
+                q,
                 n,
                 d,
                 true,
@@ -496,7 +547,20 @@ where
             for p in ctx.poly_ref.iter_mut() {
                 *p = pair.rot * *p + pair.t;
             }
-            let f = incident_face((0..a.num_faces()).map(|f| a.face_plane(f).0), m);
+            let qi = a.support_vertex(-m, 0);
+            let q = a.vertex(qi).unwrap_or(DVec3::ZERO);
+            let eps = 8.0 * pair.tol;
+            let f = incident_face(
+                (0..a.num_faces()).map(|f| {
+                    let (n, d) = a.face_plane(f);
+                    if d - n.dot(q) <= eps {
+                        n
+                    } else {
+                        DVec3::ZERO
+                    }
+                }),
+                m,
+            );
             ctx.poly_inc.clear();
             a.face_polygon(f, &mut ctx.poly_inc);
             clip_to_reference(
@@ -508,7 +572,7 @@ where
             );
             face_contacts(
                 ctx.clip_a.as_slice(),
-                &ctx.poly_inc,
+                q,
                 m,
                 e,
                 false,

@@ -299,3 +299,30 @@ fn warm_start_on_a_coherent_trajectory() {
     );
     assert_eq!(r.intersecting(), Some(false));
 }
+
+#[test]
+fn convex_polyhedron_pairs_agree_with_gjk() {
+    let mut rg = rng(0x9011);
+    let mut n = 0;
+    while n < 600 {
+        let (Ok(a), Ok(b)) = (
+            ConvexPolyhedron::from_points(&random_hull3(&mut rg, 4..=200, 0.2..=2.0)),
+            ConvexPolyhedron::from_points(&random_hull3(&mut rg, 4..=200, 0.2..=2.0)),
+        ) else {
+            continue;
+        };
+        let pa = random_pose3(&mut rg, 3.0);
+        let regime = Regime::ALL[n % Regime::ALL.len()];
+        let q = random_quat(&mut rg);
+        let u = unit_vector3(&mut rg);
+        let pl = place_in_regime(&mut rg, &a, &pa, &b, q, u, regime);
+        check(
+            &a,
+            &pa,
+            &b,
+            &pl.pose_b,
+            &format!("poly pair {n} {}", regime.name()),
+        );
+        n += 1;
+    }
+}

@@ -382,3 +382,191 @@ fn near_parallel_edges_are_skipped_without_harm() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// General polyhedra (ConvexPolyhedron from the hull module)
+// ---------------------------------------------------------------------------------------
+
+use convexity::sat3d::{polyhedron_manifold, sat_with, SatContext};
+use convexity_testkit::gen3::random_hull3;
+
+fn random_poly(
+    rg: &mut rand_chacha::ChaCha8Rng,
+    n: std::ops::RangeInclusive<usize>,
+) -> ConvexPolyhedron {
+    loop {
+        if let Ok(p) = ConvexPolyhedron::from_points(&random_hull3(rg, n.clone(), 0.2..=2.0)) {
+            return p;
+        }
+    }
+}
+
+/// Largest `n·x − d` over the faces: 0 on the surface, negative inside.
+fn plane_distance(p: &ConvexPolyhedron, pose: &Pose3, x: DVec3) -> f64 {
+    let l = pose.inverse_transform_point(x);
+    (0..p.num_faces())
+        .map(|f| {
+            let (n, d) = p.face_plane(f);
+            n.dot(l) - d
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+#[test]
+fn polyhedron_sat_random_pairs_agree_with_gjk_epa_and_certificates() {
+    let mut rg = rng(0x9011_4ed7);
+    let mut ctx = SatContext::new();
+    let (mut sep, mut hit, mut pruned_max) = (0, 0, 0u32);
+    let mut worst_depth = 0.0f64;
+    let mut worst_manifold = 0.0f64;
+    let mut worst_deepest = 0.0f64;
+    for i in 0..2200 {
+        let a = random_poly(&mut rg, 4..=48);
+        let b = random_poly(&mut rg, 4..=48);
+        let pa = random_pose3(&mut rg, 3.0);
+        let regime = Regime::ALL[i % Regime::ALL.len()];
+        let q = random_quat(&mut rg);
+        let u = unit_vector3(&mut rg);
+        let pb = place_in_regime(&mut rg, &a, &pa, &b, q, u, regime).pose_b;
+        let ctxs = format!("pair {i} ({})", regime.name());
+        let (r, m) = sat_with(&a, &pa, &b, &pb, &mut ctx);
+        assert_eq!(r.status, Status::Converged, "{ctxs}");
+        let g = gjk::distance(&a, &pa, &b, &pb, &gjk::Options::default(), None);
+        let e = penetration(
+            &a,
+            &pa,
+            &b,
+            &pb,
+            &epa::Options::default(),
+            &mut epa::Context::new(),
+        );
+        let scale = a.size() + b.size();
+        let tol = r.tolerance;
+        pruned_max = pruned_max.max(r.axes_tested);
+        match r.intersecting() {
+            Some(true) => {
+                hit += 1;
+                assert!(
+                    g.distance <= 2.0 * tol,
+                    "{ctxs}: GJK distance {}",
+                    g.distance
+                );
+            }
+            Some(false) => {
+                sep += 1;
+                assert!(e.depth < 2.0 * tol, "{ctxs}: EPA depth {}", e.depth);
+                assert!(
+                    r.separation <= g.distance + 2.0 * tol,
+                    "{ctxs}: gap > distance"
+                );
+            }
+            None => panic!("{ctxs}: undetermined"),
+        }
+        verify(
+            &a,
+            &pa,
+            &b,
+            &pb,
+            &r.verdict,
+            tolerance_for(&a, &pa, &b, &pb),
+        )
+        .unwrap_or_else(|err| panic!("{ctxs}: certificate {err}"));
+        if r.intersecting() == Some(true) && e.depth > 0.0 {
+            let err = (r.depth() - e.depth).abs();
+            worst_depth = worst_depth.max(err / scale);
+            assert!(
+                err <= 1e-9 * scale,
+                "{ctxs}: SAT depth {} vs EPA {}",
+                r.depth(),
+                e.depth
+            );
+        }
+        if let Some(m) = m {
+            assert!(!m.is_empty() && m.len() <= 4, "{ctxs}");
+            let mtol = 1e-9 * scale;
+            for c in m.points() {
+                let da = plane_distance(&a, &pa, c.point_a).abs();
+                let db = plane_distance(&b, &pb, c.point_b).abs();
+                worst_manifold = worst_manifold.max(da.max(db) / scale);
+                assert!(
+                    da <= mtol && db <= mtol,
+                    "{ctxs}: contact off the surfaces ({da}, {db})"
+                );
+                let rel = c.point_a - c.point_b - m.normal * c.depth;
+                assert!(rel.length() <= mtol, "{ctxs}: point relation {rel}");
+            }
+            if e.depth > 0.0 {
+                let deepest = m.deepest().map_or(f64::NAN, |c| c.depth);
+                worst_deepest = worst_deepest.max((deepest - e.depth).abs() / scale);
+            }
+        }
+    }
+    eprintln!(
+        "polyhedron SAT: {} pairs ({sep} separated, {hit} intersecting); max |SAT − EPA| / scale {worst_depth:.1e}; manifold off-surface {worst_manifold:.1e}; deepest vs EPA {worst_deepest:.1e}; max axes tested {pruned_max}",
+        sep + hit
+    );
+    assert!(sep > 600 && hit > 1000);
+    assert!(
+        worst_deepest <= 1e-6,
+        "deepest contact vs EPA {worst_deepest}"
+    );
+}
+
+#[test]
+fn polyhedron_sat_agrees_with_clarabel_oracle() {
+    let mut rg = rng(0xc1a7);
+    let mut decided = 0;
+    for i in 0..250 {
+        let a = random_poly(&mut rg, 4..=24);
+        let b = random_poly(&mut rg, 4..=24);
+        let pa = random_pose3(&mut rg, 1.5);
+        let pb = random_pose3(&mut rg, 1.5);
+        let r = sat(&a, &pa, &b, &pb);
+        let wa: Vec<DVec3> = a
+            .vertices()
+            .iter()
+            .map(|p| pa.transform_point(*p))
+            .collect();
+        let wb: Vec<DVec3> = b
+            .vertices()
+            .iter()
+            .map(|p| pb.transform_point(*p))
+            .collect();
+        let o = hull_distance3(&wa, &wb).expect("oracle");
+        let band = 2.0 * r.tolerance + 1e-9;
+        if o.lower_bound > band {
+            assert_eq!(
+                r.intersecting(),
+                Some(false),
+                "pair {i}: oracle {}",
+                o.distance
+            );
+            decided += 1;
+        } else if o.upper_bound <= 1e-12 {
+            assert_eq!(r.intersecting(), Some(true), "pair {i}");
+            decided += 1;
+        }
+    }
+    assert!(decided > 200, "{decided}");
+}
+
+#[test]
+fn polyhedron_manifold_cuboids_match_box_box() {
+    let mut rg = rng(31);
+    for i in 0..300 {
+        let a = random_cuboid(&mut rg, 0.1, 1.0);
+        let b = random_cuboid(&mut rg, 0.1, 1.0);
+        let (ha, hb) = (a.half_extents(), b.half_extents());
+        let (pa_, pb_) = (ConvexPolyhedron::cuboid(ha), ConvexPolyhedron::cuboid(hb));
+        let pa = random_pose3(&mut rg, 1.0);
+        let pb = random_pose3(&mut rg, 1.0);
+        let r = box_box(&a, &pa, &b, &pb);
+        let q = sat(&pa_, &pa, &pb_, &pb);
+        assert_eq!(r.intersecting(), q.intersecting(), "pair {i}");
+        if r.intersecting() == Some(true) {
+            assert!((r.separation - q.separation).abs() < 1e-12, "pair {i}");
+            let m = polyhedron_manifold(&pa_, &pa, &pb_, &pb).expect("contact");
+            assert!(!m.is_empty());
+        }
+    }
+}
