@@ -43,8 +43,13 @@
 //! the tolerance; otherwise [`crate::gjk::intersects`] supplies it.
 //!
 //! Complexity: face axes O(F_A + F_B) support calls (O(V) each, or less for hill-climbing
-//! implementations of [`Faceted::support_vertex`]); edge pairs O(E_A·E_B) sign tests plus O(1)
-//! per crossing pair. Manifold: O(F) to find the incident face and O(k·m) clipping.
+//! implementations of [`Faceted::support_vertex`]); edge pairs O(E_A·E_B) sign tests (two dot
+//! products for most pairs, which fail the first test) plus O(1) per crossing pair. The pruning
+//! removes the cross products and projections, not the pair loop: two 128-vertex hulls
+//! (378 edges each, 143k pairs, ≈ 330 crossing) take ≈ 2 ms on the loaded benchmark machine,
+//! against ≈ 50 µs for EPA's single point; the general SAT pays off for small hulls (boxes,
+//! tens of vertices). A sub-quadratic pair search (walking the arcs' overlay on the Gauss map)
+//! is not implemented. Manifold: O(F) to find the incident face and O(k·m) clipping.
 //! Buffers live in a [`SatContext`] that can be reused to avoid allocation.
 //!
 //! Preconditions: the polyhedra are convex with consistent topology (each edge borders exactly
@@ -157,11 +162,15 @@ struct EdgeData {
 /// hemisphere (not the antipodal one): `(c·bxa)(b·dxc) > 0`.
 #[inline]
 fn arcs_cross(a: DVec3, b: DVec3, bxa: DVec3, c: DVec3, d: DVec3, dxc: DVec3) -> bool {
+    // Most pairs fail the first test (two dot products), so it is evaluated alone first.
     let cba = c.dot(bxa);
     let dba = d.dot(bxa);
+    if !(cba * dba < 0.0) {
+        return false;
+    }
     let adc = a.dot(dxc);
     let bdc = b.dot(dxc);
-    cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
+    adc * bdc < 0.0 && cba * bdc > 0.0
 }
 
 /// The best axis, A's frame.
