@@ -20,7 +20,9 @@
 
 pub mod boundary;
 pub mod bounds;
+pub mod box_box;
 pub mod certificate;
+pub mod chung_wang;
 pub mod contact2d;
 pub mod dk;
 pub mod epa;
@@ -28,6 +30,7 @@ pub mod error;
 pub mod facet;
 pub mod gjk;
 pub mod lp;
+pub mod manifold;
 pub mod mesh;
 pub mod minkowski;
 pub mod nd;
@@ -38,6 +41,7 @@ pub mod polyhedron;
 pub mod pose;
 pub mod query;
 pub mod sat2d;
+pub mod sat3d;
 pub mod shape;
 pub mod simplex;
 pub mod sweep_prune;
