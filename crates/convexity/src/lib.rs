@@ -54,8 +54,8 @@ pub use certificate::{verify, CommonPoint, SeparatingAxis, Verdict};
 pub use error::{InputError, Problem};
 pub use gjk::Status;
 pub use glam::{DQuat, DVec2, DVec3};
-pub use polyhedron::{ConvexPolyhedron, HullOptions, HullResult};
 pub use polygon::{FillRule, Location, Polygon};
+pub use polyhedron::{ConvexPolyhedron, HullOptions, HullResult};
 pub use pose::{Pose, Pose2, Pose3};
 pub use shape::{
     Ball, Capsule, Cone, ConvexPolygon, Cuboid, Custom, Cylinder, Points, Rounded, Segment, Shape2,

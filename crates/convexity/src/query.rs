@@ -12,7 +12,9 @@
 //! [`ConvexPolyhedron`] once and call the module directly.
 
 use crate::boundary;
+use crate::box_box;
 use crate::certificate::{CommonPoint, SeparatingAxis, Verdict};
+use crate::chung_wang;
 use crate::epa::{self, EpaSpace};
 use crate::gjk::{self, Status};
 use crate::lp;
@@ -21,7 +23,8 @@ use crate::ndim::{PointsN, VerdictN};
 use crate::polyhedron::{hull2d, ConvexPolyhedron};
 use crate::pose::{Pose, Pose3};
 use crate::sat2d;
-use crate::shape::{ConvexPolygon, Polytope};
+use crate::sat3d;
+use crate::shape::{ConvexPolygon, Cuboid, Polytope};
 use crate::tri_tri;
 use crate::vclip;
 use crate::vector::Vector;
@@ -41,8 +44,11 @@ pub enum Method {
     VClip,
     /// Exact vertex/face and edge/face boundary test (3D polytopes).
     Boundary,
-    /// Separating-axis test: convex polygons in 2D.
+    /// Separating-axis test: convex polygons in 2D; boxes (specialised) and convex
+    /// polyhedra (Gauss-map pruned edge pairs) in 3D.
     Sat,
+    /// Chung–Wang separating-vector iteration (any support maps, 2D and 3D).
+    ChungWang,
     /// GJK in any dimension on vertex sets (Wolfe's nearest point on the simplex).
     GjkNd,
     /// Particle-swarm distance on vertex sets (approximate, stochastic, seeded), polished.
@@ -66,6 +72,7 @@ impl Method {
         Method::VClip,
         Method::Boundary,
         Method::Sat,
+        Method::ChungWang,
         Method::GjkNd,
         Method::Lp,
         Method::LpReference,
@@ -82,6 +89,7 @@ impl Method {
             Method::VClip => "vclip",
             Method::Boundary => "boundary",
             Method::Sat => "sat",
+            Method::ChungWang => "chung-wang",
             Method::GjkNd => "gjk-nd",
             Method::Pso => "pso",
             Method::Penalty => "penalty",
@@ -100,7 +108,7 @@ impl Method {
         match self {
             Method::Gjk | Method::GjkBoolean | Method::Epa => dim == 2 || dim == 3,
             Method::VClip | Method::Boundary => dim == 3,
-            Method::Sat => dim == 2,
+            Method::Sat | Method::ChungWang => dim == 2 || dim == 3,
             Method::GjkNd | Method::Pso | Method::Penalty => dim >= 1,
             Method::Lp | Method::LpReference => dim >= 1,
             Method::TriTri => dim == 3,
@@ -110,7 +118,7 @@ impl Method {
     /// Whether the method needs both shapes to be polytopes (a finite vertex set).
     pub fn needs_vertices(&self) -> bool {
         match self {
-            Method::Gjk | Method::GjkBoolean | Method::Epa => false,
+            Method::Gjk | Method::GjkBoolean | Method::Epa | Method::ChungWang => false,
             Method::VClip | Method::Boundary | Method::Sat => true,
             Method::GjkNd | Method::Pso | Method::Penalty => true,
             Method::Lp | Method::LpReference | Method::TriTri => true,
@@ -288,6 +296,26 @@ impl QuerySpace for DVec3 {
                 };
                 Ok(Outcome::boolean(method, status, 0, verdict, 0.0))
             }
+            Method::Sat => {
+                let boxed = |v: &[DVec3]| box_of(v);
+                let r = match (boxed(a), boxed(b)) {
+                    (Some(ba), Some(bb)) => box_box::box_box(&ba, pose_a, &bb, pose_b),
+                    _ => sat3d::sat(&solid(a, "a")?, pose_a, &solid(b, "b")?, pose_b),
+                };
+                let hit = r.verdict.intersecting() == Some(true);
+                Ok(Outcome {
+                    method,
+                    status: r.status,
+                    iterations: r.axes_tested,
+                    verdict: r.verdict,
+                    distance: None,
+                    penetration_depth: hit.then(|| r.depth().max(0.0)),
+                    point_a: None,
+                    point_b: None,
+                    normal: Some(r.axis),
+                    tolerance: r.tolerance,
+                })
+            }
             Method::Boundary => {
                 let (pa, pb) = (solid(a, "a")?, solid(b, "b")?);
                 let r = boundary::intersect(&pa, pose_a, &pb, pose_b);
@@ -343,6 +371,27 @@ impl QuerySpace for DVec2 {
     }
 }
 
+/// The box whose 8 corners are exactly `v` (in any order), as the specialised SAT needs.
+fn box_of(v: &[DVec3]) -> Option<Cuboid<DVec3>> {
+    if v.len() != 8 {
+        return None;
+    }
+    let h = v[0].abs();
+    let all_corners = (0..8).all(|k| {
+        let c = DVec3::new(
+            if k & 1 == 0 { -h.x } else { h.x },
+            if k & 2 == 0 { -h.y } else { h.y },
+            if k & 4 == 0 { -h.z } else { h.z },
+        );
+        v.contains(&c)
+    });
+    if all_corners {
+        Cuboid::new(h).ok()
+    } else {
+        None
+    }
+}
+
 /// Runs `method` on a pair.
 pub fn run<V, A, B>(
     method: Method,
@@ -394,6 +443,11 @@ where
         }
         Method::GjkBoolean => {
             let r = gjk::intersects(a, pose_a, b, pose_b, &gjk::Options::default(), None);
+            Outcome::boolean(method, r.status, r.iterations, r.verdict, r.tolerance)
+        }
+        Method::ChungWang => {
+            let r =
+                chung_wang::separate(a, pose_a, b, pose_b, &chung_wang::Options::default(), None);
             Outcome::boolean(method, r.status, r.iterations, r.verdict, r.tolerance)
         }
         Method::Epa => {
