@@ -21,11 +21,13 @@
 pub mod certificate;
 pub mod epa;
 pub mod error;
+pub mod fourier_motzkin;
 pub mod gjk;
 pub mod minkowski;
 pub mod ndim;
 pub mod pose;
 pub mod query;
+pub mod seidel;
 pub mod shape;
 pub mod simplex;
 pub mod vector;
@@ -39,6 +41,7 @@ pub use shape::{
     Ball, Capsule, Cone, ConvexPolygon, Cuboid, Custom, Cylinder, Points, Rounded, Segment, Shape2,
     Shape3, SupportMap, Transformed, Triangle,
 };
+pub use shape::{BoundedHalfspaces, Halfspaces};
 pub use vector::{Rot2, Rotation, Vector};
 
 /// The README's Rust examples, compiled and run as doctests.
