@@ -130,11 +130,12 @@ fn brute_feasible(h: &Halfspaces) -> bool {
                 break;
             }
             mat.swap(col, p);
-            for r in 0..d {
+            let pivot = mat[col].clone();
+            for (r, row) in mat.iter_mut().enumerate() {
                 if r != col {
-                    let f = mat[r][col] / mat[col][col];
-                    for k in col..=d {
-                        mat[r][k] -= f * mat[col][k];
+                    let f = row[col] / pivot[col];
+                    for (x, p) in row[col..].iter_mut().zip(&pivot[col..]) {
+                        *x -= f * p;
                     }
                 }
             }
@@ -305,4 +306,3 @@ fn pruning_keeps_projections_small_and_counts_are_reported() {
     assert_eq!(r.stats.rows_per_stage, vec![6, 4, 2, 0]);
     assert!(matches!(r.outcome, FmOutcome::Feasible { .. }));
 }
-
