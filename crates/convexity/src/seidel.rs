@@ -70,8 +70,10 @@ impl Default for Options {
 pub enum LpStatus {
     /// An optimal point and its objective value.
     Optimal { x: Vec<f64>, value: f64 },
-    /// No feasible point. `farkas` is a checked certificate over the input rows; `None` when the
-    /// proof needed the bounding box (then: no feasible point within the box).
+    /// No feasible point. `farkas` is a certificate over the input rows, checked to exclude the
+    /// ball of radius `10 · (1 + max |oᵢ|/|nᵢ|)` about the origin (see [`Farkas::check`] for its
+    /// exact radius); `None` when the proof needed the bounding box (then: no feasible point
+    /// within the box) or did not check.
     Infeasible { farkas: Option<Farkas> },
     /// The objective grows without bound (or its optimum lies beyond the box); `x` is the best
     /// point found on the box.
@@ -217,8 +219,10 @@ pub fn solve(
                         .map(|(i, l)| (i, l / total))
                         .collect(),
                 };
-                // Keep it only if it proves infeasibility within the box.
-                let radius = bound * (d as f64).sqrt();
+                // Keep it only if it excludes a ball ten times the data's magnitude (its residual
+                // `Σλn` is rounding, so it proves infeasibility within `radius`; asking for the
+                // whole box rejected valid proofs of 1e-12 separations).
+                let radius = 10.0 * (1.0 + system.magnitude());
                 (total > 0.0 && f.proves_within(system, radius)).then_some(f)
             };
             LpStatus::Infeasible { farkas }

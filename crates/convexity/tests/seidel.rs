@@ -53,7 +53,11 @@ fn all_methods_2d(ta: &[[f64; 2]; 3], tb: &[[f64; 2]; 3], shift: [f64; 2]) -> bo
     let seidel_says = r.intersecting().expect("seidel decided");
     match &r.verdict {
         HalfspaceVerdict::Intersecting { point } => {
-            let tol = 1e-12 * (1.0 + shift[0].abs() + shift[1].abs());
+            let mag = ta
+                .iter()
+                .chain(tb)
+                .fold(0.0f64, |m, p| m.max(p[0].abs()).max(p[1].abs()));
+            let tol = 1e-12 * (1.0 + mag + shift[0].abs() + shift[1].abs());
             assert!(
                 ha.contains(point, tol) && hb.contains(point, tol),
                 "{point:?}"
@@ -66,7 +70,14 @@ fn all_methods_2d(ta: &[[f64; 2]; 3], tb: &[[f64; 2]; 3], shift: [f64; 2]) -> bo
         } => {
             let u = ha.concat(&hb).unwrap();
             let c = farkas.check(&u).unwrap();
-            assert!(c.radius > 1e9, "{c:?}");
+            let mag = ta
+                .iter()
+                .chain(tb)
+                .fold(0.0f64, |m, p| m.max(p[0].abs()).max(p[1].abs()));
+            assert!(
+                c.radius > 1e3 * (1.0 + mag + shift[0].abs() + shift[1].abs()),
+                "{c:?}"
+            );
             // The plane holds over the vertices (exact check over the data).
             let n = DVec2::new(normal[0], normal[1]);
             let max_a = points2(ta, shift)
@@ -707,5 +718,86 @@ fn posed_pairs_match_world_vertices() {
         let s = seidel::intersect_pair(&ba, &pa, &bb, &pb, &Options::default()).unwrap();
         assert_eq!(s.verdict.intersecting(), Some(dist <= 1e-8), "case {case}");
         verify(&ba, &pa, &bb, &pb, &s.verdict, s.tolerance).unwrap();
+    }
+}
+
+fn scaled(t: &[[f64; 2]; 3], k: f64) -> [[f64; 2]; 3] {
+    t.map(|p| [p[0] * k, p[1] * k])
+}
+
+#[test]
+fn reference_triangles_scaled_by_1e4_and_1e_minus_4() {
+    // Scaling the scene scales nothing in the verdicts (a metamorphic check), including the
+    // exact touching cases.
+    let touch = [[2.0, 1.0], [1.0, 3.0], [0.0, 1.0]];
+    let s = 0.01 / 2f64.sqrt();
+    let apart = [[2.0 - s, 1.0 + s], [1.0 - s, 3.0 + s], [0.0 - s, 1.0 + s]];
+    for k in [1e-4, 1e4] {
+        assert!(all_methods_2d(&scaled(&A, k), &scaled(&B, k), [0.0, 0.0]));
+        assert!(all_methods_2d(
+            &scaled(&A, k),
+            &scaled(&touch, k),
+            [0.0, 0.0]
+        ));
+        assert!(!all_methods_2d(
+            &scaled(&A, k),
+            &scaled(&apart, k),
+            [0.0, 0.0]
+        ));
+    }
+    // A triangle 1e4 times smaller than the other, touching it at a vertex and then 1e-3 of its
+    // own size away.
+    let small = [
+        [2.0, 1.0],
+        [2.0 - 1e-4, 1.0 + 2e-4],
+        [2.0 - 2e-4, 1.0 + 1e-4],
+    ];
+    assert!(all_methods_2d(&A, &small, [0.0, 0.0]));
+    let d = 1e-7 / 2f64.sqrt();
+    let small_apart = small.map(|p| [p[0] - d, p[1] + d]);
+    assert!(!all_methods_2d(&A, &small_apart, [0.0, 0.0]));
+}
+
+#[test]
+fn gaps_near_the_tolerance_give_checked_certificates() {
+    // B touches A's edge y = x − 1 at (2, 1), then moves out along the edge normal by `gap`.
+    // Within the tolerance band either verdict is acceptable, but its certificate must check;
+    // far outside it the verdict is fixed.
+    let touch = [[2.0, 1.0], [1.0, 3.0], [0.0, 1.0]];
+    let id = Pose::IDENTITY;
+    for gap in [
+        0.0, 1e-16, 1e-14, 1e-13, 1e-12, 1e-10, 1e-9, 2e-9, 1e-8, 1e-6,
+    ] {
+        let s = gap / 2f64.sqrt();
+        let moved = touch.map(|p| [p[0] - s, p[1] + s]);
+        let ba = BoundedHalfspaces::<DVec2>::new(tri_of(A, [0.0, 0.0])).unwrap();
+        let bb = BoundedHalfspaces::<DVec2>::new(tri_of(moved, [0.0, 0.0])).unwrap();
+        let sd = seidel::intersect_pair(&ba, &id, &bb, &id, &Options::default()).unwrap();
+        let fm = fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmLimits::default()).unwrap();
+        let pl = separating_plane(
+            &points2(&A, [0.0, 0.0]),
+            &points2(&moved, [0.0, 0.0]),
+            &Options::default(),
+        )
+        .unwrap();
+        let pa = convexity::Points::new(&points2(&A, [0.0, 0.0])).unwrap();
+        let pb = convexity::Points::new(&points2(&moved, [0.0, 0.0])).unwrap();
+        for (name, v, tol) in [
+            ("seidel", sd.verdict, sd.tolerance),
+            ("fm", fm.verdict, fm.tolerance),
+        ] {
+            verify(&ba, &id, &bb, &id, &v, tol).unwrap_or_else(|e| panic!("{name} gap {gap}: {e}"));
+            if gap == 0.0 {
+                assert_eq!(v.intersecting(), Some(true), "{name}");
+            }
+            if gap >= 1e-8 {
+                assert_eq!(v.intersecting(), Some(false), "{name} gap {gap}");
+            }
+        }
+        verify(&pa, &id, &pb, &id, &pl.verdict, pl.tolerance)
+            .unwrap_or_else(|e| panic!("plane gap {gap}: {e}"));
+        if gap >= 1e-8 {
+            assert_eq!(pl.verdict.intersecting(), Some(false), "plane gap {gap}");
+        }
     }
 }

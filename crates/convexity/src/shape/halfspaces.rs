@@ -629,7 +629,9 @@ fn vertices(h: &Halfspaces, lower: &[f64], upper: &[f64]) -> Vec<Vec<f64>> {
         .iter()
         .chain(upper)
         .fold(0.0f64, |m, c| m.max(c.abs()));
-    let tol = 1e-12 * (ext + mag);
+    // Points within `tol` of a row's plane are kept without being cut. This must stay at
+    // rounding level: a vertex kept 1e-12 outside made separations of 1e-12 uncertifiable.
+    let tol = 1e-15 * (ext + mag);
     // Pad the box so that clipping by the rows, not by the box, makes every vertex.
     let pad = 0.01 * ext + tol;
     let mut out: Vec<Vec<f64>> = Vec::new();
