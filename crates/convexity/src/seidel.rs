@@ -14,6 +14,9 @@
 //! hyperplane `ν·x = β` as `x = βν + U y` with `U` an orthonormal basis of `ν⊥` (the columns of
 //! a Householder reflection), so residuals `a·x − b` keep their units at every depth.
 //!
+//! Ties: the objective is made lexicographic (c, then e₀, …, e_{d−1}), so every level has one
+//! optimum, as the expected-time analysis requires; a zero objective (feasibility) stays zero.
+//!
 //! Complexity: expected O(d!·m) arithmetic operations for m rows in dimension d (the expectation
 //! is over the shuffle, for any input). The shuffle is seeded ([`Options::seed`]), so results are
 //! deterministic.
