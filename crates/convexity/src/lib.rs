@@ -28,6 +28,7 @@ pub mod dk;
 pub mod epa;
 pub mod error;
 pub mod facet;
+pub mod fourier_motzkin;
 pub mod gjk;
 pub mod lp;
 pub mod manifold;
@@ -42,6 +43,7 @@ pub mod pose;
 pub mod query;
 pub mod sat2d;
 pub mod sat3d;
+pub mod seidel;
 pub mod shape;
 pub mod simplex;
 pub mod sweep_prune;
@@ -61,6 +63,7 @@ pub use shape::{
     Ball, Capsule, Cone, ConvexPolygon, Cuboid, Custom, Cylinder, Points, Rounded, Segment, Shape2,
     Shape3, SupportMap, Transformed, Triangle,
 };
+pub use shape::{BoundedHalfspaces, Halfspaces};
 pub use vector::{Rot2, Rotation, Vector};
 
 /// The README's Rust examples, compiled and run as doctests.
