@@ -16,6 +16,7 @@ use crate::box_box;
 use crate::certificate::{CommonPoint, SeparatingAxis, Verdict};
 use crate::chung_wang;
 use crate::epa::{self, EpaSpace};
+use crate::fourier_motzkin;
 use crate::gjk::{self, Status};
 use crate::lp;
 use crate::nd;
@@ -24,7 +25,8 @@ use crate::polyhedron::{hull2d, ConvexPolyhedron};
 use crate::pose::{Pose, Pose3};
 use crate::sat2d;
 use crate::sat3d;
-use crate::shape::{ConvexPolygon, Cuboid, Polytope};
+use crate::seidel;
+use crate::shape::{BoundedHalfspaces, ConvexPolygon, Cuboid, Halfspaces, Polytope};
 use crate::tri_tri;
 use crate::vclip;
 use crate::vector::Vector;
@@ -62,6 +64,12 @@ pub enum Method {
     LpReference,
     /// Exact triangle–triangle test (3D, both shapes triangles).
     TriTri,
+    /// Seidel's randomised LP: feasibility of the union of two half-space systems, or the
+    /// separating-plane LP for vertex sets (2D and 3D).
+    Seidel,
+    /// Fourier–Motzkin elimination on the union of two half-space systems (vertex sets are
+    /// converted to half-spaces first; 2D and 3D, small systems).
+    FourierMotzkin,
 }
 
 impl Method {
@@ -79,6 +87,8 @@ impl Method {
         Method::Pso,
         Method::Penalty,
         Method::TriTri,
+        Method::Seidel,
+        Method::FourierMotzkin,
     ];
 
     pub fn name(&self) -> &'static str {
@@ -96,6 +106,8 @@ impl Method {
             Method::Lp => "lp",
             Method::LpReference => "lp-reference",
             Method::TriTri => "tri-tri",
+            Method::Seidel => "seidel",
+            Method::FourierMotzkin => "fourier-motzkin",
         }
     }
 
@@ -112,6 +124,7 @@ impl Method {
             Method::GjkNd | Method::Pso | Method::Penalty => dim >= 1,
             Method::Lp | Method::LpReference => dim >= 1,
             Method::TriTri => dim == 3,
+            Method::Seidel | Method::FourierMotzkin => dim == 2 || dim == 3,
         }
     }
 
@@ -122,6 +135,7 @@ impl Method {
             Method::VClip | Method::Boundary | Method::Sat => true,
             Method::GjkNd | Method::Pso | Method::Penalty => true,
             Method::Lp | Method::LpReference | Method::TriTri => true,
+            Method::Seidel | Method::FourierMotzkin => true,
         }
     }
 
@@ -151,6 +165,8 @@ pub enum Skip {
     DegenerateHull { method: Method, which: &'static str },
     /// The method needs two triangles and shape `which` is not one (3 vertices).
     NotATriangle { which: &'static str },
+    /// The system is beyond the method's size limit (Fourier–Motzkin), with the reason.
+    TooLarge(String),
     /// The two vertex sets have different dimensions.
     MixedDimensions { a: usize, b: usize },
     /// A solver rejected input that had already been validated (a bug; never a panic).
@@ -176,6 +192,7 @@ impl fmt::Display for Skip {
             Skip::NotATriangle { which } => {
                 write!(f, "tri-tri needs two triangles; shape {which} is not a triangle")
             }
+            Skip::TooLarge(why) => write!(f, "too large for this method: {why}"),
             Skip::MixedDimensions { a, b } => {
                 write!(f, "shape a is {a}-dimensional but shape b is {b}-dimensional")
             }
@@ -411,6 +428,9 @@ where
             dim: V::DIM,
         });
     }
+    if matches!(method, Method::Seidel | Method::FourierMotzkin) {
+        return run_halfspace_method(method, a, pose_a, b, pose_b);
+    }
     if method.needs_vertices() {
         let va = a
             .vertex_set()
@@ -475,8 +495,84 @@ where
         | Method::Penalty
         | Method::Lp
         | Method::LpReference
-        | Method::TriTri => unreachable_vertex_method(method, V::DIM)?,
+        | Method::TriTri
+        | Method::Seidel
+        | Method::FourierMotzkin => unreachable_vertex_method(method, V::DIM)?,
     })
+}
+
+/// Seidel and Fourier–Motzkin: on two half-space shapes, the feasibility of the union of their
+/// systems; otherwise Seidel runs the separating-plane LP on the world vertices and
+/// Fourier–Motzkin converts each vertex set to half-spaces first.
+fn run_halfspace_method<V, A, B>(
+    method: Method,
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+) -> Result<Outcome<V>, Skip>
+where
+    V: QuerySpace,
+    A: Polytope<V> + ?Sized,
+    B: Polytope<V> + ?Sized,
+{
+    let internal = |e: crate::InputError| Skip::Internal(e.to_string());
+    let vertices =
+        |s: &dyn Fn() -> Option<Vec<V>>, which| s().ok_or(Skip::NotAPolytope { method, which });
+    let as_h = |v: &[V], which| -> Result<BoundedHalfspaces<V>, Skip> {
+        Halfspaces::from_hull(v)
+            .and_then(BoundedHalfspaces::new)
+            .map_err(|_| Skip::DegenerateHull { method, which })
+    };
+    let answer = match (method, a.bounded_halfspaces(), b.bounded_halfspaces()) {
+        (Method::Seidel, Some(ha), Some(hb)) => {
+            let r = seidel::intersect_pair(ha, pose_a, hb, pose_b, &seidel::Options::default())
+                .map_err(internal)?;
+            (r.verdict, r.status, r.tolerance)
+        }
+        (Method::Seidel, _, _) => {
+            let va = vertices(&|| a.vertex_set(), "a")?;
+            let vb = vertices(&|| b.vertex_set(), "b")?;
+            let wa: Vec<V> = va.iter().map(|&p| pose_a.transform_point(p)).collect();
+            let wb: Vec<V> = vb.iter().map(|&p| pose_b.transform_point(p)).collect();
+            let r = seidel::separating_plane(&wa, &wb, &seidel::Options::default())
+                .map_err(internal)?;
+            (r.verdict, r.status, r.tolerance)
+        }
+        (_, ha, hb) => {
+            let own_a;
+            let ha = match ha {
+                Some(h) => h,
+                None => {
+                    own_a = as_h(&vertices(&|| a.vertex_set(), "a")?, "a")?;
+                    &own_a
+                }
+            };
+            let own_b;
+            let hb = match hb {
+                Some(h) => h,
+                None => {
+                    own_b = as_h(&vertices(&|| b.vertex_set(), "b")?, "b")?;
+                    &own_b
+                }
+            };
+            let r = fourier_motzkin::intersect_pair(
+                ha,
+                pose_a,
+                hb,
+                pose_b,
+                &fourier_motzkin::FmLimits::default(),
+            )
+            .map_err(|e| Skip::TooLarge(e.to_string()))?;
+            (r.verdict, r.status, r.tolerance)
+        }
+    };
+    let (verdict, status, tolerance) = answer;
+    let status = match status {
+        seidel::PairStatus::Certified | seidel::PairStatus::PointFromGjk => Status::Converged,
+        seidel::PairStatus::Uncertified => Status::Degenerate,
+    };
+    Ok(Outcome::boolean(method, status, 0, verdict, tolerance))
 }
 
 /// Vertex methods return above; this keeps the match exhaustive without a panic.
@@ -502,7 +598,7 @@ pub struct OutcomeN {
 /// Runs a vertex-set method on two n-dimensional point sets (`a` and `b` are the world-frame
 /// vertices).
 pub fn run_n(method: Method, a: &PointsN, b: &PointsN) -> Result<OutcomeN, Skip> {
-    if !method.works_in_n_dimensions() {
+    if !method.works_in_n_dimensions() && method != Method::Gjk {
         return Err(Skip::Dimension {
             method,
             dim: a.dim(),
@@ -518,7 +614,7 @@ pub fn run_n(method: Method, a: &PointsN, b: &PointsN) -> Result<OutcomeN, Skip>
     // an error here would be a bug, reported as a skip rather than a panic.
     let internal = |e: crate::InputError| Skip::Internal(e.to_string());
     Ok(match method {
-        Method::GjkNd => {
+        Method::Gjk | Method::GjkNd => {
             let d = nd::distance_n(a, b, &nd::NdOptions::default()).map_err(internal)?;
             let hit = d.intersecting() == Some(true);
             OutcomeN {
