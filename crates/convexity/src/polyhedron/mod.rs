@@ -35,7 +35,6 @@ pub use hull2d::hull2d;
 use crate::error::{InputError, Problem, MAX_MAGNITUDE};
 use crate::shape::{Points, SupportMap};
 use glam::{DVec2, DVec3};
-use std::collections::HashMap;
 
 /// Options for [`ConvexPolyhedron::build`].
 #[derive(Clone, Debug, Default)]
@@ -249,19 +248,19 @@ impl ConvexPolyhedron {
         skipped: usize,
     ) -> Option<ConvexPolyhedron> {
         // Renumber the used input indices as vertices 0..V.
-        let mut map: HashMap<u32, usize> = HashMap::new();
+        let mut map = vec![usize::MAX; points.len()];
         let mut input_index = Vec::new();
         let mut faces = Vec::with_capacity(polys.len());
         for p in polys {
-            let f: Vec<usize> = p
-                .iter()
-                .map(|&i| {
-                    *map.entry(i).or_insert_with(|| {
-                        input_index.push(i as usize);
-                        input_index.len() - 1
-                    })
-                })
-                .collect();
+            let mut f = Vec::with_capacity(p.len());
+            for &i in p {
+                let slot = map.get_mut(i as usize)?;
+                if *slot == usize::MAX {
+                    *slot = input_index.len();
+                    input_index.push(i as usize);
+                }
+                f.push(*slot);
+            }
             faces.push(f);
         }
         let vertices: Vec<DVec3> = input_index.iter().map(|&i| points[i]).collect();
@@ -289,7 +288,6 @@ impl ConvexPolyhedron {
         let nv = vertices.len();
         let mut half_edges = Vec::new();
         let mut face_first = Vec::with_capacity(faces.len());
-        let mut map: HashMap<(usize, usize), usize> = HashMap::new();
         for (f, poly) in faces.iter().enumerate() {
             let m = poly.len();
             if m < 3 {
@@ -298,28 +296,59 @@ impl ConvexPolyhedron {
             let base = half_edges.len();
             face_first.push(base);
             for k in 0..m {
-                let (a, b) = (poly[k], poly[(k + 1) % m]);
-                if a >= nv || b >= nv || map.insert((a, b), base + k).is_some() {
+                if poly[k] >= nv {
                     return None;
                 }
                 half_edges.push(HalfEdge {
-                    origin: a,
+                    origin: poly[k],
                     twin: usize::MAX,
                     next: base + (k + 1) % m,
                     face: f,
                 });
             }
         }
+        // Outgoing half-edges per vertex (CSR); the twin of a → b is the b → a among b's.
+        let mut deg = vec![0usize; nv];
+        for e in &half_edges {
+            deg[e.origin] += 1;
+        }
+        let mut out_start = Vec::with_capacity(nv + 1);
+        let mut acc = 0;
+        for d in &deg {
+            out_start.push(acc);
+            acc += d;
+        }
+        out_start.push(acc);
+        let mut fill = out_start.clone();
+        let mut out = vec![0usize; acc];
+        for (h, e) in half_edges.iter().enumerate() {
+            out[fill[e.origin]] = h;
+            fill[e.origin] += 1;
+        }
+        let dest = |h: usize| half_edges[half_edges[h].next].origin;
+        let mut twins = vec![usize::MAX; half_edges.len()];
         for h in 0..half_edges.len() {
-            let a = half_edges[h].origin;
-            let b = half_edges[half_edges[h].next].origin;
-            half_edges[h].twin = *map.get(&(b, a))?;
+            let (a, b) = (half_edges[h].origin, dest(h));
+            let mut found = usize::MAX;
+            for &g in &out[out_start[b]..out_start[b + 1]] {
+                if dest(g) == a {
+                    if found != usize::MAX {
+                        return None; // a directed edge repeats
+                    }
+                    found = g;
+                }
+            }
+            if found == usize::MAX || a == b {
+                return None;
+            }
+            twins[h] = found;
+        }
+        for (e, t) in half_edges.iter_mut().zip(twins) {
+            e.twin = t;
         }
         let mut vertex_out = vec![usize::MAX; nv];
-        let mut deg = vec![0usize; nv];
         for (h, e) in half_edges.iter().enumerate() {
             vertex_out[e.origin] = h;
-            deg[e.origin] += 1;
         }
         if vertex_out.contains(&usize::MAX) {
             return None;

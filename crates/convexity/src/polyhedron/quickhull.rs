@@ -483,8 +483,12 @@ pub(super) fn merge(mesh: &TriMesh, points: &[DVec3], center: DVec3, tol: f64) -
             .collect();
         let (polys, face_of_tri, failed) = polygons(mesh, &gid);
         if !failed.is_empty() {
+            let mut is_failed = vec![false; gid.iter().map(|&g| g as usize + 1).max().unwrap_or(0)];
+            for g in failed {
+                is_failed[g as usize] = true;
+            }
             for t in 0..nt {
-                if failed.contains(&gid[t]) {
+                if is_failed[gid[t] as usize] {
                     split[t] = true;
                 }
             }
@@ -554,41 +558,63 @@ fn polygons(mesh: &TriMesh, gid: &[u32]) -> (Vec<Polygon>, Vec<u32>, Vec<u32>) {
         let t = mesh.twin[h] as usize / 3;
         t >= nt || gid[t] != gid[h / 3]
     };
-    // Sectors at each vertex = boundary half-edges leaving it.
+    // Sectors at each vertex = boundary half-edges leaving it. Boundary half-edges are
+    // bucketed by group (counting sort; group ids are dense below `ng`).
+    let ng = gid.iter().map(|&g| g as usize + 1).max().unwrap_or(0);
     let mut sectors = vec![0u32; nv];
-    let mut by_group: HashMap<u32, Vec<usize>> = HashMap::new();
+    let mut start = vec![0usize; ng + 1];
     for h in 0..3 * nt {
         if boundary(h) {
             sectors[origin(h) as usize] += 1;
-            by_group.entry(gid[h / 3]).or_default().push(h);
+            start[gid[h / 3] as usize + 1] += 1;
         }
     }
-    let mut groups: Vec<u32> = gid.to_vec();
-    groups.sort_unstable();
-    groups.dedup();
-    let mut polys = Vec::with_capacity(groups.len());
-    let mut poly_of_group: HashMap<u32, u32> = HashMap::new();
+    for g in 0..ng {
+        start[g + 1] += start[g];
+    }
+    let mut fill = start.clone();
+    let mut bucket = vec![0usize; start[ng]];
+    for h in 0..3 * nt {
+        if boundary(h) {
+            let g = gid[h / 3] as usize;
+            bucket[fill[g]] = h;
+            fill[g] += 1;
+        }
+    }
+    let mut present = vec![false; ng];
+    for &g in gid {
+        present[g as usize] = true;
+    }
+    let mut polys = Vec::new();
+    let mut poly_of_group = vec![NONE; ng];
     let mut failed = Vec::new();
-    let mut out_of: HashMap<u32, usize> = HashMap::new();
-    for g in groups {
-        let hs = match by_group.get(&g) {
-            Some(hs) => hs,
-            None => {
-                failed.push(g);
-                continue;
-            }
-        };
-        out_of.clear();
+    // out_of[v]: the boundary half-edge of the current group leaving v (valid when
+    // owner[v] == current group + 1).
+    let mut out_of = vec![0usize; nv];
+    let mut owner = vec![0u32; nv];
+    for g in 0..ng {
+        if !present[g] {
+            continue;
+        }
+        let hs = &bucket[start[g]..start[g + 1]];
+        if hs.is_empty() {
+            failed.push(g as u32);
+            continue;
+        }
+        let tag = g as u32 + 1;
         let mut ok = true;
         for &h in hs {
-            if out_of.insert(origin(h), h).is_some() {
+            let o = origin(h) as usize;
+            if owner[o] == tag {
                 ok = false; // pinched: two boundary edges leave one vertex
             }
+            owner[o] = tag;
+            out_of[o] = h;
         }
         let mut poly = Vec::new();
         if ok {
-            let start = hs[0];
-            let mut h = start;
+            let first = hs[0];
+            let mut h = first;
             let mut count = 0;
             loop {
                 let v = origin(h);
@@ -596,14 +622,13 @@ fn polygons(mesh: &TriMesh, gid: &[u32]) -> (Vec<Polygon>, Vec<u32>, Vec<u32>) {
                     poly.push(v);
                 }
                 count += 1;
-                match out_of.get(&dest(h)) {
-                    Some(&nh) => h = nh,
-                    None => {
-                        ok = false;
-                        break;
-                    }
+                let d = dest(h) as usize;
+                if owner[d] != tag {
+                    ok = false;
+                    break;
                 }
-                if h == start || count > hs.len() {
+                h = out_of[d];
+                if h == first || count > hs.len() {
                     break;
                 }
             }
@@ -612,15 +637,12 @@ fn polygons(mesh: &TriMesh, gid: &[u32]) -> (Vec<Polygon>, Vec<u32>, Vec<u32>) {
             }
         }
         if ok {
-            poly_of_group.insert(g, polys.len() as u32);
+            poly_of_group[g] = polys.len() as u32;
             polys.push(poly);
         } else {
-            failed.push(g);
+            failed.push(g as u32);
         }
     }
-    let face_of_tri = gid
-        .iter()
-        .map(|g| poly_of_group.get(g).copied().unwrap_or(NONE))
-        .collect();
+    let face_of_tri = gid.iter().map(|&g| poly_of_group[g as usize]).collect();
     (polys, face_of_tri, failed)
 }
