@@ -594,3 +594,137 @@ fn validate_reports_defects() {
         other => panic!("{other:?}"),
     }
 }
+
+// ---------------------------------------------------------------- nasty inputs
+
+/// Inputs with many exact or near coplanarities and cosphericities.
+fn nasty_sets(seed: u64) -> Vec<(String, Vec<DVec3>)> {
+    let mut r = rng(seed);
+    let mut sets = Vec::new();
+    // A rotated, offset box with a grid on every face: coplanar only up to rounding.
+    let rot = random_quat(&mut r);
+    let off = DVec3::new(1e3, -2e3, 5e2);
+    let mut pts = Vec::new();
+    for i in 0..=8 {
+        for j in 0..=8 {
+            let (a, b) = (-1.0 + 0.25 * i as f64, -1.0 + 0.25 * j as f64);
+            for s in [-1.0, 1.0] {
+                for p in [
+                    DVec3::new(s, a, b),
+                    DVec3::new(a, s, b),
+                    DVec3::new(a, b, s),
+                ] {
+                    pts.push(rot * (p * DVec3::new(1.0, 0.5, 2.0)) + off);
+                }
+            }
+        }
+    }
+    sets.push(("rotated gridded box".to_string(), pts));
+    // Integer points in a ball: massive degeneracy.
+    let mut pts = Vec::new();
+    for i in -6i32..=6 {
+        for j in -6i32..=6 {
+            for k in -6i32..=6 {
+                if i * i + j * j + k * k <= 36 {
+                    pts.push(DVec3::new(i as f64, j as f64, k as f64));
+                }
+            }
+        }
+    }
+    sets.push(("lattice ball".to_string(), pts));
+    // Sphere points rounded to 1e-3.
+    let pts: Vec<DVec3> = sphere_points(&mut r, 3000, 1.0)
+        .into_iter()
+        .map(|p| (p * 1e3).round() * 1e-3)
+        .collect();
+    sets.push(("rounded sphere".to_string(), pts));
+    // A rotated cylinder (two rings) with points jittered by 1e-14 off its faces.
+    let rot = random_quat(&mut r);
+    let mut pts = Vec::new();
+    for k in 0..200 {
+        let t = std::f64::consts::TAU * k as f64 / 200.0;
+        for z in [-1.0, 1.0] {
+            pts.push(rot * DVec3::new(t.cos(), t.sin(), z));
+        }
+        let z = r.gen_range(-1.0..1.0);
+        let jitter = 1.0 + r.gen_range(-1e-14..1e-14);
+        pts.push(rot * DVec3::new(t.cos() * jitter, t.sin() * jitter, z));
+    }
+    sets.push(("jittered cylinder".to_string(), pts));
+    // A thin slab: a square grid plus points 1e-9 above it.
+    let mut pts = Vec::new();
+    for i in 0..20 {
+        for j in 0..20 {
+            let p = DVec3::new(i as f64 * 0.05, j as f64 * 0.05, 0.0);
+            pts.push(p);
+            if (i + j) % 7 == 0 {
+                pts.push(p + DVec3::new(0.0, 0.0, 1e-9));
+            }
+        }
+    }
+    sets.push(("thin slab".to_string(), pts));
+    // A nearly flat cloud: z noise at 1e-13 (a few tolerances).
+    let pts: Vec<DVec3> = (0..2000)
+        .map(|_| {
+            DVec3::new(
+                r.gen_range(-1.0..1.0),
+                r.gen_range(-1.0..1.0),
+                r.gen_range(-1e-13..1e-13),
+            )
+        })
+        .collect();
+    sets.push(("near-flat cloud".to_string(), pts));
+    // Points on a sphere, plus points close to the midpoints of their hull's faces.
+    let base = sphere_points(&mut r, 300, 1.0);
+    let mut pts = base.clone();
+    if let HullResult::Solid(p) = build(&base) {
+        for f in 0..p.num_faces() {
+            let vs: Vec<DVec3> = p.face_vertices(f).map(|i| p.vertices()[i]).collect();
+            let c = vs.iter().copied().sum::<DVec3>() / vs.len() as f64;
+            let (n, _) = p.face_plane(f);
+            pts.push(c + n * r.gen_range(-1e-15..1e-15));
+        }
+    }
+    sets.push(("sphere with near-face points".to_string(), pts));
+    sets
+}
+
+/// Largest `n·x − d` over faces and points, in units of the build tolerance.
+fn worst_violation(p: &ConvexPolyhedron, pts: &[DVec3]) -> f64 {
+    let mut worst = f64::NEG_INFINITY;
+    for f in 0..p.num_faces() {
+        let (n, d) = p.face_plane(f);
+        for x in pts.iter().chain(p.vertices()) {
+            worst = worst.max(n.dot(*x) - d);
+        }
+    }
+    worst / p.tolerance()
+}
+
+#[test]
+fn nasty_inputs_validate() {
+    let mut worst: f64 = 0.0;
+    for seed in 0..6 {
+        for (name, pts) in nasty_sets(100 + seed) {
+            match build(&pts) {
+                HullResult::Solid(p) => {
+                    let w = worst_violation(&p, &pts);
+                    worst = worst.max(w);
+                    let tol = 4.0 * p.tolerance();
+                    if let Err(e) = p.validate(tol) {
+                        panic!("{name} (seed {seed}): {e:?} tol {}", p.tolerance());
+                    }
+                    if let Err(e) = p.contains_points(&pts, tol) {
+                        panic!("{name} (seed {seed}): {e:?}");
+                    }
+                    assert_eq!(p.skipped_points(), 0, "{name} (seed {seed})");
+                }
+                HullResult::Flat { .. } => assert_eq!(name, "near-flat cloud"),
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+    }
+    // Measured: below 1 tolerance on every set (0.98 on the near-flat cloud).
+    eprintln!("nasty inputs: worst violation {worst:.2} tolerances");
+    assert!(worst <= 2.0, "worst violation {worst} tolerances");
+}

@@ -185,6 +185,26 @@ impl ConvexPolyhedron {
             hi = hi.max(*p);
         }
         let center = (lo + hi) * 0.5;
+        // Quickhull inside a thick plane can, on inputs with many near-degeneracies, produce
+        // a needle face with a meaningless normal. The result is checked locally (structure,
+        // planarity, convexity across every edge: O(E)); on failure the build is repeated with
+        // a four times thicker plane, which absorbs the offending near-degeneracy.
+        let mut attempt_tol = tol;
+        let mut last = None;
+        for _attempt in 0..MAX_BUILD_ATTEMPTS {
+            let r = Self::build_once(points, center, attempt_tol)?;
+            match r {
+                HullResult::Solid(ref p) if p.check(4.0 * attempt_tol, true).is_err() => {
+                    last = Some(r);
+                    attempt_tol *= 4.0;
+                }
+                _ => return Ok(r),
+            }
+        }
+        last.ok_or_else(|| InputError::new("points", Problem::Invalid("no hull".into())))
+    }
+
+    fn build_once(points: &[DVec3], center: DVec3, tol: f64) -> Result<HullResult, InputError> {
         match quickhull::quickhull(points, center, tol) {
             quickhull::Raw::Point(i) => Ok(HullResult::Point(points[i.min(points.len() - 1)])),
             quickhull::Raw::Segment(a, b) => Ok(HullResult::Segment {
@@ -196,7 +216,7 @@ impl ConvexPolyhedron {
                 let polys = quickhull::merge(&mesh, points, center, tol);
                 let poly =
                     Self::from_polygons(points, center, &polys, tol, skipped).or_else(|| {
-                        let tris: Vec<Vec<u32>> = mesh.tris.iter().map(|t| t.to_vec()).collect();
+                        let tris = quickhull::triangles(&mesh, points, center);
                         Self::from_polygons(points, center, &tris, tol, skipped)
                     });
                 match poly {
@@ -243,7 +263,7 @@ impl ConvexPolyhedron {
     fn from_polygons(
         points: &[DVec3],
         center: DVec3,
-        polys: &[Vec<u32>],
+        polys: &[(Vec<u32>, (DVec3, f64))],
         tol: f64,
         skipped: usize,
     ) -> Option<ConvexPolyhedron> {
@@ -251,7 +271,7 @@ impl ConvexPolyhedron {
         let mut map = vec![usize::MAX; points.len()];
         let mut input_index = Vec::new();
         let mut faces = Vec::with_capacity(polys.len());
-        for p in polys {
+        for (p, _) in polys {
             let mut f = Vec::with_capacity(p.len());
             for &i in p {
                 let slot = map.get_mut(i as usize)?;
@@ -264,13 +284,9 @@ impl ConvexPolyhedron {
             faces.push(f);
         }
         let vertices: Vec<DVec3> = input_index.iter().map(|&i| points[i]).collect();
-        let q = |i: u32| points[i as usize] - center;
         let planes = polys
             .iter()
-            .map(|p| {
-                let (n, d) = quickhull::fit_plane(p, &q);
-                (n, d + n.dot(center))
-            })
+            .map(|(_, (n, d))| (*n, d + n.dot(center)))
             .collect();
         Self::assemble(vertices, input_index, &faces, planes, tol, skipped)
     }
@@ -522,6 +538,10 @@ impl ConvexPolyhedron {
     /// about their outward normals and the volume is positive. When V·F ≤ 4·10⁶ the global
     /// condition (every vertex below every face plane) is checked directly as well.
     pub fn validate(&self, tol: f64) -> Result<(), HullDefect> {
+        self.check(tol, true)
+    }
+
+    fn check(&self, tol: f64, global: bool) -> Result<(), HullDefect> {
         let nh = self.half_edges.len();
         let nv = self.vertices.len();
         let nf = self.face_first.len();
@@ -628,7 +648,7 @@ impl ConvexPolyhedron {
                 }
             }
         }
-        if nv.saturating_mul(nf) <= 4_000_000 {
+        if global && nv.saturating_mul(nf) <= 4_000_000 {
             self.contains_points(&self.vertices, tol)
                 .map_err(|e| match e {
                     HullDefect::PointOutside {
@@ -700,6 +720,9 @@ impl ConvexPolyhedron {
 /// Up to this many vertices [`ConvexPolyhedron::support_index`] scans linearly (from the
 /// `polyhedron_support` benchmark; see the report in that file's header).
 pub const LINEAR_MAX_VERTICES: usize = 48;
+
+/// Builds tried by [`ConvexPolyhedron::build`], each with a plane four times thicker.
+const MAX_BUILD_ATTEMPTS: usize = 5;
 
 #[cold]
 fn unreachable_box() -> ConvexPolyhedron {

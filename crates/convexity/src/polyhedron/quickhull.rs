@@ -158,6 +158,9 @@ pub(super) fn quickhull(points: &[DVec3], center: DVec3, tol: f64) -> Raw {
         outside: Vec::new(),
         mark: Vec::new(),
         stamp: 0,
+        mark2: Vec::new(),
+        stamp2: 0,
+        recheck: Vec::new(),
     };
     // Initial tetrahedron, each face oriented away from the centroid.
     let s = [i0 as u32, i1 as u32, i2 as u32, i3 as u32];
@@ -198,11 +201,19 @@ pub(super) fn quickhull(points: &[DVec3], center: DVec3, tol: f64) -> Raw {
         if s.contains(&(i as u32)) {
             continue;
         }
+        let mut near = false;
+        let mut placed = false;
         for f in 0..4 {
-            if hull.dist(f, i) > tol {
+            let d = hull.dist(f, i);
+            if d > tol {
                 hull.outside[f].push(i as u32);
+                placed = true;
                 break;
             }
+            near |= d > -tol;
+        }
+        if !placed && near {
+            hull.recheck.push(i as u32);
         }
     }
     let skipped = hull.run();
@@ -222,6 +233,11 @@ struct Builder<'a> {
     outside: Vec<Vec<u32>>,
     mark: Vec<u32>,
     stamp: u32,
+    mark2: Vec<u32>,
+    stamp2: u32,
+    /// Points dropped within the thick plane of some face, and vertices of deleted faces: the
+    /// candidates of the final containment pass.
+    recheck: Vec<u32>,
 }
 
 impl Builder<'_> {
@@ -233,6 +249,7 @@ impl Builder<'_> {
         self.alive.push(true);
         self.outside.push(Vec::new());
         self.mark.push(0);
+        self.mark2.push(0);
         id
     }
 
@@ -245,11 +262,54 @@ impl Builder<'_> {
     /// Adds points until no outside set is left; returns the number of skipped points.
     fn run(&mut self) -> usize {
         let mut stack: Vec<u32> = (0..self.tris.len() as u32).collect();
+        let mut skipped = self.run_loop(&mut stack);
+        // Final containment pass. The thick plane makes "outside the current hull by more than
+        // tol" a non-monotone test: where faces meet at tiny dihedral angles (thin slabs), a
+        // point dropped within tol of one face can end up well above a face created later. The
+        // candidates (dropped near the surface, or vertices of deleted faces) are checked
+        // against every face and re-inserted; bounded rounds and work.
+        const MAX_WORK: usize = 100_000_000;
+        for _round in 0..4 {
+            let mut cand = std::mem::take(&mut self.recheck);
+            cand.sort_unstable();
+            cand.dedup();
+            let mut is_vertex = vec![false; self.q.len()];
+            let faces: Vec<usize> = (0..self.tris.len()).filter(|&f| self.alive[f]).collect();
+            for &f in &faces {
+                for &v in &self.tris[f] {
+                    is_vertex[v as usize] = true;
+                }
+            }
+            cand.retain(|&i| !is_vertex[i as usize]);
+            if cand.is_empty() || cand.len().saturating_mul(faces.len()) > MAX_WORK {
+                break;
+            }
+            let mut any = false;
+            for &i in &cand {
+                for &f in &faces {
+                    if self.dist(f, i as usize) > self.tol {
+                        self.outside[f].push(i);
+                        stack.push(f as u32);
+                        any = true;
+                        break;
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+            skipped += self.run_loop(&mut stack);
+        }
+        skipped
+    }
+
+    fn run_loop(&mut self, stack: &mut Vec<u32>) -> usize {
         let mut skipped = 0;
         let mut visible: Vec<u32> = Vec::new();
         let mut horizon: Vec<u32> = Vec::new();
         let mut frames: Vec<(u32, u8, u8)> = Vec::new();
         let mut orphans: Vec<u32> = Vec::new();
+        let mut forced: Vec<u32> = Vec::new();
         // Every iteration removes one point from the outside sets for good (added or skipped),
         // and faces are only pushed when they hold points: the loop is bounded by n + faces.
         while let Some(f) = stack.pop() {
@@ -266,45 +326,86 @@ impl Builder<'_> {
                 }
             }
             let p = self.outside[f][k_best] as usize;
-            // Visible region and its horizon, by depth-first search; entering face g through
-            // half-edge t, the edges of g are visited starting after t, which lists the
-            // horizon in order (CCW seen from outside) when the region is a disk.
-            self.stamp = self.stamp.wrapping_add(1);
-            if self.stamp == 0 {
-                self.mark.iter_mut().for_each(|m| *m = 0);
-                self.stamp = 1;
+            // Faces forced visible: the outer neighbour of a degenerate horizon edge (the new
+            // point within tol of the edge's line, which would make a needle cone face).
+            forced.clear();
+            let mut degenerate = false;
+            for _attempt in 0..8 {
+                // Visible region and its horizon, by depth-first search; entering face g through
+                // half-edge t, the edges of g are visited starting after t, which lists the
+                // horizon in order (CCW seen from outside) when the region is a disk.
+                self.stamp = self.stamp.wrapping_add(1);
+                if self.stamp == 0 {
+                    self.mark.iter_mut().for_each(|m| *m = 0);
+                    self.stamp = 1;
+                }
+                let stamp = self.stamp;
+                visible.clear();
+                horizon.clear();
+                frames.clear();
+                self.mark[f] = stamp;
+                visible.push(f as u32);
+                frames.push((f as u32, 0, 0));
+                while let Some(top) = frames.last_mut() {
+                    if top.2 == 3 {
+                        frames.pop();
+                        continue;
+                    }
+                    let (face, e) = (top.0 as usize, (top.1 + top.2) % 3);
+                    top.2 += 1;
+                    let h = 3 * face + e as usize;
+                    let t = self.twin[h] as usize;
+                    let g = t / 3;
+                    if self.mark[g] == stamp {
+                        continue;
+                    }
+                    if self.dist(g, p) > 0.0 || forced.contains(&(g as u32)) {
+                        self.mark[g] = stamp;
+                        visible.push(g as u32);
+                        frames.push((g as u32, ((t % 3 + 1) % 3) as u8, 0));
+                    } else {
+                        horizon.push(h as u32);
+                    }
+                }
+                // A point within tol of a horizon edge's line would make a needle face. If
+                // one end of the edge lies between the other end and the point, that end is
+                // no longer a vertex: force every face around it visible and search again.
+                // If the point lies over the edge itself, it is within tol of the hull.
+                degenerate = false;
+                let mut on_edge = false;
+                let before = forced.len();
+                for &h in &horizon {
+                    let (t, e) = (h as usize / 3, h as usize % 3);
+                    let a = self.q[self.tris[t][e] as usize];
+                    let b = self.q[self.tris[t][(e + 1) % 3] as usize];
+                    let ab = b - a;
+                    let ap = self.q[p] - a;
+                    let height = ab.cross(ap).length();
+                    if !(height > self.tol * ab.length()) {
+                        degenerate = true;
+                        let along = ap.dot(ab);
+                        let fan_from = if along > ab.length_squared() {
+                            Some(3 * t + (e + 1) % 3) // b is between a and p
+                        } else if along < 0.0 {
+                            Some(h as usize) // a is between b and p
+                        } else {
+                            None
+                        };
+                        match fan_from {
+                            Some(x) => self.fan_faces(x, &mut forced),
+                            None => on_edge = true,
+                        }
+                    }
+                }
+                if !degenerate || on_edge || forced.len() == before {
+                    break;
+                }
             }
-            let stamp = self.stamp;
-            visible.clear();
-            horizon.clear();
-            frames.clear();
-            self.mark[f] = stamp;
-            visible.push(f as u32);
-            frames.push((f as u32, 0, 0));
-            while let Some(top) = frames.last_mut() {
-                if top.2 == 3 {
-                    frames.pop();
-                    continue;
-                }
-                let (face, e) = (top.0 as usize, (top.1 + top.2) % 3);
-                top.2 += 1;
-                let h = 3 * face + e as usize;
-                let t = self.twin[h] as usize;
-                let g = t / 3;
-                if self.mark[g] == stamp {
-                    continue;
-                }
-                if self.dist(g, p) > 0.0 {
-                    self.mark[g] = stamp;
-                    visible.push(g as u32);
-                    frames.push((g as u32, ((t % 3 + 1) % 3) as u8, 0));
-                } else {
-                    horizon.push(h as u32);
-                }
-            }
-            if !self.horizon_is_simple_cycle(&horizon) {
-                // Inconsistent visibility (rounding inside the thick plane): drop the point.
+            if degenerate || !self.horizon_is_simple_cycle(&horizon) {
+                // Inconsistent visibility (rounding inside the thick plane) or a needle face:
+                // set the point aside for the final containment pass.
                 self.outside[f].swap_remove(k_best);
+                self.recheck.push(p as u32);
                 skipped += 1;
                 stack.push(f as u32);
                 continue;
@@ -313,6 +414,7 @@ impl Builder<'_> {
             for &g in &visible {
                 let g = g as usize;
                 self.alive[g] = false;
+                self.recheck.extend_from_slice(&self.tris[g]);
                 orphans.append(&mut self.outside[g]);
             }
             let first = self.tris.len();
@@ -336,10 +438,29 @@ impl Builder<'_> {
                 if i as usize == p {
                     continue;
                 }
+                let mut best = (f64::NEG_INFINITY, first);
+                let mut placed = false;
                 for nf in first..first + hn {
-                    if self.dist(nf, i as usize) > self.tol {
+                    let d = self.dist(nf, i as usize);
+                    if d > self.tol {
                         self.outside[nf].push(i);
+                        placed = true;
                         break;
+                    }
+                    if d > best.0 {
+                        best = (d, nf);
+                    }
+                }
+                // Barber et al.'s lemma only says a point outside the new hull is above some new
+                // face, not by more than tol: when faces meet at tiny dihedral angles (thin
+                // slabs), a point in a new face's thick plane can be well above a nearby face.
+                // Search the faces around the best new face whose thick plane holds the point.
+                if !placed && best.0 > -self.tol {
+                    if let Some(g) = self.find_above(best.1, i as usize, &mut frames) {
+                        self.outside[g].push(i);
+                        stack.push(g as u32);
+                    } else {
+                        self.recheck.push(i);
                     }
                 }
             }
@@ -350,6 +471,59 @@ impl Builder<'_> {
             }
         }
         skipped
+    }
+
+    /// Flood from face `start` over faces whose thick plane holds point `i` (distance above
+    /// −tol), at most `FLOOD_CAP` faces; returns a face the point is more than tol above.
+    fn find_above(
+        &mut self,
+        start: usize,
+        i: usize,
+        work: &mut Vec<(u32, u8, u8)>,
+    ) -> Option<usize> {
+        const FLOOD_CAP: usize = 256;
+        self.stamp2 = self.stamp2.wrapping_add(1);
+        if self.stamp2 == 0 {
+            self.mark2.iter_mut().for_each(|m| *m = 0);
+            self.stamp2 = 1;
+        }
+        let stamp = self.stamp2;
+        work.clear();
+        work.push((start as u32, 0, 0));
+        self.mark2[start] = stamp;
+        let mut head = 0;
+        while head < work.len() && head < FLOOD_CAP {
+            let f = work[head].0 as usize;
+            head += 1;
+            for e in 0..3 {
+                let g = self.twin[3 * f + e] as usize / 3;
+                if g >= self.tris.len() || self.mark2[g] == stamp || !self.alive[g] {
+                    continue;
+                }
+                self.mark2[g] = stamp;
+                let d = self.dist(g, i);
+                if d > self.tol {
+                    return Some(g);
+                }
+                if d > -self.tol {
+                    work.push((g as u32, 0, 0));
+                }
+            }
+        }
+        None
+    }
+
+    /// Appends the faces around the origin of half-edge `x` to `out`.
+    fn fan_faces(&self, x: usize, out: &mut Vec<u32>) {
+        let mut cur = x;
+        for _ in 0..4096 {
+            out.push((cur / 3) as u32);
+            let prev = 3 * (cur / 3) + (cur % 3 + 2) % 3;
+            cur = self.twin[prev] as usize;
+            if cur == x || cur >= self.twin.len() {
+                break;
+            }
+        }
     }
 
     /// The horizon must be one closed chain through distinct vertices (then the visible
@@ -412,7 +586,12 @@ pub(super) type Polygon = Vec<u32>;
 /// two faces (they lie on the faces' common edge within `tol`), then merges any two faces
 /// whose common edge is concave by more than `tol` until none is (bounded rounds). Falls back
 /// to unmerged triangles for a group whose boundary is not a simple cycle.
-pub(super) fn merge(mesh: &TriMesh, points: &[DVec3], center: DVec3, tol: f64) -> Vec<Polygon> {
+pub(super) fn merge(
+    mesh: &TriMesh,
+    points: &[DVec3],
+    center: DVec3,
+    tol: f64,
+) -> Vec<(Polygon, (DVec3, f64))> {
     let q = |i: u32| points[i as usize] - center;
     let nt = mesh.tris.len();
     let planes: Vec<(DVec3, f64)> = mesh
@@ -471,6 +650,7 @@ pub(super) fn merge(mesh: &TriMesh, points: &[DVec3], center: DVec3, tol: f64) -
         x
     }
     let mut split: Vec<bool> = vec![false; nt];
+    let mut last_valid: Option<Vec<(Polygon, (DVec3, f64))>> = None;
     for _round in 0..8 {
         let gid: Vec<u32> = (0..nt)
             .map(|t| {
@@ -496,7 +676,19 @@ pub(super) fn merge(mesh: &TriMesh, points: &[DVec3], center: DVec3, tol: f64) -
         }
         // Concavity check across every final edge: a vertex of one face above the other's
         // plane by more than tol → merge the two groups.
-        let fplanes: Vec<(DVec3, f64)> = polys.iter().map(|p| fit_plane(p, &q)).collect();
+        // Newell normal of the boundary; offset through the highest vertex of the whole group
+        // (interior vertices included), so that every merged vertex is on or below the face.
+        let mut fplanes: Vec<(DVec3, f64)> = polys
+            .iter()
+            .map(|p| (fit_plane(p, &q).0, f64::NEG_INFINITY))
+            .collect();
+        for (t, &f) in face_of_tri.iter().enumerate() {
+            if let Some(pl) = fplanes.get_mut(f as usize) {
+                for &v in &mesh.tris[t] {
+                    pl.1 = pl.1.max(pl.0.dot(q(v)));
+                }
+            }
+        }
         let mut merged_any = false;
         for h in 0..3 * nt {
             let t = h / 3;
@@ -515,12 +707,35 @@ pub(super) fn merge(mesh: &TriMesh, points: &[DVec3], center: DVec3, tol: f64) -
                 }
             }
         }
+        let result: Vec<(Polygon, (DVec3, f64))> = polys.into_iter().zip(fplanes).collect();
         if !merged_any {
-            return polys;
+            return result;
         }
+        last_valid = Some(result);
     }
-    // Last resort: the triangles themselves (always a valid closed mesh).
-    mesh.tris.iter().map(|t| t.to_vec()).collect()
+    // Not converged: the last topologically valid merge (its residual concavity is what
+    // `validate` measures), else the triangles themselves (always a valid closed mesh).
+    last_valid.unwrap_or_else(|| triangles(mesh, points, center))
+}
+
+/// The triangles of the mesh as faces, each with its own plane.
+pub(super) fn triangles(
+    mesh: &TriMesh,
+    points: &[DVec3],
+    center: DVec3,
+) -> Vec<(Polygon, (DVec3, f64))> {
+    let q = |i: u32| points[i as usize] - center;
+    mesh.tris
+        .iter()
+        .map(|t| {
+            let (n, _) = fit_plane(t, &q);
+            let d = t
+                .iter()
+                .map(|&v| n.dot(q(v)))
+                .fold(f64::NEG_INFINITY, f64::max);
+            (t.to_vec(), (n, d))
+        })
+        .collect()
 }
 
 /// Newell's plane of a polygon, offset through its vertex centroid.
