@@ -9,6 +9,15 @@
 //! region is not a disk (only possible when rounding makes visibility inconsistent) is skipped
 //! and counted instead of corrupting the mesh.
 //!
+//! Near-degeneracies handled explicitly: (1) a new point within `tol` of the line of a
+//! horizon edge would make a needle face with a meaningless normal; if an end of that edge lies
+//! between the other end and the point, every face around that end is forced visible (the end
+//! stops being a vertex), and if the point lies over the edge it is set aside. (2) The thick
+//! plane makes "more than tol outside" non-monotone where faces meet at tiny dihedral angles
+//! (thin slabs): points dropped near the surface, and vertices of deleted faces, are checked
+//! against every final face and re-inserted (bounded rounds, bounded work). (3) `mod.rs`
+//! re-checks the result and rebuilds with a thicker plane if it is not convex within 4 tol.
+//!
 //! Numerics: coordinates are shifted to the bounding-box centre before any arithmetic (so an
 //! offset of 1e8 costs nothing beyond the rounding of the shift itself), and every
 //! point-to-plane test uses the caller's `tol`, which `mod.rs` scales to the data as qhull's
