@@ -728,3 +728,37 @@ fn nasty_inputs_validate() {
     eprintln!("nasty inputs: worst violation {worst:.2} tolerances");
     assert!(worst <= 2.0, "worst violation {worst} tolerances");
 }
+
+/// The nasty sets over many more seeds (about 16 s at opt-level 2). Known weakness: 7 of the
+/// 100 jittered cylinders (points within 1e-14 of the vertical hull edges) hit a needle face
+/// this quickhull cannot resolve; `build` then returns `Problem::Invalid` rather than a hull
+/// that fails its check. The test pins that every hull returned is valid, and the refusal
+/// count.
+#[test]
+#[ignore]
+fn nasty_inputs_many_seeds_long() {
+    let mut worst: f64 = 0.0;
+    let mut refused = Vec::new();
+    for seed in 0..100 {
+        for (name, pts) in nasty_sets(1000 + seed) {
+            match ConvexPolyhedron::build(&pts, &HullOptions::default()) {
+                Ok(HullResult::Solid(p)) => {
+                    let tol = 4.0 * p.tolerance();
+                    p.validate(tol)
+                        .unwrap_or_else(|e| panic!("{name} (seed {seed}): {e:?}"));
+                    p.contains_points(&pts, tol)
+                        .unwrap_or_else(|e| panic!("{name} (seed {seed}): {e:?}"));
+                    worst = worst.max(worst_violation(&p, &pts));
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    assert!(matches!(e.problem, Problem::Invalid(_)));
+                    refused.push((name, seed));
+                }
+            }
+        }
+    }
+    eprintln!("nasty inputs, 100 seeds × 7 sets: worst {worst:.2} tol, refused {refused:?}");
+    assert!(worst <= 2.0);
+    assert!(refused.len() <= 10, "refused {refused:?}");
+}
