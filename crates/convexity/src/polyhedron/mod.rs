@@ -744,8 +744,9 @@ impl ConvexPolyhedron {
     }
 }
 
-/// Up to this many vertices [`ConvexPolyhedron::support_index`] scans linearly (from the
-/// `polyhedron_support` benchmark; see the report in that file's header).
+/// Up to this many vertices [`ConvexPolyhedron::support_index`] scans linearly. From the
+/// `polyhedron_support` benchmark: linear 181 ns vs far-start climbing 224 ns at 32 vertices,
+/// 388 ns vs 180 ns at 128; the lines cross near 50.
 pub const LINEAR_MAX_VERTICES: usize = 48;
 
 /// Builds tried by [`ConvexPolyhedron::build`], each with a plane four times thicker.
