@@ -393,4 +393,37 @@ mod tests {
         let e = from_json(r#"{"a": [[0, "x"]], "b": [[1, 1]]}"#).unwrap_err();
         assert!(e.contains("a[0][1]"), "{e}");
     }
+
+    #[test]
+    fn csv_typo_before_the_label_column_is_named_as_the_typo() {
+        // Column "a" has one bad entry, "class" has only strings: "class" is the label column.
+        let e = from_csv("a,b,class\n0,0,cat\n1o,1,dog\n2,2,cat\n").unwrap_err();
+        assert!(e.starts_with("line 3: column \"a\" holds \"1o\""), "{e}");
+        assert!(e.contains("column \"class\" is the label column"), "{e}");
+    }
+
+    #[test]
+    fn non_finite_and_huge_values_are_rejected_by_position() {
+        let e = from_csv("a,b,c\n0,inf,x\n1,1,y\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("not finite"), "{e}");
+        let e = from_csv("a,b,c\n0,1e61,x\n1,1,y\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("magnitude"), "{e}");
+        let e = from_json(r#"{"a": [[0, 0]], "b": [[1, "-inf"]]}"#).unwrap_err();
+        assert!(e.contains("b[0][1]") && e.contains("not finite"), "{e}");
+        let e = from_json(r#"{"a": [[]], "b": [[]]}"#).unwrap_err();
+        assert!(
+            e.contains("a[0]") && e.contains("at least one coordinate"),
+            "{e}"
+        );
+        let e = from_json(r#"{"points": [[0, 1], [2]], "labels": ["p", "q"]}"#).unwrap_err();
+        assert!(e.contains("points[1]: expected 2 coordinates"), "{e}");
+    }
+
+    #[test]
+    fn crlf_blank_lines_and_spaces_are_accepted() {
+        let l = from_csv("x , y, tag\r\n\r\n 0, 1 , up\r\n2,3,down\r\n").unwrap();
+        assert_eq!(l.columns, vec!["x".to_string(), "y".to_string()]);
+        assert_eq!(l.a, vec![vec![0.0, 1.0]]);
+        assert_eq!(l.labels, ["up".to_string(), "down".to_string()]);
+    }
 }

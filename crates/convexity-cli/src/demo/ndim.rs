@@ -417,10 +417,13 @@ fn cube(dim: usize, shift: &[f64]) -> Option<PointsN> {
     PointsN::from_rows(&rows).ok()
 }
 
+/// A labelled pair with its exact `(d1, d2)` when known by construction.
+type L1Case = (String, PointsN, PointsN, Option<(f64, f64)>);
+
 fn l1_bracket(s: &mut Section, random: &[(String, PointsN, PointsN)]) {
     const DIM: usize = 5;
     s.line("  L1-distance LP: d1 and the bracket d2 in [d1/√n, d1] against GJK's exact d2:".into());
-    let mut cases: Vec<(String, PointsN, PointsN, Option<(f64, f64)>)> = Vec::new();
+    let mut cases: Vec<L1Case> = Vec::new();
     let zero = [0.0; DIM];
     let along = {
         let mut v = [0.0; DIM];
