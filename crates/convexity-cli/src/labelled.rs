@@ -25,7 +25,8 @@ pub struct Labelled {
     pub columns: Vec<String>,
 }
 
-/// Reads `path` ('-' for standard input); JSON when the first non-blank byte is `{`.
+/// Reads `path` ('-' for standard input); JSON when the first non-blank character is `{` or
+/// `[`, CSV otherwise.
 pub fn read(path: &str) -> Result<Labelled, Fatal> {
     let text = if path == "-" {
         let mut buf = String::new();
@@ -37,12 +38,14 @@ pub fn read(path: &str) -> Result<Labelled, Fatal> {
             .map_err(|e| Fatal::input(format!("cannot read {path}: {e}")))?
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let parsed = if text.trim_start().starts_with('{') {
+    let first = text.trim_start().chars().next();
+    let parsed = if matches!(first, Some('{' | '[')) {
         from_json(text)
     } else {
         from_csv(text)
     };
-    parsed.map_err(|e| Fatal::input(format!("{path}: {e}")))
+    let name = if path == "-" { "standard input" } else { path };
+    parsed.map_err(|e| Fatal::input(format!("{name}: {e}")))
 }
 
 /// Parses the JSON forms.
@@ -241,10 +244,18 @@ pub fn from_csv(text: &str) -> Result<Labelled, String> {
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, header)) = lines.next() else {
+    let Some((h, header)) = lines.next() else {
         return Err("empty file: expected a header row".to_string());
     };
-    let header = split_csv(header).map_err(|e| format!("line 1: {e}"))?;
+    let header = split_csv(header).map_err(|e| format!("line {}: {e}", h + 1))?;
+    if header.len() < 2 {
+        return Err(format!(
+            "line {}: the header {} has one field; it must name at least one coordinate \
+             column and a label column, separated by commas",
+            h + 1,
+            quote(&header.join(","))
+        ));
+    }
     let mut table: Vec<(usize, Vec<String>)> = Vec::new();
     for (n, line) in lines {
         let fields = split_csv(line).map_err(|e| format!("line {}: {e}", n + 1))?;
@@ -257,11 +268,6 @@ pub fn from_csv(text: &str) -> Result<Labelled, String> {
             ));
         }
         table.push((n + 1, fields));
-    }
-    if header.len() < 2 {
-        return Err(
-            "the header must name at least one coordinate column and a label column".into(),
-        );
     }
     if table.is_empty() {
         return Err("no data rows after the header".into());

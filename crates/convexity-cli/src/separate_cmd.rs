@@ -53,6 +53,7 @@ pub fn run(args: &[String]) -> Result<i32, Fatal> {
     let file = file.ok_or_else(|| Fatal::usage("separate needs a file".into()))?;
     let data = labelled::read(&file)?;
     let (report, code) = answer(&data).map_err(|e| Fatal::input(format!("{file}: {e}")))?;
+    // (`answer` fails only on data the reader let through, e.g. a mixed dimension.)
     emit(&format!("{}\n", report.json))?;
     eprintln!("{}", report.summary);
     Ok(code)
@@ -162,10 +163,11 @@ pub fn answer(data: &Labelled) -> Result<(Report, i32), String> {
             put("point_b", json!(clean(point_b)));
             put("certificate", hyperplane_json(certificate));
             format!(
-                "separable: {names}; margin {margin} (distance {}); hyperplane w·x = c with \
-                 c = {}, w = {}",
-                2.0 * margin,
-                offset + 0.0,
+                "separable: {names}; margin {} (distance {}); hyperplane w·x = c with c = {}, \
+                 w = {}",
+                num(*margin),
+                num(2.0 * margin),
+                num(*offset),
                 short(normal)
             )
         }
@@ -227,6 +229,16 @@ pub fn answer(data: &Labelled) -> Result<(Report, i32), String> {
 
 fn hyperplane_json(h: &SeparatingHyperplane) -> Value {
     json!({"separating_hyperplane": {"normal": clean(&h.normal), "gap": h.gap}})
+}
+
+/// A number for the summary line: plain in [1e-4, 1e9), else in exponent form.
+fn num(x: f64) -> String {
+    let x = x + 0.0;
+    if x == 0.0 || (1e-4..1e9).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
 }
 
 fn quoted(s: &str) -> String {

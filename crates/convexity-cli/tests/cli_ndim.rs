@@ -542,3 +542,28 @@ fn demo_runs_the_n_dimensional_section() {
         .lines()
         .any(|l| l.contains("n-D") && l.contains("FAIL")));
 }
+
+#[test]
+fn contains_nd_rounded_is_an_error_and_nd_pose_a_warning() {
+    let scene = br#"{"shapes": {
+        "s": {"type": "points", "points": [[0,0,0,0],[4,0,0,0],[0,4,0,0],[0,0,4,0],[0,0,0,4]]},
+        "t": {"type": "points", "points": [[1,1,1,1],[0.5,0.5,0.5,0.5]]},
+        "rt": {"type": "rounded", "radius": 0.25, "shape": {"type": "points", "points": [[1,1,1,1]]}}},
+      "pairs": [{"a": "t", "b": "s", "pose_a": {"translation": [9, 9, 9, 9]}},
+                {"a": "rt", "b": "s"}]}"#;
+    let r = run_with_stdin(&["contains", "-"], Some(scene));
+    assert_eq!(r.code, 2);
+    let lines = json_lines(&r);
+    // (1,1,1,1) has coordinate sum 4: on the facet x1+x2+x3+x4 = 4, so contained.
+    assert_eq!(lines[0]["contained"], true, "{}", lines[0]);
+    check_containment(&lines[0]);
+    assert!(
+        r.stderr.contains("pairs[0].pose_a: ignored"),
+        "{}",
+        r.stderr
+    );
+    assert!(lines[1]["error"]
+        .as_str()
+        .unwrap_or("")
+        .contains("needs vertex sets"));
+}
