@@ -150,16 +150,21 @@ pub fn vertex_sets(
     }
     let mut world = |s: &SceneShape, name: &str, key: &str| -> Result<PointsN, String> {
         let at = format!("{here}.{key}");
-        let rows = match s {
+        let set_error = |e: convexity::InputError| format!("{here}: shape {}: {e}", quote(name));
+        let set = match s {
             SceneShape::D2(s) => {
                 let pose = parse_pose2(obj.get(key), &at, warnings)
                     .map_err(|e| e.within(&at).to_string())?;
-                world_rows(s.vertex_set(), &pose)
+                world_set(s.vertex_set(), &pose)
+                    .transpose()
+                    .map_err(set_error)?
             }
             SceneShape::D3(s) => {
                 let pose = parse_pose3(obj.get(key), &at, warnings)
                     .map_err(|e| e.within(&at).to_string())?;
-                world_rows(s.vertex_set(), &pose)
+                world_set(s.vertex_set(), &pose)
+                    .transpose()
+                    .map_err(set_error)?
             }
             SceneShape::Nd(p) => {
                 if obj.get(key).is_some_and(|v| !v.is_null()) {
@@ -171,14 +176,13 @@ pub fn vertex_sets(
                 (p.radius == 0.0).then(|| p.points.clone())
             }
         };
-        let rows = rows.ok_or_else(|| {
+        set.ok_or_else(|| {
             format!(
                 "{here}: shape {name} is curved (or rounded); containment needs vertex sets \
                  (points, box, segment, triangle, polygon)",
                 name = quote(name)
             )
-        })?;
-        PointsN::from_rows(&rows).map_err(|e| format!("{here}: shape {}: {e}", quote(name)))
+        })
     };
     let a = world(sa, &name_a, "pose_a")?;
     let b = world(sb, &name_b, "pose_b")?;
@@ -190,11 +194,17 @@ pub fn vertex_sets(
     })
 }
 
-fn world_rows<V: Vector>(verts: Option<Vec<V>>, pose: &Pose<V>) -> Option<Vec<Vec<f64>>> {
+/// The vertices placed at `pose` as an n-D set (`None` for a shape without vertices).
+fn world_set<V: Vector>(
+    verts: Option<Vec<V>>,
+    pose: &Pose<V>,
+) -> Option<Result<PointsN, convexity::InputError>> {
     verts.map(|vs| {
-        vs.into_iter()
+        let rows: Vec<Vec<f64>> = vs
+            .into_iter()
             .map(|p| pose.transform_point(p).to_vec())
-            .collect()
+            .collect();
+        PointsN::from_rows(&rows)
     })
 }
 
