@@ -61,6 +61,7 @@ impl Section {
 
 /// The section's report text and whether every check passed.
 pub fn section() -> (String, bool) {
+    let started = std::time::Instant::now();
     let mut s = Section {
         ok: true,
         ..Section::default()
@@ -73,10 +74,14 @@ pub fn section() -> (String, bool) {
     separability(&mut s);
     let pairs = lp_against_gjk(&mut s);
     l1_bracket(&mut s, &pairs);
+    let ms = started.elapsed().as_secs_f64() * 1e3;
     let summary = if s.ok {
-        format!("  n-D: {} checks, all ok", s.checks)
+        format!("  n-D: {} checks in {ms:.1} ms, all ok", s.checks)
     } else {
-        format!("  n-D: {} of {} checks FAILED", s.failed, s.checks)
+        format!(
+            "  n-D: {} of {} checks FAILED ({ms:.1} ms)",
+            s.failed, s.checks
+        )
     };
     s.line(summary);
     (s.out, s.ok)
