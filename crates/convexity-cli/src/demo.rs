@@ -18,6 +18,7 @@
 //! Adding a method to `Method::ALL` adds its rows here with no change to this file.
 
 pub mod cases;
+pub mod ndim;
 
 use crate::{emit, exit, Fatal};
 use cases::{Case, Geometry, Regime};
@@ -518,9 +519,11 @@ pub fn run() -> Result<i32, Fatal> {
             say!("  … and {} more", notes.len() - SHOWN);
         }
     }
+    let (nd_text, nd_ok) = ndim::section();
+    out.push_str(&nd_text);
     let answers = answered;
     let secs = started.elapsed().as_secs_f64();
-    if failed_rows == 0 && reference_ok {
+    if failed_rows == 0 && reference_ok && nd_ok {
         let undet = if infos.is_empty() {
             String::new()
         } else {

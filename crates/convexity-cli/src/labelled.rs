@@ -10,8 +10,9 @@
 //!
 //! Every error names the line (CSV) or the JSON path and the offending value.
 
-use crate::fields::quote;
+use crate::fields::{self, describe, quote};
 use crate::Fatal;
+use convexity::error::MAX_MAGNITUDE;
 use serde_json::Value;
 
 /// The two classes, in order of first appearance.
@@ -24,7 +25,8 @@ pub struct Labelled {
     pub columns: Vec<String>,
 }
 
-/// Reads `path` ('-' for standard input); JSON when the first non-blank byte is `{`.
+/// Reads `path` ('-' for standard input); JSON when the first non-blank character is `{` or
+/// `[`, CSV otherwise.
 pub fn read(path: &str) -> Result<Labelled, Fatal> {
     let text = if path == "-" {
         let mut buf = String::new();
@@ -35,12 +37,15 @@ pub fn read(path: &str) -> Result<Labelled, Fatal> {
         std::fs::read_to_string(path)
             .map_err(|e| Fatal::input(format!("cannot read {path}: {e}")))?
     };
-    let parsed = if text.trim_start().starts_with('{') {
-        from_json(&text)
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let first = text.trim_start().chars().next();
+    let parsed = if matches!(first, Some('{' | '[')) {
+        from_json(text)
     } else {
-        from_csv(&text)
+        from_csv(text)
     };
-    parsed.map_err(|e| Fatal::input(format!("{path}: {e}")))
+    let name = if path == "-" { "standard input" } else { path };
+    parsed.map_err(|e| Fatal::input(format!("{name}: {e}")))
 }
 
 /// Parses the JSON forms.
@@ -53,15 +58,16 @@ pub fn from_json(text: &str) -> Result<Labelled, String> {
     if let (Some(a), Some(b)) = (obj.get("a"), obj.get("b")) {
         let a = rows(a, "a")?;
         let b = rows(b, "b")?;
-        let dim = a.first().map_or(0, Vec::len);
+        let dim = a.first().or(b.first()).map_or(1, Vec::len);
+        same_dim(&a, dim, "a")?;
+        same_dim(&b, dim, "b")?;
         return finish(["a".into(), "b".into()], a, b, default_columns(dim));
     }
     let (Some(points), Some(labels)) = (obj.get("points"), obj.get("labels")) else {
-        return Err(
-            "expected either \"a\" and \"b\", or \"points\" and \"labels\"".to_string(),
-        );
+        return Err("expected either \"a\" and \"b\", or \"points\" and \"labels\"".to_string());
     };
     let points = rows(points, "points")?;
+    same_dim(&points, points.first().map_or(1, Vec::len), "points")?;
     let labels = labels
         .as_array()
         .ok_or_else(|| "labels: expected an array".to_string())?;
@@ -79,7 +85,12 @@ pub fn from_json(text: &str) -> Result<Labelled, String> {
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),
             Value::Bool(b) => b.to_string(),
-            other => return Err(format!("labels[{i}]: expected a string or number, found {other}")),
+            other => {
+                return Err(format!(
+                    "labels[{i}]: expected a string or number, found {}",
+                    describe(other)
+                ))
+            }
         };
         let class = class_of(&mut names, &name).ok_or_else(|| {
             format!(
@@ -99,25 +110,57 @@ pub fn from_json(text: &str) -> Result<Labelled, String> {
     finish(two(names)?, split.0, split.1, default_columns(dim))
 }
 
+/// An array of points; every coordinate finite and within [`MAX_MAGNITUDE`]. The strings
+/// `"NaN"`, `"inf"`, ... are read (and then rejected) so that the message names them.
 fn rows(v: &Value, what: &str) -> Result<Vec<Vec<f64>>, String> {
     let arr = v
         .as_array()
-        .ok_or_else(|| format!("{what}: expected an array of points"))?;
+        .ok_or_else(|| format!("{what}: expected an array of points, found {}", describe(v)))?;
     arr.iter()
         .enumerate()
         .map(|(i, r)| {
-            let r = r
-                .as_array()
-                .ok_or_else(|| format!("{what}[{i}]: expected an array of numbers"))?;
+            let r = r.as_array().ok_or_else(|| {
+                format!(
+                    "{what}[{i}]: expected an array of numbers, found {}",
+                    describe(r)
+                )
+            })?;
             r.iter()
                 .enumerate()
                 .map(|(j, x)| {
-                    x.as_f64()
-                        .ok_or_else(|| format!("{what}[{i}][{j}]: expected a number, found {x}"))
+                    let at = format!("{what}[{i}][{j}]");
+                    let v = fields::number(x, &at).map_err(|e| e.to_string())?;
+                    check_value(v).map_err(|why| format!("{at}: value {v} {why}"))?;
+                    Ok(v)
                 })
                 .collect()
         })
         .collect()
+}
+
+/// Every row of `rows` has `dim ≥ 1` coordinates; errors name `what[i]`.
+fn same_dim(rows: &[Vec<f64>], dim: usize, what: &str) -> Result<(), String> {
+    if dim == 0 {
+        return Err(format!("{what}[0]: a point needs at least one coordinate"));
+    }
+    match rows.iter().position(|r| r.len() != dim) {
+        Some(i) => Err(format!(
+            "{what}[{i}]: expected {dim} coordinates (as in the first point), found {}",
+            rows[i].len()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Why a coordinate is unacceptable, if it is.
+fn check_value(x: f64) -> Result<(), &'static str> {
+    if !x.is_finite() {
+        Err("is not finite")
+    } else if x.abs() > MAX_MAGNITUDE {
+        Err("exceeds the largest accepted magnitude 1e60")
+    } else {
+        Ok(())
+    }
 }
 
 /// Index of `name` among the (at most two) labels seen so far; `None` for a third label.
@@ -201,10 +244,18 @@ pub fn from_csv(text: &str) -> Result<Labelled, String> {
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, header)) = lines.next() else {
+    let Some((h, header)) = lines.next() else {
         return Err("empty file: expected a header row".to_string());
     };
-    let header = split_csv(header).map_err(|e| format!("line 1: {e}"))?;
+    let header = split_csv(header).map_err(|e| format!("line {}: {e}", h + 1))?;
+    if header.len() < 2 {
+        return Err(format!(
+            "line {}: the header {} has one field; it must name at least one coordinate \
+             column and a label column, separated by commas",
+            h + 1,
+            quote(&header.join(","))
+        ));
+    }
     let mut table: Vec<(usize, Vec<String>)> = Vec::new();
     for (n, line) in lines {
         let fields = split_csv(line).map_err(|e| format!("line {}: {e}", n + 1))?;
@@ -218,31 +269,57 @@ pub fn from_csv(text: &str) -> Result<Labelled, String> {
         }
         table.push((n + 1, fields));
     }
-    if header.len() < 2 {
-        return Err("the header must name at least one coordinate column and a label column".into());
+    if table.is_empty() {
+        return Err("no data rows after the header".into());
     }
-    let numeric = |j: usize| table.iter().all(|(_, r)| r[j].parse::<f64>().is_ok());
-    let non_numeric: Vec<usize> = (0..header.len()).filter(|&j| !numeric(j)).collect();
-    let label_col = match non_numeric.as_slice() {
-        [j] => *j,
-        [] => header
+    let bad_count = |j: usize| {
+        table
             .iter()
-            .position(|h| matches!(h.to_ascii_lowercase().as_str(), "label" | "class" | "y"))
-            .unwrap_or(header.len() - 1),
-        [j, k, ..] => {
-            let (line, row) = table
-                .iter()
-                .find(|(_, r)| r[*k].parse::<f64>().is_err())
-                .map_or((0, String::new()), |(n, r)| (*n, r[*k].clone()));
-            return Err(format!(
-                "line {line}: column {} holds {} (not a number), but column {} is already the \
-                 label column; only one column may hold labels",
-                quote(&header[*k]),
-                quote(&row),
-                quote(&header[*j])
-            ));
-        }
+            .filter(|(_, r)| r[j].parse::<f64>().is_err())
+            .count()
     };
+    let counts: Vec<usize> = (0..header.len()).map(bad_count).collect();
+    let named = |j: usize| {
+        matches!(
+            header[j].to_ascii_lowercase().as_str(),
+            "label" | "class" | "y"
+        )
+    };
+    // The label column: the one with the most non-numeric entries (a typo in a coordinate
+    // column is one bad entry, a string label column is all of them); when every column is
+    // numeric, the one named label/class/y, else the last.
+    let label_col = match counts.iter().copied().max() {
+        Some(m) if m > 0 => (0..header.len())
+            .filter(|&j| counts[j] == m)
+            .max_by_key(|&j| (named(j), j))
+            .unwrap_or(header.len() - 1),
+        _ => (0..header.len())
+            .find(|&j| named(j))
+            .unwrap_or(header.len() - 1),
+    };
+    for (n, row) in &table {
+        for (j, f) in row.iter().enumerate() {
+            if j == label_col {
+                continue;
+            }
+            let x = f.parse::<f64>().map_err(|_| {
+                format!(
+                    "line {n}: column {} holds {}, which is not a number (column {} is the \
+                     label column; only one column may hold labels)",
+                    quote(&header[j]),
+                    quote(f),
+                    quote(&header[label_col])
+                )
+            })?;
+            check_value(x).map_err(|why| {
+                format!(
+                    "line {n}: column {}: value {} {why}",
+                    quote(&header[j]),
+                    quote(f)
+                )
+            })?;
+        }
+    }
     let mut names = Vec::new();
     let mut split = (Vec::new(), Vec::new());
     for (n, row) in &table {
@@ -251,8 +328,8 @@ pub fn from_csv(text: &str) -> Result<Labelled, String> {
             if j == label_col {
                 continue;
             }
-            // Columns other than the label column parse for every row (checked above).
-            p.push(f.parse::<f64>().unwrap_or(f64::NAN));
+            // Every column but the label column parsed for every row (checked above).
+            p.push(f.parse::<f64>().unwrap_or(0.0));
         }
         let class = class_of(&mut names, &row[label_col]).ok_or_else(|| {
             format!(
@@ -308,7 +385,9 @@ mod tests {
         assert!(e.starts_with("line 2"), "{e}");
         let e = from_csv("a,b,c\n0,q,x\n1,1,y\n").unwrap_err();
         assert!(e.contains("line 2") && e.contains("only one column"), "{e}");
-        assert!(from_csv("a,b\n0,x\n1,x\n").unwrap_err().contains("two distinct"));
+        assert!(from_csv("a,b\n0,x\n1,x\n")
+            .unwrap_err()
+            .contains("two distinct"));
     }
 
     #[test]
@@ -319,5 +398,38 @@ mod tests {
         assert_eq!(l.a, vec![vec![0.0], vec![2.0]]);
         let e = from_json(r#"{"a": [[0, "x"]], "b": [[1, 1]]}"#).unwrap_err();
         assert!(e.contains("a[0][1]"), "{e}");
+    }
+
+    #[test]
+    fn csv_typo_before_the_label_column_is_named_as_the_typo() {
+        // Column "a" has one bad entry, "class" has only strings: "class" is the label column.
+        let e = from_csv("a,b,class\n0,0,cat\n1o,1,dog\n2,2,cat\n").unwrap_err();
+        assert!(e.starts_with("line 3: column \"a\" holds \"1o\""), "{e}");
+        assert!(e.contains("column \"class\" is the label column"), "{e}");
+    }
+
+    #[test]
+    fn non_finite_and_huge_values_are_rejected_by_position() {
+        let e = from_csv("a,b,c\n0,inf,x\n1,1,y\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("not finite"), "{e}");
+        let e = from_csv("a,b,c\n0,1e61,x\n1,1,y\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("magnitude"), "{e}");
+        let e = from_json(r#"{"a": [[0, 0]], "b": [[1, "-inf"]]}"#).unwrap_err();
+        assert!(e.contains("b[0][1]") && e.contains("not finite"), "{e}");
+        let e = from_json(r#"{"a": [[]], "b": [[]]}"#).unwrap_err();
+        assert!(
+            e.contains("a[0]") && e.contains("at least one coordinate"),
+            "{e}"
+        );
+        let e = from_json(r#"{"points": [[0, 1], [2]], "labels": ["p", "q"]}"#).unwrap_err();
+        assert!(e.contains("points[1]: expected 2 coordinates"), "{e}");
+    }
+
+    #[test]
+    fn crlf_blank_lines_and_spaces_are_accepted() {
+        let l = from_csv("x , y, tag\r\n\r\n 0, 1 , up\r\n2,3,down\r\n").unwrap();
+        assert_eq!(l.columns, vec!["x".to_string(), "y".to_string()]);
+        assert_eq!(l.a, vec![vec![0.0, 1.0]]);
+        assert_eq!(l.labels, ["up".to_string(), "down".to_string()]);
     }
 }

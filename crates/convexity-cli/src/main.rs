@@ -9,12 +9,15 @@
 //! Exit status: 0 success, 1 the demo found a disagreement, 2 bad usage or bad input, 70 an
 //! internal error (a bug: a panic is caught by a hook that prints one line, never a trace).
 
+mod contains_cmd;
 mod demo;
 mod fields;
+mod labelled;
 mod output;
 mod query_cmd;
 mod rng;
 mod scene;
+mod separate_cmd;
 
 /// Exit statuses.
 pub mod exit {
@@ -81,6 +84,17 @@ usage:
                           agreement summary on standard error
         --contact         for intersecting pairs, add penetration_depth, the
                           separating normal and contact points
+  convexity separate FILE
+      Linear separability of two labelled point sets in any dimension (JSON, or CSV with a
+      header row and one label column holding two distinct values): separable or
+      overlapping, the maximum margin, the hyperplane w·x = c and a certificate checked
+      before printing; one JSON object on standard output, a summary line on standard
+      error. Exit status 1 if no answer could be proved.
+  convexity contains FILE
+      For each pair of the JSON scene FILE, whether shape a is contained in shape b (vertex
+      sets in any dimension), with a certificate: convex weights over b's vertices for every
+      vertex of a, or a vertex of a outside b with a separating hyperplane. One JSON line per
+      pair.
   convexity demo
       Run a built-in collection of pairs through every method, cross-check the answers
       against each other, against exact answers and with the certificate checker, and
@@ -123,6 +137,8 @@ fn run(args: &[String]) -> Result<i32, Fatal> {
             }
             query_cmd::run(&query_cmd::parse_args(&args[1..])?)
         }
+        "separate" => separate_cmd::run(&args[1..]),
+        "contains" => contains_cmd::run(&args[1..]),
         "demo" => match args.get(1).map(String::as_str) {
             None => demo::run(),
             Some("--help" | "-h") => {
