@@ -22,7 +22,8 @@
 //!   MATLAB/Octave `inpolygon` and GIS exports. Each ring closes itself; a last vertex equal
 //!   to the first is ignored. A vertex with one NaN coordinate is an error.
 //! * `polylines`: name → vertex list, parts separated the same way (open chains).
-//! * `points`: query points, each located in every polygon.
+//! * `points`: query points, `[x, y]` (located in every polygon) or `{"at": [x, y], "in":
+//!   ["L", ...]}` (located in the named polygons only).
 //! * `pairs`: `{"a": name, "b": name}`; a name is a polygon or a polyline (names must not be
 //!   used in both maps). Every pair gets its segment intersections; a pair of polygons that
 //!   are both single convex rings also gets SAT and the contact classification.
@@ -256,6 +257,52 @@ struct PointLine<'a> {
     winding_number: Option<i64>,
 }
 
+/// An error line: the item (`polygon`/`polyline` name, `point`/`pair` index) and the message.
+#[derive(Serialize, Default)]
+struct ErrLine {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    polygon: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    polyline: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    point: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pair: Option<usize>,
+    error: String,
+}
+
+impl ErrLine {
+    fn named(what: &str, name: &str, error: String) -> ErrLine {
+        let name = Some(name.to_string());
+        match what {
+            "polygon" => ErrLine {
+                polygon: name,
+                error,
+                ..ErrLine::default()
+            },
+            _ => ErrLine {
+                polyline: name,
+                error,
+                ..ErrLine::default()
+            },
+        }
+    }
+    fn indexed(what: &str, i: usize, error: String) -> ErrLine {
+        match what {
+            "point" => ErrLine {
+                point: Some(i),
+                error,
+                ..ErrLine::default()
+            },
+            _ => ErrLine {
+                pair: Some(i),
+                error,
+                ..ErrLine::default()
+            },
+        }
+    }
+}
+
 /// One intersection as JSON.
 pub fn hit_json(h: &SegmentHit) -> Value {
     match h.kind {
@@ -392,7 +439,20 @@ struct PairDrawing {
     contact: Option<ContactClass>,
 }
 
-fn answer_pair(a: &Item, b: &Item) -> Result<(Value, PairDrawing), InputError> {
+/// The answer for one pair.
+#[derive(Serialize, Default)]
+struct PairLine {
+    pair: usize,
+    a: String,
+    b: String,
+    intersections: Vec<Value>,
+    sat: Option<Value>,
+    contact: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
+fn answer_pair(a: &Item, b: &Item) -> Result<(PairLine, PairDrawing), InputError> {
     let mut d = PairDrawing::default();
     d.hits = match (a, b) {
         (Item::Polygon(p), Item::Polygon(q)) => polygon_intersections(&p.polygon, &q.polygon),
@@ -400,11 +460,10 @@ fn answer_pair(a: &Item, b: &Item) -> Result<(Value, PairDrawing), InputError> {
         (Item::Polyline(l), Item::Polygon(p)) => polygon_polyline(p, l, false)?,
         (Item::Polyline(l), Item::Polyline(m)) => polyline_intersections(l, m)?,
     };
-    let mut v = json!({
-        "intersections": d.hits.iter().map(hit_json).collect::<Vec<_>>(),
-        "sat": null,
-        "contact": null,
-    });
+    let mut v = PairLine {
+        intersections: d.hits.iter().map(hit_json).collect(),
+        ..PairLine::default()
+    };
     match (a, b) {
         (Item::Polygon(p), Item::Polygon(q)) => match (&p.convex, &q.convex) {
             (Ok((ca, ..)), Ok((cb, ..))) => {
@@ -414,8 +473,8 @@ fn answer_pair(a: &Item, b: &Item) -> Result<(Value, PairDrawing), InputError> {
                 let verified =
                     convexity::verify(ca, &id, cb, &id, &r.verdict, tol).map_err(|e| e.to_string());
                 let c = classify(ca, &id, cb, &id);
-                v["sat"] = sat_json(&r, p, q, verified);
-                v["contact"] = contact_json(&c);
+                v.sat = Some(sat_json(&r, p, q, verified));
+                v.contact = Some(contact_json(&c));
                 d.sat = Some((r, ca.vertices().to_vec()));
                 d.contact = Some(c);
             }
@@ -424,14 +483,14 @@ fn answer_pair(a: &Item, b: &Item) -> Result<(Value, PairDrawing), InputError> {
                     .iter()
                     .filter_map(|(n, e)| e.as_ref().err().map(|m| format!("{n}: {m}")))
                     .collect();
-                v["note"] = json!(format!(
+                v.note = Some(format!(
                     "SAT and contact classification need two single-ring convex polygons; {}",
                     why.join("; ")
                 ));
             }
         },
         _ => {
-            v["note"] = json!("SAT and contact classification apply to polygon pairs only");
+            v.note = Some("SAT and contact classification apply to polygon pairs only".into());
         }
     }
     Ok((v, d))
@@ -492,7 +551,7 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
     let mut lines = Vec::new();
     let mut errors = 0usize;
     let mut svg = Svg::new(title);
-    let mut err_line = |lines: &mut Vec<String>, v: Value| {
+    let mut err_line = |lines: &mut Vec<String>, v: ErrLine| {
         errors += 1;
         lines.push(to_line(&v));
     };
@@ -504,7 +563,7 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
             .and_then(|vs| Poly::new(&vs, &field))
             .map_err(|e| e.to_string());
         if let Err(e) = &p {
-            err_line(&mut lines, json!({"polygon": name, "error": e}));
+            err_line(&mut lines, ErrLine::named("polygon", name, e.clone()));
         }
         polygons.insert(name.clone(), p);
     }
@@ -513,13 +572,19 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
         let field = format!("polylines.{name}");
         let p = vertex_list(v, &field).map_err(|e| e.to_string());
         if let Err(e) = &p {
-            err_line(&mut lines, json!({"polyline": name, "error": e}));
+            err_line(&mut lines, ErrLine::named("polyline", name, e.clone()));
         }
         if polygons.contains_key(name) {
             err_line(
                 &mut lines,
-                json!({"polyline": name, "error": format!(
-                    "polylines.{name}: the name {} is also a polygon; names must be unique", quote(name))}),
+                ErrLine::named(
+                    "polyline",
+                    name,
+                    format!(
+                        "polylines.{name}: the name {} is also a polygon; names must be unique",
+                        quote(name)
+                    ),
+                ),
             );
         }
         polylines.insert(name.clone(), p);
@@ -549,29 +614,20 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
 
     for (i, pv) in points_v.iter().enumerate() {
         let field = format!("points[{i}]");
-        let p = fields::numbers(pv, &field).and_then(|c| {
-            if c.len() != 2 {
-                return Err(InputError::new(
-                    field.clone(),
-                    Problem::DimensionMismatch {
-                        expected: 2,
-                        found: c.len(),
-                    },
-                ));
-            }
-            fields::finite_coords(&field, &c)?;
-            Ok(DVec2::new(c[0], c[1]))
-        });
-        let p = match p {
+        let p = parse_point(pv, &field, &polygons);
+        let (p, only) = match p {
             Ok(p) => p,
             Err(e) => {
-                err_line(&mut lines, json!({"point": i, "error": e.to_string()}));
+                err_line(&mut lines, ErrLine::indexed("point", i, e.to_string()));
                 continue;
             }
         };
         let mut shown = Location::Outside;
         for (name, poly) in &polygons {
             let Ok(poly) = poly else { continue };
+            if only.as_ref().is_some_and(|o| !o.contains(name)) {
+                continue;
+            }
             let r = (|| -> Result<PointLine, InputError> {
                 let eo = poly.polygon.locate(p, FillRule::EvenOdd)?;
                 let nz = poly.polygon.locate(p, FillRule::NonZero)?;
@@ -602,7 +658,7 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
                 }
                 Err(e) => {
                     let e = rename(e, "point", &field);
-                    err_line(&mut lines, json!({"point": i, "error": e.to_string()}));
+                    err_line(&mut lines, ErrLine::indexed("point", i, e.to_string()));
                 }
             }
         }
@@ -617,7 +673,7 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
 
     for (i, pv) in pairs_v.iter().enumerate() {
         let here = format!("pairs[{i}]");
-        let r = (|| -> Result<(Value, PairDrawing), String> {
+        let r = (|| -> Result<(PairLine, PairDrawing), String> {
             let po = pv.as_object().ok_or_else(|| {
                 format!(
                     "{here}: expected an object with \"a\" and \"b\", found {}",
@@ -647,20 +703,18 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
             };
             let (na, a) = item("a")?;
             let (nb, b) = item("b")?;
-            let (mut v, d) = answer_pair(&a, &b).map_err(|e| e.within(&here).to_string())?;
-            let mut head = json!({"pair": i, "a": na, "b": nb});
-            if let (Some(h), Some(rest)) = (head.as_object_mut(), v.as_object_mut()) {
-                h.append(rest);
-            }
-            v = head;
-            Ok((v, d))
+            let (mut line, d) = answer_pair(&a, &b).map_err(|e| e.within(&here).to_string())?;
+            line.pair = i;
+            line.a = na.to_string();
+            line.b = nb.to_string();
+            Ok((line, d))
         })();
         match r {
             Ok((v, d)) => {
                 lines.push(to_line(&v));
                 draw_pair(&mut svg, &d);
             }
-            Err(e) => err_line(&mut lines, json!({"pair": i, "error": e})),
+            Err(e) => err_line(&mut lines, ErrLine::indexed("pair", i, e)),
         }
     }
     Ok(Report {
@@ -668,6 +722,63 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
         errors,
         svg: svg.finish(),
     })
+}
+
+/// A query point: `[x, y]` (located in every polygon) or `{"at": [x, y], "in": [names]}`.
+fn parse_point(
+    v: &Value,
+    field: &str,
+    polygons: &BTreeMap<String, Result<Poly, String>>,
+) -> Result<(DVec2, Option<Vec<String>>), InputError> {
+    let (at, at_field, only) = match v {
+        Value::Object(o) => {
+            let at =
+                fields::required(o, "at", "a query point object").map_err(|e| e.within(field))?;
+            let only = match o.get("in") {
+                None | Some(Value::Null) => None,
+                Some(Value::Array(names)) => {
+                    let mut out = Vec::new();
+                    for (k, n) in names.iter().enumerate() {
+                        let here = format!("{field}.in[{k}]");
+                        let n = n.as_str().ok_or_else(|| {
+                            invalid(
+                                &here,
+                                format!("expected a polygon name, found {}", describe(n)),
+                            )
+                        })?;
+                        if !polygons.contains_key(n) {
+                            return Err(invalid(&here, format!("unknown polygon {}", quote(n))));
+                        }
+                        out.push(n.to_string());
+                    }
+                    Some(out)
+                }
+                Some(other) => {
+                    return Err(invalid(
+                        &format!("{field}.in"),
+                        format!(
+                            "expected an array of polygon names, found {}",
+                            describe(other)
+                        ),
+                    ))
+                }
+            };
+            (at, format!("{field}.at"), only)
+        }
+        _ => (v, field.to_string(), None),
+    };
+    let c = fields::numbers(at, &at_field)?;
+    if c.len() != 2 {
+        return Err(InputError::new(
+            at_field,
+            Problem::DimensionMismatch {
+                expected: 2,
+                found: c.len(),
+            },
+        ));
+    }
+    fields::finite_coords(&at_field, &c)?;
+    Ok((DVec2::new(c[0], c[1]), only))
 }
 
 /// Intersections, contact points with the SAT axis, or the separating line of one pair.

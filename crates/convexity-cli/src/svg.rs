@@ -191,10 +191,6 @@ impl Svg {
             s,
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="13">"#
         );
-        let _ = writeln!(
-            s,
-            r#"<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>"#
-        );
         let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
         let _ = writeln!(
             s,
@@ -256,9 +252,20 @@ impl Svg {
                     let (a, b) = (map(*from), map(*to));
                     let _ = writeln!(
                         s,
-                        r#"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="{color}" stroke-width="2" marker-end="url(#head)"/>"#,
+                        r#"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="{color}" stroke-width="2"/>"#,
                         a.x, a.y, b.x, b.y
                     );
+                    // The head as a filled triangle in the arrow's colour (markers with
+                    // `context-stroke` are not supported by every renderer).
+                    if let Some(d) = (b - a).try_normalize() {
+                        let n = d.perp();
+                        let (l, r) = (b - d * 10.0 + n * 4.0, b - d * 10.0 - n * 4.0);
+                        let _ = writeln!(
+                            s,
+                            r#"<polygon points="{:.2},{:.2} {:.2},{:.2} {:.2},{:.2}" fill="{color}"/>"#,
+                            b.x, b.y, l.x, l.y, r.x, r.y
+                        );
+                    }
                 }
                 Item::Line {
                     through,
@@ -364,10 +371,14 @@ mod tests {
         let s = svg.finish();
         assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
         assert!(s.contains("a &lt; b"));
-        assert_eq!(s.matches("<polygon").count(), 1);
+        assert_eq!(
+            s.matches("<polygon").count(),
+            2,
+            "the triangle and the arrow head"
+        );
         assert_eq!(s.matches("<line").count(), 2);
         // Every coordinate drawn (after the header lines) lies inside the picture.
-        let body: String = s.lines().skip(3).collect();
+        let body: String = s.lines().skip(2).collect();
         for num in body
             .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
             .filter_map(|t| t.parse::<f64>().ok())
