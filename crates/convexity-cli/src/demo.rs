@@ -18,6 +18,7 @@
 //! Adding a method to `Method::ALL` adds its rows here with no change to this file.
 
 pub mod cases;
+pub mod polygons;
 
 use crate::{emit, exit, Fatal};
 use cases::{Case, Geometry, Regime};
@@ -511,9 +512,16 @@ pub fn run() -> Result<i32, Fatal> {
             say!("  … and {} more", notes.len() - SHOWN);
         }
     }
+    let svg_path = std::path::Path::new(if std::path::Path::new("target").is_dir() {
+        "target/convexity-demo.svg"
+    } else {
+        "convexity-demo.svg"
+    });
+    let (text, polygons_ok) = polygons::section(svg_path);
+    say!("{text}picture: {}", svg_path.display());
     let answers = answered;
     let secs = started.elapsed().as_secs_f64();
-    if failed_rows == 0 && reference_ok {
+    if failed_rows == 0 && reference_ok && polygons_ok {
         let undet = if infos.is_empty() {
             String::new()
         } else {
