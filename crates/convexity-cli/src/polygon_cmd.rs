@@ -453,12 +453,15 @@ struct PairLine {
 }
 
 fn answer_pair(a: &Item, b: &Item) -> Result<(PairLine, PairDrawing), InputError> {
-    let mut d = PairDrawing::default();
-    d.hits = match (a, b) {
+    let hits = match (a, b) {
         (Item::Polygon(p), Item::Polygon(q)) => polygon_intersections(&p.polygon, &q.polygon),
         (Item::Polygon(p), Item::Polyline(l)) => polygon_polyline(p, l, true)?,
         (Item::Polyline(l), Item::Polygon(p)) => polygon_polyline(p, l, false)?,
         (Item::Polyline(l), Item::Polyline(m)) => polyline_intersections(l, m)?,
+    };
+    let mut d = PairDrawing {
+        hits,
+        ..PairDrawing::default()
     };
     let mut v = PairLine {
         intersections: d.hits.iter().map(hit_json).collect(),

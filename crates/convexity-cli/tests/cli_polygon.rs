@@ -113,7 +113,8 @@ fn polygon_point_locations_match_the_constructions() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let out = lines(&r);
     // (point, polygon, even-odd, non-zero, crossing number, winding number)
-    let cases: &[(u64, &str, &str, &str, Option<u64>, Option<i64>)] = &[
+    type Case<'a> = (u64, &'a str, &'a str, &'a str, Option<u64>, Option<i64>);
+    let cases: &[Case] = &[
         (0, "L", "inside", "inside", Some(1), Some(1)),
         (1, "L", "boundary", "boundary", None, None),
         (2, "L", "boundary", "boundary", None, None),
@@ -391,7 +392,8 @@ fn toi_fixture_answers_match_the_kinematics() {
     let out = lines(&r);
     assert_eq!(out.len(), 10);
     // (pair, method, status, toi, normal, tolerance on toi)
-    let cases: &[(u64, &str, &str, Option<f64>, Option<&[f64]>, f64)] = &[
+    type Case<'a> = (u64, &'a str, &'a str, Option<f64>, Option<&'a [f64]>, f64);
+    let cases: &[Case] = &[
         // Gap 3 closed at speed 2.
         (
             0,
