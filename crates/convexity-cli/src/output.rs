@@ -4,7 +4,8 @@
 //! fields that a method does not compute are `null`, except `penetration_depth` and
 //! `contact_status`, which appear only when a penetration was computed.
 
-use convexity::query::Outcome;
+use convexity::ndim::VerdictN;
+use convexity::query::{Outcome, OutcomeN};
 use convexity::{Vector, Verdict};
 use serde::Serialize;
 
@@ -78,6 +79,47 @@ impl Answer {
             iterations: o.iterations,
             contact_status: None,
             certificate: Certificate::from_verdict(&o.verdict),
+        }
+    }
+
+    /// The answer for an n-dimensional outcome.
+    pub fn from_n(pair: usize, o: &OutcomeN) -> Answer {
+        let intersecting = o.verdict.intersecting();
+        let clean = |v: &Vec<f64>| v.iter().map(|x| x + 0.0).collect::<Vec<f64>>();
+        let normal = match (&o.point_a, &o.point_b, intersecting) {
+            (Some(pa), Some(pb), Some(false)) => {
+                let d: Vec<f64> = pb.iter().zip(pa).map(|(y, x)| y - x).collect();
+                let len = d.iter().map(|x| x * x).sum::<f64>().sqrt();
+                (len > 0.0).then(|| d.iter().map(|x| x / len).collect())
+            }
+            _ => None,
+        };
+        Answer {
+            pair,
+            algorithm: o.method.name(),
+            intersecting,
+            distance: if intersecting == Some(true) {
+                Some(0.0)
+            } else {
+                o.distance
+            },
+            penetration_depth: None,
+            point_a: o.point_a.as_ref().map(clean),
+            point_b: o.point_b.as_ref().map(clean),
+            normal,
+            status: o.status.as_str(),
+            iterations: o.iterations,
+            contact_status: None,
+            certificate: match &o.verdict {
+                VerdictN::Separated(h) => Some(Certificate::Separating {
+                    separating_axis: clean(&h.normal),
+                    gap: h.gap,
+                }),
+                VerdictN::Intersecting(c) => Some(Certificate::Common {
+                    common_point: clean(&c.point),
+                }),
+                VerdictN::Undetermined => None,
+            },
         }
     }
 

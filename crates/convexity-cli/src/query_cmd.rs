@@ -6,7 +6,7 @@
 //! here (and in `--all`) without changes.
 
 use crate::output::{to_line, Answer, ErrorLine, SkipLine};
-use crate::scene::{Resolved, Scene};
+use crate::scene::{NdPoints, Resolved, Scene};
 use crate::{exit, Fatal};
 use convexity::query::{self, Method, QuerySpace};
 use convexity::shape::Polytope;
@@ -192,6 +192,46 @@ where
         .collect()
 }
 
+/// Answers an n-dimensional pair with the vertex-set methods that work in any dimension
+/// (`gjk` is GJK in n dimensions there).
+fn answer_n(i: usize, selection: &Selection, a: &NdPoints, b: &NdPoints) -> Vec<Line> {
+    let skip = |m: Method, why: String| {
+        Line::Skipped(SkipLine {
+            pair: i,
+            algorithm: m.name(),
+            skipped: why,
+        })
+    };
+    let chosen: Vec<Method> = match selection {
+        Selection::All => Method::ALL
+            .iter()
+            .copied()
+            .filter(Method::works_in_n_dimensions)
+            .collect(),
+        Selection::One(Method::Gjk) => vec![Method::GjkNd],
+        Selection::One(m) => vec![*m],
+    };
+    chosen
+        .into_iter()
+        .map(|m| {
+            if a.radius > 0.0 || b.radius > 0.0 {
+                return skip(
+                    m,
+                    format!(
+                        "{} works on vertex sets; a rounded {}-dimensional shape is not one",
+                        m.name(),
+                        a.dim
+                    ),
+                );
+            }
+            match query::run_n(m, &a.points, &b.points) {
+                Ok(o) => Line::Answer(Answer::from_n(i, &o)),
+                Err(e) => skip(m, e.to_string()),
+            }
+        })
+        .collect()
+}
+
 /// A pair's index and each method's verdict on it, for the `--all` summary.
 pub type PairVerdicts = (usize, Vec<(&'static str, Option<bool>)>);
 
@@ -222,6 +262,7 @@ pub fn run(args: &QueryArgs) -> Result<i32, Fatal> {
                 b,
                 pose_b,
             }) => answer(i, &methods, args.contact, a, &pose_a, b, &pose_b),
+            Ok(Resolved::Nd { a, b }) => answer_n(i, &args.selection, a, b),
             Err(msg) => {
                 errors += 1;
                 let line = to_line(&ErrorLine {
@@ -271,7 +312,7 @@ pub fn run(args: &QueryArgs) -> Result<i32, Fatal> {
     }
     if errors > 0 {
         eprintln!(
-            "error: {errors} of {} pairs could not be answered (see the \"error\" lines)",
+            "error: {errors} of {} pairs could not be answered (see the \"error\" and \"skipped\" lines)",
             scene.pairs.len()
         );
     }

@@ -7,10 +7,10 @@
 //! the offending value.
 
 use crate::fields::{self, describe, quote, Object};
-use convexity::error::MAX_MAGNITUDE;
 use convexity::{
-    Ball, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, DVec2, DVec3, InputError, Points, Pose2,
-    Pose3, Problem, Rounded, Segment, Shape2, Shape3, Transformed, Triangle,
+    ndim::PointsN, Ball, BoundedHalfspaces, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, DVec2,
+    DVec3, InputError, Points, Pose2, Pose3, Problem, Rounded, Segment, Shape2, Shape3,
+    Transformed, Triangle,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -27,19 +27,19 @@ pub const TYPES: &[&str] = &[
     "segment",
     "triangle",
     "polygon",
+    "halfspaces",
     "rounded",
     "transformed",
 ];
 
-/// A point set of a dimension other than 2 or 3: accepted and validated, but not yet
-/// queryable.
+/// A point set of a dimension other than 2 or 3, validated by the library
+/// (`convexity::ndim::PointsN`), answered by the vertex-set methods that work in any
+/// dimension.
 #[derive(Clone, Debug)]
 pub struct NdPoints {
     pub dim: usize,
-    /// Kept for the n-dimensional queries a later issue adds.
-    #[allow(dead_code)]
-    pub points: Vec<Vec<f64>>,
-    /// Radius added by `rounded` wrappers.
+    pub points: PointsN,
+    /// Radius added by `rounded` wrappers (vertex methods cannot answer a rounded set).
     pub radius: f64,
 }
 
@@ -75,6 +75,8 @@ pub enum Resolved<'s> {
         b: &'s Shape3,
         pose_b: Pose3,
     },
+    /// n-dimensional point sets (no poses: coordinates are world coordinates).
+    Nd { a: &'s NdPoints, b: &'s NdPoints },
 }
 
 /// A parsed scene.
@@ -208,12 +210,11 @@ impl Scene {
                     pose_b,
                 })
             }
+            (SceneShape::Nd(a), SceneShape::Nd(b), _, _) => Ok(Resolved::Nd { a, b }),
             _ => Err(format!(
-                "{here}: shapes {} and {} are {}-dimensional; n-dimensional queries are not \
-                 implemented yet (only 2D and 3D pairs can be queried)",
+                "{here}: shapes {} and {} cannot be paired",
                 quote(name_a),
-                quote(name_b),
-                sa.dim()
+                quote(name_b)
             )),
         }
     }
@@ -397,6 +398,26 @@ pub fn parse_shape(
             fields::number_field(obj, "radius", what)?,
         )?))),
         "polygon" => parse_polygon(obj, what),
+        "halfspaces" => {
+            let normals = fields::rows(fields::required(obj, "normals", what)?, "normals")?;
+            let offsets = fields::numbers_field(obj, "offsets", what)?;
+            match normals.first().map(Vec::len) {
+                Some(2) => Ok(SceneShape::D2(Shape2::Halfspaces(
+                    BoundedHalfspaces::from_rows(&normals, &offsets)?,
+                ))),
+                Some(3) => Ok(SceneShape::D3(Shape3::Halfspaces(
+                    BoundedHalfspaces::from_rows(&normals, &offsets)?,
+                ))),
+                Some(n) => Err(invalid(
+                    "normals[0]",
+                    format!(
+                        "expected 2 numbers (2D) or 3 numbers (3D), found {n}; n-dimensional \
+                         half-space shapes are not supported by the CLI"
+                    ),
+                )),
+                None => Err(InputError::new("normals", Problem::Empty)),
+            }
+        }
         "rounded" => {
             let inner = parse_shape(
                 fields::required(obj, "shape", what)?,
@@ -507,23 +528,11 @@ fn parse_points(obj: &Object, what: &str) -> Result<SceneShape, InputError> {
             "points[0]",
             "a point needs at least one coordinate".into(),
         )),
-        dim => {
-            for (i, r) in rows.iter().enumerate() {
-                same_len(&format!("points[{i}]"), first, r)?;
-                fields::finite_coords(&format!("points[{i}]"), r)?;
-                if let Some(k) = r.iter().position(|x| x.abs() > MAX_MAGNITUDE) {
-                    return Err(InputError::new(
-                        format!("points[{i}][{k}]"),
-                        Problem::OutOfRange(r[k]),
-                    ));
-                }
-            }
-            Ok(SceneShape::Nd(NdPoints {
-                dim,
-                points: rows,
-                radius: 0.0,
-            }))
-        }
+        dim => Ok(SceneShape::Nd(NdPoints {
+            dim,
+            points: PointsN::from_rows(&rows)?,
+            radius: 0.0,
+        })),
     }
 }
 

@@ -54,6 +54,7 @@ pub mod gen_nd;
 pub mod harness;
 pub mod hull_oracle;
 mod linalg;
+pub mod lp_oracle;
 pub mod placement;
 pub mod predicates;
 pub mod rng;

@@ -19,22 +19,36 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod boundary;
+pub mod bounds;
+pub mod box_box;
 pub mod certificate;
+pub mod chung_wang;
 pub mod contact2d;
 pub mod dk;
 pub mod epa;
 pub mod error;
+pub mod facet;
+pub mod fourier_motzkin;
 pub mod gjk;
+pub mod lp;
+pub mod manifold;
+pub mod mesh;
 pub mod minkowski;
 pub mod nd;
 pub mod ndim;
+pub mod point_in_polyhedron;
+pub mod polygon;
 pub mod polyhedron;
 pub mod pose;
 pub mod query;
 pub mod sat2d;
+pub mod sat3d;
+pub mod seidel;
 pub mod shape;
 pub mod simplex;
+pub mod sweep_prune;
 pub mod toi;
+pub mod tri_tri;
 pub mod vclip;
 pub mod vector;
 
@@ -42,12 +56,14 @@ pub use certificate::{verify, CommonPoint, SeparatingAxis, Verdict};
 pub use error::{InputError, Problem};
 pub use gjk::Status;
 pub use glam::{DQuat, DVec2, DVec3};
+pub use polygon::{FillRule, Location, Polygon};
 pub use polyhedron::{ConvexPolyhedron, HullOptions, HullResult};
 pub use pose::{Pose, Pose2, Pose3};
 pub use shape::{
     Ball, Capsule, Cone, ConvexPolygon, Cuboid, Custom, Cylinder, Points, Rounded, Segment, Shape2,
     Shape3, SupportMap, Transformed, Triangle,
 };
+pub use shape::{BoundedHalfspaces, Halfspaces};
 pub use vector::{Rot2, Rotation, Vector};
 
 /// The README's Rust examples, compiled and run as doctests.

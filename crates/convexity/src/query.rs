@@ -12,12 +12,22 @@
 //! [`ConvexPolyhedron`] once and call the module directly.
 
 use crate::boundary;
-use crate::certificate::Verdict;
+use crate::box_box;
+use crate::certificate::{CommonPoint, SeparatingAxis, Verdict};
+use crate::chung_wang;
 use crate::epa::{self, EpaSpace};
+use crate::fourier_motzkin;
 use crate::gjk::{self, Status};
-use crate::polyhedron::ConvexPolyhedron;
+use crate::lp;
+use crate::nd;
+use crate::ndim::{PointsN, VerdictN};
+use crate::polyhedron::{hull2d, ConvexPolyhedron};
 use crate::pose::{Pose, Pose3};
-use crate::shape::Polytope;
+use crate::sat2d;
+use crate::sat3d;
+use crate::seidel;
+use crate::shape::{BoundedHalfspaces, ConvexPolygon, Cuboid, Halfspaces, Polytope};
+use crate::tri_tri;
 use crate::vclip;
 use crate::vector::Vector;
 use core::fmt;
@@ -36,6 +46,30 @@ pub enum Method {
     VClip,
     /// Exact vertex/face and edge/face boundary test (3D polytopes).
     Boundary,
+    /// Separating-axis test: convex polygons in 2D; boxes (specialised) and convex
+    /// polyhedra (Gauss-map pruned edge pairs) in 3D.
+    Sat,
+    /// Chung–Wang separating-vector iteration (any support maps, 2D and 3D).
+    ChungWang,
+    /// GJK in any dimension on vertex sets (Wolfe's nearest point on the simplex).
+    GjkNd,
+    /// Particle-swarm distance on vertex sets (approximate, stochastic, seeded), polished.
+    Pso,
+    /// Exterior-penalty distance on vertex sets (the baseline for PSO).
+    Penalty,
+    /// LP feasibility on vertex sets (revised simplex on the exact L1-distance LP), any
+    /// dimension.
+    Lp,
+    /// The textbook LP formulation (dense tableau, Bland's rule), any dimension.
+    LpReference,
+    /// Exact triangle–triangle test (3D, both shapes triangles).
+    TriTri,
+    /// Seidel's randomised LP: feasibility of the union of two half-space systems, or the
+    /// separating-plane LP for vertex sets (2D and 3D).
+    Seidel,
+    /// Fourier–Motzkin elimination on the union of two half-space systems (vertex sets are
+    /// converted to half-spaces first; 2D and 3D, small systems).
+    FourierMotzkin,
 }
 
 impl Method {
@@ -45,6 +79,16 @@ impl Method {
         Method::Epa,
         Method::VClip,
         Method::Boundary,
+        Method::Sat,
+        Method::ChungWang,
+        Method::GjkNd,
+        Method::Lp,
+        Method::LpReference,
+        Method::Pso,
+        Method::Penalty,
+        Method::TriTri,
+        Method::Seidel,
+        Method::FourierMotzkin,
     ];
 
     pub fn name(&self) -> &'static str {
@@ -54,6 +98,16 @@ impl Method {
             Method::Epa => "epa",
             Method::VClip => "vclip",
             Method::Boundary => "boundary",
+            Method::Sat => "sat",
+            Method::ChungWang => "chung-wang",
+            Method::GjkNd => "gjk-nd",
+            Method::Pso => "pso",
+            Method::Penalty => "penalty",
+            Method::Lp => "lp",
+            Method::LpReference => "lp-reference",
+            Method::TriTri => "tri-tri",
+            Method::Seidel => "seidel",
+            Method::FourierMotzkin => "fourier-motzkin",
         }
     }
 
@@ -66,15 +120,37 @@ impl Method {
         match self {
             Method::Gjk | Method::GjkBoolean | Method::Epa => dim == 2 || dim == 3,
             Method::VClip | Method::Boundary => dim == 3,
+            Method::Sat | Method::ChungWang => dim == 2 || dim == 3,
+            Method::GjkNd | Method::Pso | Method::Penalty => dim >= 1,
+            Method::Lp | Method::LpReference => dim >= 1,
+            Method::TriTri => dim == 3,
+            Method::Seidel | Method::FourierMotzkin => dim == 2 || dim == 3,
         }
     }
 
     /// Whether the method needs both shapes to be polytopes (a finite vertex set).
     pub fn needs_vertices(&self) -> bool {
         match self {
-            Method::Gjk | Method::GjkBoolean | Method::Epa => false,
-            Method::VClip | Method::Boundary => true,
+            Method::Gjk | Method::GjkBoolean | Method::Epa | Method::ChungWang => false,
+            Method::VClip | Method::Boundary | Method::Sat => true,
+            Method::GjkNd | Method::Pso | Method::Penalty => true,
+            Method::Lp | Method::LpReference | Method::TriTri => true,
+            Method::Seidel | Method::FourierMotzkin => true,
         }
+    }
+
+    /// Whether the method is approximate (stochastic or penalty-based): its distance carries
+    /// no guaranteed accuracy and it is never a default.
+    pub fn is_approximate(&self) -> bool {
+        matches!(self, Method::Pso | Method::Penalty)
+    }
+
+    /// Whether the method answers n-dimensional vertex sets ([`run_n`]).
+    pub fn works_in_n_dimensions(&self) -> bool {
+        matches!(
+            self,
+            Method::GjkNd | Method::Pso | Method::Penalty | Method::Lp | Method::LpReference
+        )
     }
 }
 
@@ -87,6 +163,14 @@ pub enum Skip {
     NotAPolytope { method: Method, which: &'static str },
     /// The method needs a solid polyhedron and shape `which` is flat, a segment or a point.
     DegenerateHull { method: Method, which: &'static str },
+    /// The method needs two triangles and shape `which` is not one (3 vertices).
+    NotATriangle { which: &'static str },
+    /// The system is beyond the method's size limit (Fourier–Motzkin), with the reason.
+    TooLarge(String),
+    /// The two vertex sets have different dimensions.
+    MixedDimensions { a: usize, b: usize },
+    /// A solver rejected input that had already been validated (a bug; never a panic).
+    Internal(String),
 }
 
 impl fmt::Display for Skip {
@@ -105,6 +189,14 @@ impl fmt::Display for Skip {
                 "{} needs a solid polyhedron; the hull of shape {which} is flat or lower-dimensional",
                 method.name()
             ),
+            Skip::NotATriangle { which } => {
+                write!(f, "tri-tri needs two triangles; shape {which} is not a triangle")
+            }
+            Skip::TooLarge(why) => write!(f, "too large for this method: {why}"),
+            Skip::MixedDimensions { a, b } => {
+                write!(f, "shape a is {a}-dimensional but shape b is {b}-dimensional")
+            }
+            Skip::Internal(e) => write!(f, "internal error (please report): {e}"),
         }
     }
 }
@@ -204,6 +296,43 @@ impl QuerySpace for DVec3 {
                     tolerance: r.tolerance,
                 })
             }
+            Method::TriTri => {
+                let tri = |v: &[DVec3], pose: &Pose3, which| match v {
+                    [p, q, r] => Ok([
+                        pose.transform_point(*p),
+                        pose.transform_point(*q),
+                        pose.transform_point(*r),
+                    ]),
+                    _ => Err(Skip::NotATriangle { which }),
+                };
+                let verdict = tri_tri::tri_tri_verdict(tri(a, pose_a, "a")?, tri(b, pose_b, "b")?);
+                let status = if verdict == Verdict::Undetermined {
+                    Status::Degenerate
+                } else {
+                    Status::Converged
+                };
+                Ok(Outcome::boolean(method, status, 0, verdict, 0.0))
+            }
+            Method::Sat => {
+                let boxed = |v: &[DVec3]| box_of(v);
+                let r = match (boxed(a), boxed(b)) {
+                    (Some(ba), Some(bb)) => box_box::box_box(&ba, pose_a, &bb, pose_b),
+                    _ => sat3d::sat(&solid(a, "a")?, pose_a, &solid(b, "b")?, pose_b),
+                };
+                let hit = r.verdict.intersecting() == Some(true);
+                Ok(Outcome {
+                    method,
+                    status: r.status,
+                    iterations: r.axes_tested,
+                    verdict: r.verdict,
+                    distance: None,
+                    penetration_depth: hit.then(|| r.depth().max(0.0)),
+                    point_a: None,
+                    point_b: None,
+                    normal: Some(r.axis),
+                    tolerance: r.tolerance,
+                })
+            }
             Method::Boundary => {
                 let (pa, pb) = (solid(a, "a")?, solid(b, "b")?);
                 let r = boundary::intersect(&pa, pose_a, &pb, pose_b);
@@ -223,12 +352,60 @@ impl QuerySpace for DVec3 {
 impl QuerySpace for DVec2 {
     fn run_polytope(
         method: Method,
-        _a: &[DVec2],
-        _pose_a: &Pose<DVec2>,
-        _b: &[DVec2],
-        _pose_b: &Pose<DVec2>,
+        a: &[DVec2],
+        pose_a: &Pose<DVec2>,
+        b: &[DVec2],
+        pose_b: &Pose<DVec2>,
     ) -> Result<Outcome<DVec2>, Skip> {
-        Err(Skip::Dimension { method, dim: 2 })
+        // The convex polygon of a vertex set (segments and points are kept: SAT handles them).
+        let polygon = |v: &[DVec2], which| {
+            let hull: Vec<DVec2> = hull2d(v)
+                .into_iter()
+                .filter_map(|i| v.get(i).copied())
+                .collect();
+            ConvexPolygon::new(&hull).map_err(|_| Skip::DegenerateHull { method, which })
+        };
+        match method {
+            Method::Sat => {
+                let (pa, pb) = (polygon(a, "a")?, polygon(b, "b")?);
+                let r = sat2d::sat(&pa, pose_a, &pb, pose_b, None);
+                let hit = r.verdict.intersecting() == Some(true);
+                Ok(Outcome {
+                    method,
+                    status: Status::Converged,
+                    iterations: u32::try_from(r.axes_tested).unwrap_or(u32::MAX),
+                    verdict: r.verdict,
+                    distance: None,
+                    penetration_depth: hit.then(|| r.depth().max(0.0)),
+                    point_a: None,
+                    point_b: None,
+                    normal: Some(r.axis),
+                    tolerance: r.tolerance,
+                })
+            }
+            _ => Err(Skip::Dimension { method, dim: 2 }),
+        }
+    }
+}
+
+/// The box whose 8 corners are exactly `v` (in any order), as the specialised SAT needs.
+fn box_of(v: &[DVec3]) -> Option<Cuboid<DVec3>> {
+    if v.len() != 8 {
+        return None;
+    }
+    let h = v[0].abs();
+    let all_corners = (0..8).all(|k| {
+        let c = DVec3::new(
+            if k & 1 == 0 { -h.x } else { h.x },
+            if k & 2 == 0 { -h.y } else { h.y },
+            if k & 4 == 0 { -h.z } else { h.z },
+        );
+        v.contains(&c)
+    });
+    if all_corners {
+        Cuboid::new(h).ok()
+    } else {
+        None
     }
 }
 
@@ -251,6 +428,9 @@ where
             dim: V::DIM,
         });
     }
+    if matches!(method, Method::Seidel | Method::FourierMotzkin) {
+        return run_halfspace_method(method, a, pose_a, b, pose_b);
+    }
     if method.needs_vertices() {
         let va = a
             .vertex_set()
@@ -258,6 +438,10 @@ where
         let vb = b
             .vertex_set()
             .ok_or(Skip::NotAPolytope { method, which: "b" })?;
+        if method.works_in_n_dimensions() {
+            let (na, nb) = (world_n(&va, pose_a)?, world_n(&vb, pose_b)?);
+            return Ok(from_n(run_n(method, &na, &nb)?));
+        }
         return V::run_polytope(method, &va, pose_a, &vb, pose_b);
     }
     Ok(match method {
@@ -281,6 +465,11 @@ where
             let r = gjk::intersects(a, pose_a, b, pose_b, &gjk::Options::default(), None);
             Outcome::boolean(method, r.status, r.iterations, r.verdict, r.tolerance)
         }
+        Method::ChungWang => {
+            let r =
+                chung_wang::separate(a, pose_a, b, pose_b, &chung_wang::Options::default(), None);
+            Outcome::boolean(method, r.status, r.iterations, r.verdict, r.tolerance)
+        }
         Method::Epa => {
             let mut ctx = epa::Context::new();
             let p = epa::penetration(a, pose_a, b, pose_b, &epa::Options::default(), &mut ctx);
@@ -298,11 +487,247 @@ where
                 tolerance: p.tolerance,
             }
         }
-        Method::VClip | Method::Boundary => unreachable_vertex_method(method, V::DIM)?,
+        Method::VClip
+        | Method::Boundary
+        | Method::Sat
+        | Method::GjkNd
+        | Method::Pso
+        | Method::Penalty
+        | Method::Lp
+        | Method::LpReference
+        | Method::TriTri
+        | Method::Seidel
+        | Method::FourierMotzkin => unreachable_vertex_method(method, V::DIM)?,
     })
+}
+
+/// Seidel and Fourier–Motzkin: on two half-space shapes, the feasibility of the union of their
+/// systems; otherwise Seidel runs the separating-plane LP on the world vertices and
+/// Fourier–Motzkin converts each vertex set to half-spaces first.
+fn run_halfspace_method<V, A, B>(
+    method: Method,
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+) -> Result<Outcome<V>, Skip>
+where
+    V: QuerySpace,
+    A: Polytope<V> + ?Sized,
+    B: Polytope<V> + ?Sized,
+{
+    let internal = |e: crate::InputError| Skip::Internal(e.to_string());
+    let vertices =
+        |s: &dyn Fn() -> Option<Vec<V>>, which| s().ok_or(Skip::NotAPolytope { method, which });
+    let as_h = |v: &[V], which| -> Result<BoundedHalfspaces<V>, Skip> {
+        Halfspaces::from_hull(v)
+            .and_then(BoundedHalfspaces::new)
+            .map_err(|_| Skip::DegenerateHull { method, which })
+    };
+    let answer = match (method, a.bounded_halfspaces(), b.bounded_halfspaces()) {
+        (Method::Seidel, Some(ha), Some(hb)) => {
+            let r = seidel::intersect_pair(ha, pose_a, hb, pose_b, &seidel::Options::default())
+                .map_err(internal)?;
+            (r.verdict, r.status, r.tolerance)
+        }
+        (Method::Seidel, _, _) => {
+            let va = vertices(&|| a.vertex_set(), "a")?;
+            let vb = vertices(&|| b.vertex_set(), "b")?;
+            let wa: Vec<V> = va.iter().map(|&p| pose_a.transform_point(p)).collect();
+            let wb: Vec<V> = vb.iter().map(|&p| pose_b.transform_point(p)).collect();
+            let r = seidel::separating_plane(&wa, &wb, &seidel::Options::default())
+                .map_err(internal)?;
+            (r.verdict, r.status, r.tolerance)
+        }
+        (_, ha, hb) => {
+            let own_a;
+            let ha = match ha {
+                Some(h) => h,
+                None => {
+                    own_a = as_h(&vertices(&|| a.vertex_set(), "a")?, "a")?;
+                    &own_a
+                }
+            };
+            let own_b;
+            let hb = match hb {
+                Some(h) => h,
+                None => {
+                    own_b = as_h(&vertices(&|| b.vertex_set(), "b")?, "b")?;
+                    &own_b
+                }
+            };
+            let r = fourier_motzkin::intersect_pair(
+                ha,
+                pose_a,
+                hb,
+                pose_b,
+                &fourier_motzkin::FmLimits::default(),
+            )
+            .map_err(|e| Skip::TooLarge(e.to_string()))?;
+            (r.verdict, r.status, r.tolerance)
+        }
+    };
+    let (verdict, status, tolerance) = answer;
+    let status = match status {
+        seidel::PairStatus::Certified | seidel::PairStatus::PointFromGjk => Status::Converged,
+        seidel::PairStatus::Uncertified => Status::Degenerate,
+    };
+    Ok(Outcome::boolean(method, status, 0, verdict, tolerance))
 }
 
 /// Vertex methods return above; this keeps the match exhaustive without a panic.
 fn unreachable_vertex_method<V>(method: Method, dim: usize) -> Result<Outcome<V>, Skip> {
     Err(Skip::Dimension { method, dim })
+}
+
+/// What a method answered on n-dimensional vertex sets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutcomeN {
+    pub method: Method,
+    pub status: Status,
+    pub iterations: u32,
+    pub verdict: VerdictN,
+    /// Distance (0 when intersecting); `None` for a boolean-only method.
+    pub distance: Option<f64>,
+    pub point_a: Option<Vec<f64>>,
+    pub point_b: Option<Vec<f64>>,
+    /// The absolute touch tolerance the method used.
+    pub tolerance: f64,
+}
+
+/// Runs a vertex-set method on two n-dimensional point sets (`a` and `b` are the world-frame
+/// vertices).
+pub fn run_n(method: Method, a: &PointsN, b: &PointsN) -> Result<OutcomeN, Skip> {
+    if !method.works_in_n_dimensions() && method != Method::Gjk {
+        return Err(Skip::Dimension {
+            method,
+            dim: a.dim(),
+        });
+    }
+    if a.dim() != b.dim() {
+        return Err(Skip::MixedDimensions {
+            a: a.dim(),
+            b: b.dim(),
+        });
+    }
+    // Dimensions match and both sets are validated, so the solvers cannot reject the input;
+    // an error here would be a bug, reported as a skip rather than a panic.
+    let internal = |e: crate::InputError| Skip::Internal(e.to_string());
+    Ok(match method {
+        Method::Gjk | Method::GjkNd => {
+            let d = nd::distance_n(a, b, &nd::NdOptions::default()).map_err(internal)?;
+            let hit = d.intersecting() == Some(true);
+            OutcomeN {
+                method,
+                status: d.status,
+                iterations: d.iterations,
+                distance: Some(if hit { 0.0 } else { d.distance }),
+                point_a: Some(d.point_a),
+                point_b: Some(d.point_b),
+                tolerance: d.tolerance,
+                verdict: d.verdict,
+            }
+        }
+        Method::Pso | Method::Penalty => {
+            let r = if method == Method::Pso {
+                nd::pso_distance(a, b, &nd::PsoOptions::default())
+            } else {
+                nd::penalty_distance(a, b, &nd::PenaltyOptions::default())
+            }
+            .map_err(internal)?;
+            let hit = r.verdict.intersecting() == Some(true);
+            OutcomeN {
+                method,
+                status: r.status,
+                iterations: r.generations_run,
+                distance: Some(if hit { 0.0 } else { r.distance }),
+                point_a: Some(r.point_a),
+                point_b: Some(r.point_b),
+                tolerance: r.tolerance,
+                verdict: r.verdict,
+            }
+        }
+        Method::Lp => {
+            let r = lp::intersect(a, b, &lp::LpOptions::default()).map_err(internal)?;
+            lp_outcome(method, r.status, r.iterations, r.verdict, r.tolerance)
+        }
+        Method::LpReference => {
+            let r = lp::intersect_reference(a, b, &lp::LpOptions::default()).map_err(internal)?;
+            lp_outcome(method, r.status, r.iterations, r.verdict, r.tolerance)
+        }
+        _ => {
+            return Err(Skip::Dimension {
+                method,
+                dim: a.dim(),
+            })
+        }
+    })
+}
+
+/// A boolean LP answer; a common point found by the LP is also its witness pair.
+fn lp_outcome(
+    method: Method,
+    status: lp::LpStatus,
+    iterations: u32,
+    verdict: VerdictN,
+    tolerance: f64,
+) -> OutcomeN {
+    let status = match status {
+        lp::LpStatus::Optimal | lp::LpStatus::Certified => Status::Converged,
+        lp::LpStatus::IterationLimit => Status::IterationLimit,
+        lp::LpStatus::Numerical => Status::Degenerate,
+    };
+    OutcomeN {
+        method,
+        status,
+        iterations,
+        verdict,
+        distance: None,
+        point_a: None,
+        point_b: None,
+        tolerance,
+    }
+}
+
+/// The world-frame vertices as an n-D set.
+fn world_n<V: Vector>(v: &[V], pose: &Pose<V>) -> Result<PointsN, Skip> {
+    let coords: Vec<f64> = v
+        .iter()
+        .flat_map(|&p| pose.transform_point(p).to_vec())
+        .collect();
+    // Vertices of validated shapes under validated poses are finite and non-empty.
+    PointsN::new(V::DIM, coords).map_err(|e| Skip::Internal(e.to_string()))
+}
+
+/// An n-D outcome of a 2D/3D pair, with vectors typed back.
+fn from_n<V: Vector>(o: OutcomeN) -> Outcome<V> {
+    let typed = |c: &[f64]| V::from_slice(c);
+    let verdict = match &o.verdict {
+        VerdictN::Separated(h) => match typed(&h.normal) {
+            Some(axis) => Verdict::Separated(SeparatingAxis { axis, gap: h.gap }),
+            None => Verdict::Undetermined,
+        },
+        VerdictN::Intersecting(c) => match typed(&c.point) {
+            Some(point) => Verdict::Intersecting(CommonPoint { point }),
+            None => Verdict::Undetermined,
+        },
+        VerdictN::Undetermined => Verdict::Undetermined,
+    };
+    let pa = o.point_a.as_deref().and_then(typed);
+    let pb = o.point_b.as_deref().and_then(typed);
+    Outcome {
+        method: o.method,
+        status: o.status,
+        iterations: o.iterations,
+        verdict,
+        distance: o.distance,
+        penetration_depth: None,
+        point_a: pa,
+        point_b: pb,
+        normal: match (pa, pb, o.distance) {
+            (Some(x), Some(y), Some(d)) if d > 0.0 => (y - x).try_normalize(),
+            _ => None,
+        },
+        tolerance: o.tolerance,
+    }
 }

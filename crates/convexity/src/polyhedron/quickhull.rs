@@ -9,6 +9,15 @@
 //! region is not a disk (only possible when rounding makes visibility inconsistent) is skipped
 //! and counted instead of corrupting the mesh.
 //!
+//! Near-degeneracies handled explicitly: (1) a new point within `tol` of the line of a
+//! horizon edge would make a needle face with a meaningless normal; if an end of that edge lies
+//! between the other end and the point, every face around that end is forced visible (the end
+//! stops being a vertex), and if the point lies over the edge it is set aside. (2) The thick
+//! plane makes "more than tol outside" non-monotone where faces meet at tiny dihedral angles
+//! (thin slabs): points dropped near the surface, and vertices of deleted faces, are checked
+//! against every final face and re-inserted (bounded rounds, bounded work). (3) `mod.rs`
+//! re-checks the result and rebuilds with a thicker plane if it is not convex within 4 tol.
+//!
 //! Numerics: coordinates are shifted to the bounding-box centre before any arithmetic (so an
 //! offset of 1e8 costs nothing beyond the rounding of the shift itself), and every
 //! point-to-plane test uses the caller's `tol`, which `mod.rs` scales to the data as qhull's
@@ -158,6 +167,9 @@ pub(super) fn quickhull(points: &[DVec3], center: DVec3, tol: f64) -> Raw {
         outside: Vec::new(),
         mark: Vec::new(),
         stamp: 0,
+        mark2: Vec::new(),
+        stamp2: 0,
+        recheck: Vec::new(),
     };
     // Initial tetrahedron, each face oriented away from the centroid.
     let s = [i0 as u32, i1 as u32, i2 as u32, i3 as u32];
@@ -198,11 +210,19 @@ pub(super) fn quickhull(points: &[DVec3], center: DVec3, tol: f64) -> Raw {
         if s.contains(&(i as u32)) {
             continue;
         }
+        let mut near = false;
+        let mut placed = false;
         for f in 0..4 {
-            if hull.dist(f, i) > tol {
+            let d = hull.dist(f, i);
+            if d > tol {
                 hull.outside[f].push(i as u32);
+                placed = true;
                 break;
             }
+            near |= d > -tol;
+        }
+        if !placed && near {
+            hull.recheck.push(i as u32);
         }
     }
     let skipped = hull.run();
@@ -222,6 +242,11 @@ struct Builder<'a> {
     outside: Vec<Vec<u32>>,
     mark: Vec<u32>,
     stamp: u32,
+    mark2: Vec<u32>,
+    stamp2: u32,
+    /// Points dropped within the thick plane of some face, and vertices of deleted faces: the
+    /// candidates of the final containment pass.
+    recheck: Vec<u32>,
 }
 
 impl Builder<'_> {
@@ -233,6 +258,7 @@ impl Builder<'_> {
         self.alive.push(true);
         self.outside.push(Vec::new());
         self.mark.push(0);
+        self.mark2.push(0);
         id
     }
 
@@ -245,11 +271,54 @@ impl Builder<'_> {
     /// Adds points until no outside set is left; returns the number of skipped points.
     fn run(&mut self) -> usize {
         let mut stack: Vec<u32> = (0..self.tris.len() as u32).collect();
+        let mut skipped = self.run_loop(&mut stack);
+        // Final containment pass. The thick plane makes "outside the current hull by more than
+        // tol" a non-monotone test: where faces meet at tiny dihedral angles (thin slabs), a
+        // point dropped within tol of one face can end up well above a face created later. The
+        // candidates (dropped near the surface, or vertices of deleted faces) are checked
+        // against every face and re-inserted; bounded rounds and work.
+        const MAX_WORK: usize = 100_000_000;
+        for _round in 0..4 {
+            let mut cand = std::mem::take(&mut self.recheck);
+            cand.sort_unstable();
+            cand.dedup();
+            let mut is_vertex = vec![false; self.q.len()];
+            let faces: Vec<usize> = (0..self.tris.len()).filter(|&f| self.alive[f]).collect();
+            for &f in &faces {
+                for &v in &self.tris[f] {
+                    is_vertex[v as usize] = true;
+                }
+            }
+            cand.retain(|&i| !is_vertex[i as usize]);
+            if cand.is_empty() || cand.len().saturating_mul(faces.len()) > MAX_WORK {
+                break;
+            }
+            let mut any = false;
+            for &i in &cand {
+                for &f in &faces {
+                    if self.dist(f, i as usize) > self.tol {
+                        self.outside[f].push(i);
+                        stack.push(f as u32);
+                        any = true;
+                        break;
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+            skipped += self.run_loop(&mut stack);
+        }
+        skipped
+    }
+
+    fn run_loop(&mut self, stack: &mut Vec<u32>) -> usize {
         let mut skipped = 0;
         let mut visible: Vec<u32> = Vec::new();
         let mut horizon: Vec<u32> = Vec::new();
         let mut frames: Vec<(u32, u8, u8)> = Vec::new();
         let mut orphans: Vec<u32> = Vec::new();
+        let mut forced: Vec<u32> = Vec::new();
         // Every iteration removes one point from the outside sets for good (added or skipped),
         // and faces are only pushed when they hold points: the loop is bounded by n + faces.
         while let Some(f) = stack.pop() {
@@ -266,45 +335,86 @@ impl Builder<'_> {
                 }
             }
             let p = self.outside[f][k_best] as usize;
-            // Visible region and its horizon, by depth-first search; entering face g through
-            // half-edge t, the edges of g are visited starting after t, which lists the
-            // horizon in order (CCW seen from outside) when the region is a disk.
-            self.stamp = self.stamp.wrapping_add(1);
-            if self.stamp == 0 {
-                self.mark.iter_mut().for_each(|m| *m = 0);
-                self.stamp = 1;
+            // Faces forced visible: the outer neighbour of a degenerate horizon edge (the new
+            // point within tol of the edge's line, which would make a needle cone face).
+            forced.clear();
+            let mut degenerate = false;
+            for _attempt in 0..8 {
+                // Visible region and its horizon, by depth-first search; entering face g through
+                // half-edge t, the edges of g are visited starting after t, which lists the
+                // horizon in order (CCW seen from outside) when the region is a disk.
+                self.stamp = self.stamp.wrapping_add(1);
+                if self.stamp == 0 {
+                    self.mark.iter_mut().for_each(|m| *m = 0);
+                    self.stamp = 1;
+                }
+                let stamp = self.stamp;
+                visible.clear();
+                horizon.clear();
+                frames.clear();
+                self.mark[f] = stamp;
+                visible.push(f as u32);
+                frames.push((f as u32, 0, 0));
+                while let Some(top) = frames.last_mut() {
+                    if top.2 == 3 {
+                        frames.pop();
+                        continue;
+                    }
+                    let (face, e) = (top.0 as usize, (top.1 + top.2) % 3);
+                    top.2 += 1;
+                    let h = 3 * face + e as usize;
+                    let t = self.twin[h] as usize;
+                    let g = t / 3;
+                    if self.mark[g] == stamp {
+                        continue;
+                    }
+                    if self.dist(g, p) > 0.0 || forced.contains(&(g as u32)) {
+                        self.mark[g] = stamp;
+                        visible.push(g as u32);
+                        frames.push((g as u32, ((t % 3 + 1) % 3) as u8, 0));
+                    } else {
+                        horizon.push(h as u32);
+                    }
+                }
+                // A point within tol of a horizon edge's line would make a needle face. If
+                // one end of the edge lies between the other end and the point, that end is
+                // no longer a vertex: force every face around it visible and search again.
+                // If the point lies over the edge itself, it is within tol of the hull.
+                degenerate = false;
+                let mut on_edge = false;
+                let before = forced.len();
+                for &h in &horizon {
+                    let (t, e) = (h as usize / 3, h as usize % 3);
+                    let a = self.q[self.tris[t][e] as usize];
+                    let b = self.q[self.tris[t][(e + 1) % 3] as usize];
+                    let ab = b - a;
+                    let ap = self.q[p] - a;
+                    let height = ab.cross(ap).length();
+                    if !(height > self.tol * ab.length()) {
+                        degenerate = true;
+                        let along = ap.dot(ab);
+                        let fan_from = if along > ab.length_squared() {
+                            Some(3 * t + (e + 1) % 3) // b is between a and p
+                        } else if along < 0.0 {
+                            Some(h as usize) // a is between b and p
+                        } else {
+                            None
+                        };
+                        match fan_from {
+                            Some(x) => self.fan_faces(x, &mut forced),
+                            None => on_edge = true,
+                        }
+                    }
+                }
+                if !degenerate || on_edge || forced.len() == before {
+                    break;
+                }
             }
-            let stamp = self.stamp;
-            visible.clear();
-            horizon.clear();
-            frames.clear();
-            self.mark[f] = stamp;
-            visible.push(f as u32);
-            frames.push((f as u32, 0, 0));
-            while let Some(top) = frames.last_mut() {
-                if top.2 == 3 {
-                    frames.pop();
-                    continue;
-                }
-                let (face, e) = (top.0 as usize, (top.1 + top.2) % 3);
-                top.2 += 1;
-                let h = 3 * face + e as usize;
-                let t = self.twin[h] as usize;
-                let g = t / 3;
-                if self.mark[g] == stamp {
-                    continue;
-                }
-                if self.dist(g, p) > 0.0 {
-                    self.mark[g] = stamp;
-                    visible.push(g as u32);
-                    frames.push((g as u32, ((t % 3 + 1) % 3) as u8, 0));
-                } else {
-                    horizon.push(h as u32);
-                }
-            }
-            if !self.horizon_is_simple_cycle(&horizon) {
-                // Inconsistent visibility (rounding inside the thick plane): drop the point.
+            if degenerate || !self.horizon_is_simple_cycle(&horizon) {
+                // Inconsistent visibility (rounding inside the thick plane) or a needle face:
+                // set the point aside for the final containment pass.
                 self.outside[f].swap_remove(k_best);
+                self.recheck.push(p as u32);
                 skipped += 1;
                 stack.push(f as u32);
                 continue;
@@ -313,6 +423,7 @@ impl Builder<'_> {
             for &g in &visible {
                 let g = g as usize;
                 self.alive[g] = false;
+                self.recheck.extend_from_slice(&self.tris[g]);
                 orphans.append(&mut self.outside[g]);
             }
             let first = self.tris.len();
@@ -336,10 +447,29 @@ impl Builder<'_> {
                 if i as usize == p {
                     continue;
                 }
+                let mut best = (f64::NEG_INFINITY, first);
+                let mut placed = false;
                 for nf in first..first + hn {
-                    if self.dist(nf, i as usize) > self.tol {
+                    let d = self.dist(nf, i as usize);
+                    if d > self.tol {
                         self.outside[nf].push(i);
+                        placed = true;
                         break;
+                    }
+                    if d > best.0 {
+                        best = (d, nf);
+                    }
+                }
+                // Barber et al.'s lemma only says a point outside the new hull is above some new
+                // face, not by more than tol: when faces meet at tiny dihedral angles (thin
+                // slabs), a point in a new face's thick plane can be well above a nearby face.
+                // Search the faces around the best new face whose thick plane holds the point.
+                if !placed && best.0 > -self.tol {
+                    if let Some(g) = self.find_above(best.1, i as usize, &mut frames) {
+                        self.outside[g].push(i);
+                        stack.push(g as u32);
+                    } else {
+                        self.recheck.push(i);
                     }
                 }
             }
@@ -350,6 +480,59 @@ impl Builder<'_> {
             }
         }
         skipped
+    }
+
+    /// Flood from face `start` over faces whose thick plane holds point `i` (distance above
+    /// −tol), at most `FLOOD_CAP` faces; returns a face the point is more than tol above.
+    fn find_above(
+        &mut self,
+        start: usize,
+        i: usize,
+        work: &mut Vec<(u32, u8, u8)>,
+    ) -> Option<usize> {
+        const FLOOD_CAP: usize = 256;
+        self.stamp2 = self.stamp2.wrapping_add(1);
+        if self.stamp2 == 0 {
+            self.mark2.iter_mut().for_each(|m| *m = 0);
+            self.stamp2 = 1;
+        }
+        let stamp = self.stamp2;
+        work.clear();
+        work.push((start as u32, 0, 0));
+        self.mark2[start] = stamp;
+        let mut head = 0;
+        while head < work.len() && head < FLOOD_CAP {
+            let f = work[head].0 as usize;
+            head += 1;
+            for e in 0..3 {
+                let g = self.twin[3 * f + e] as usize / 3;
+                if g >= self.tris.len() || self.mark2[g] == stamp || !self.alive[g] {
+                    continue;
+                }
+                self.mark2[g] = stamp;
+                let d = self.dist(g, i);
+                if d > self.tol {
+                    return Some(g);
+                }
+                if d > -self.tol {
+                    work.push((g as u32, 0, 0));
+                }
+            }
+        }
+        None
+    }
+
+    /// Appends the faces around the origin of half-edge `x` to `out`.
+    fn fan_faces(&self, x: usize, out: &mut Vec<u32>) {
+        let mut cur = x;
+        for _ in 0..4096 {
+            out.push((cur / 3) as u32);
+            let prev = 3 * (cur / 3) + (cur % 3 + 2) % 3;
+            cur = self.twin[prev] as usize;
+            if cur == x || cur >= self.twin.len() {
+                break;
+            }
+        }
     }
 
     /// The horizon must be one closed chain through distinct vertices (then the visible
@@ -412,7 +595,12 @@ pub(super) type Polygon = Vec<u32>;
 /// two faces (they lie on the faces' common edge within `tol`), then merges any two faces
 /// whose common edge is concave by more than `tol` until none is (bounded rounds). Falls back
 /// to unmerged triangles for a group whose boundary is not a simple cycle.
-pub(super) fn merge(mesh: &TriMesh, points: &[DVec3], center: DVec3, tol: f64) -> Vec<Polygon> {
+pub(super) fn merge(
+    mesh: &TriMesh,
+    points: &[DVec3],
+    center: DVec3,
+    tol: f64,
+) -> Vec<(Polygon, (DVec3, f64))> {
     let q = |i: u32| points[i as usize] - center;
     let nt = mesh.tris.len();
     let planes: Vec<(DVec3, f64)> = mesh
@@ -471,6 +659,7 @@ pub(super) fn merge(mesh: &TriMesh, points: &[DVec3], center: DVec3, tol: f64) -
         x
     }
     let mut split: Vec<bool> = vec![false; nt];
+    let mut last_valid: Option<Vec<(Polygon, (DVec3, f64))>> = None;
     for _round in 0..8 {
         let gid: Vec<u32> = (0..nt)
             .map(|t| {
@@ -483,8 +672,12 @@ pub(super) fn merge(mesh: &TriMesh, points: &[DVec3], center: DVec3, tol: f64) -
             .collect();
         let (polys, face_of_tri, failed) = polygons(mesh, &gid);
         if !failed.is_empty() {
+            let mut is_failed = vec![false; gid.iter().map(|&g| g as usize + 1).max().unwrap_or(0)];
+            for g in failed {
+                is_failed[g as usize] = true;
+            }
             for t in 0..nt {
-                if failed.contains(&gid[t]) {
+                if is_failed[gid[t] as usize] {
                     split[t] = true;
                 }
             }
@@ -492,7 +685,19 @@ pub(super) fn merge(mesh: &TriMesh, points: &[DVec3], center: DVec3, tol: f64) -
         }
         // Concavity check across every final edge: a vertex of one face above the other's
         // plane by more than tol → merge the two groups.
-        let fplanes: Vec<(DVec3, f64)> = polys.iter().map(|p| fit_plane(p, &q)).collect();
+        // Newell normal of the boundary; offset through the highest vertex of the whole group
+        // (interior vertices included), so that every merged vertex is on or below the face.
+        let mut fplanes: Vec<(DVec3, f64)> = polys
+            .iter()
+            .map(|p| (fit_plane(p, &q).0, f64::NEG_INFINITY))
+            .collect();
+        for (t, &f) in face_of_tri.iter().enumerate() {
+            if let Some(pl) = fplanes.get_mut(f as usize) {
+                for &v in &mesh.tris[t] {
+                    pl.1 = pl.1.max(pl.0.dot(q(v)));
+                }
+            }
+        }
         let mut merged_any = false;
         for h in 0..3 * nt {
             let t = h / 3;
@@ -511,12 +716,35 @@ pub(super) fn merge(mesh: &TriMesh, points: &[DVec3], center: DVec3, tol: f64) -
                 }
             }
         }
+        let result: Vec<(Polygon, (DVec3, f64))> = polys.into_iter().zip(fplanes).collect();
         if !merged_any {
-            return polys;
+            return result;
         }
+        last_valid = Some(result);
     }
-    // Last resort: the triangles themselves (always a valid closed mesh).
-    mesh.tris.iter().map(|t| t.to_vec()).collect()
+    // Not converged: the last topologically valid merge (its residual concavity is what
+    // `validate` measures), else the triangles themselves (always a valid closed mesh).
+    last_valid.unwrap_or_else(|| triangles(mesh, points, center))
+}
+
+/// The triangles of the mesh as faces, each with its own plane.
+pub(super) fn triangles(
+    mesh: &TriMesh,
+    points: &[DVec3],
+    center: DVec3,
+) -> Vec<(Polygon, (DVec3, f64))> {
+    let q = |i: u32| points[i as usize] - center;
+    mesh.tris
+        .iter()
+        .map(|t| {
+            let (n, _) = fit_plane(t, &q);
+            let d = t
+                .iter()
+                .map(|&v| n.dot(q(v)))
+                .fold(f64::NEG_INFINITY, f64::max);
+            (t.to_vec(), (n, d))
+        })
+        .collect()
 }
 
 /// Newell's plane of a polygon, offset through its vertex centroid.
@@ -554,41 +782,63 @@ fn polygons(mesh: &TriMesh, gid: &[u32]) -> (Vec<Polygon>, Vec<u32>, Vec<u32>) {
         let t = mesh.twin[h] as usize / 3;
         t >= nt || gid[t] != gid[h / 3]
     };
-    // Sectors at each vertex = boundary half-edges leaving it.
+    // Sectors at each vertex = boundary half-edges leaving it. Boundary half-edges are
+    // bucketed by group (counting sort; group ids are dense below `ng`).
+    let ng = gid.iter().map(|&g| g as usize + 1).max().unwrap_or(0);
     let mut sectors = vec![0u32; nv];
-    let mut by_group: HashMap<u32, Vec<usize>> = HashMap::new();
+    let mut start = vec![0usize; ng + 1];
     for h in 0..3 * nt {
         if boundary(h) {
             sectors[origin(h) as usize] += 1;
-            by_group.entry(gid[h / 3]).or_default().push(h);
+            start[gid[h / 3] as usize + 1] += 1;
         }
     }
-    let mut groups: Vec<u32> = gid.to_vec();
-    groups.sort_unstable();
-    groups.dedup();
-    let mut polys = Vec::with_capacity(groups.len());
-    let mut poly_of_group: HashMap<u32, u32> = HashMap::new();
+    for g in 0..ng {
+        start[g + 1] += start[g];
+    }
+    let mut fill = start.clone();
+    let mut bucket = vec![0usize; start[ng]];
+    for h in 0..3 * nt {
+        if boundary(h) {
+            let g = gid[h / 3] as usize;
+            bucket[fill[g]] = h;
+            fill[g] += 1;
+        }
+    }
+    let mut present = vec![false; ng];
+    for &g in gid {
+        present[g as usize] = true;
+    }
+    let mut polys = Vec::new();
+    let mut poly_of_group = vec![NONE; ng];
     let mut failed = Vec::new();
-    let mut out_of: HashMap<u32, usize> = HashMap::new();
-    for g in groups {
-        let hs = match by_group.get(&g) {
-            Some(hs) => hs,
-            None => {
-                failed.push(g);
-                continue;
-            }
-        };
-        out_of.clear();
+    // out_of[v]: the boundary half-edge of the current group leaving v (valid when
+    // owner[v] == current group + 1).
+    let mut out_of = vec![0usize; nv];
+    let mut owner = vec![0u32; nv];
+    for g in 0..ng {
+        if !present[g] {
+            continue;
+        }
+        let hs = &bucket[start[g]..start[g + 1]];
+        if hs.is_empty() {
+            failed.push(g as u32);
+            continue;
+        }
+        let tag = g as u32 + 1;
         let mut ok = true;
         for &h in hs {
-            if out_of.insert(origin(h), h).is_some() {
+            let o = origin(h) as usize;
+            if owner[o] == tag {
                 ok = false; // pinched: two boundary edges leave one vertex
             }
+            owner[o] = tag;
+            out_of[o] = h;
         }
         let mut poly = Vec::new();
         if ok {
-            let start = hs[0];
-            let mut h = start;
+            let first = hs[0];
+            let mut h = first;
             let mut count = 0;
             loop {
                 let v = origin(h);
@@ -596,14 +846,13 @@ fn polygons(mesh: &TriMesh, gid: &[u32]) -> (Vec<Polygon>, Vec<u32>, Vec<u32>) {
                     poly.push(v);
                 }
                 count += 1;
-                match out_of.get(&dest(h)) {
-                    Some(&nh) => h = nh,
-                    None => {
-                        ok = false;
-                        break;
-                    }
+                let d = dest(h) as usize;
+                if owner[d] != tag {
+                    ok = false;
+                    break;
                 }
-                if h == start || count > hs.len() {
+                h = out_of[d];
+                if h == first || count > hs.len() {
                     break;
                 }
             }
@@ -612,15 +861,12 @@ fn polygons(mesh: &TriMesh, gid: &[u32]) -> (Vec<Polygon>, Vec<u32>, Vec<u32>) {
             }
         }
         if ok {
-            poly_of_group.insert(g, polys.len() as u32);
+            poly_of_group[g] = polys.len() as u32;
             polys.push(poly);
         } else {
-            failed.push(g);
+            failed.push(g as u32);
         }
     }
-    let face_of_tri = gid
-        .iter()
-        .map(|g| poly_of_group.get(g).copied().unwrap_or(NONE))
-        .collect();
+    let face_of_tri = gid.iter().map(|&g| poly_of_group[g as usize]).collect();
     (polys, face_of_tri, failed)
 }

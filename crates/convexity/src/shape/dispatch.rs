@@ -17,6 +17,8 @@ pub enum Shape3 {
     Cone(Cone),
     Segment(Segment<DVec3>),
     Triangle(Triangle),
+    /// A bounded intersection of half-spaces (vertices enumerated at construction).
+    Halfspaces(BoundedHalfspaces<DVec3>),
     Rounded(Box<Rounded<Shape3>>),
     Transformed(Box<Transformed<Shape3, DVec3>>),
     Custom(Custom<DVec3>),
@@ -31,6 +33,8 @@ pub enum Shape2 {
     Capsule(Capsule<DVec2>),
     Polygon(ConvexPolygon),
     Segment(Segment<DVec2>),
+    /// A bounded intersection of half-planes (vertices enumerated at construction).
+    Halfspaces(BoundedHalfspaces<DVec2>),
     Rounded(Box<Rounded<Shape2>>),
     Transformed(Box<Transformed<Shape2, DVec2>>),
     Custom(Custom<DVec2>),
@@ -72,6 +76,7 @@ dispatch!(
     Cone,
     Segment,
     Triangle,
+    Halfspaces,
     Rounded,
     Transformed,
     Custom
@@ -85,6 +90,7 @@ dispatch!(
     Capsule,
     Polygon,
     Segment,
+    Halfspaces,
     Rounded,
     Transformed,
     Custom
@@ -102,6 +108,7 @@ impl Shape3 {
             Shape3::Cone(_) => "cone",
             Shape3::Segment(_) => "segment",
             Shape3::Triangle(_) => "triangle",
+            Shape3::Halfspaces(_) => "halfspaces",
             Shape3::Rounded(_) => "rounded",
             Shape3::Transformed(_) => "transformed",
             Shape3::Custom(_) => "custom",
@@ -119,6 +126,7 @@ impl Shape2 {
             Shape2::Capsule(_) => "capsule",
             Shape2::Polygon(_) => "polygon",
             Shape2::Segment(_) => "segment",
+            Shape2::Halfspaces(_) => "halfspaces",
             Shape2::Rounded(_) => "rounded",
             Shape2::Transformed(_) => "transformed",
             Shape2::Custom(_) => "custom",

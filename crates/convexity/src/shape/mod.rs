@@ -10,6 +10,7 @@
 
 mod basic;
 mod dispatch;
+mod halfspaces;
 mod points;
 mod polygon;
 mod polytope;
@@ -17,6 +18,7 @@ mod wrappers;
 
 pub use basic::{Ball, Capsule, Cone, Cuboid, Cylinder, Segment, Triangle};
 pub use dispatch::{Shape2, Shape3};
+pub use halfspaces::{BoundedHalfspaces, Farkas, FarkasCheck, Halfspaces, MAX_HULL3_POINTS};
 pub use points::Points;
 pub use polygon::ConvexPolygon;
 pub use polytope::Polytope;

@@ -21,6 +21,20 @@ pub trait Polytope<V: Vector>: SupportMap<V> {
     fn box_half_extents(&self) -> Option<V> {
         None
     }
+
+    /// The half-space form, when the shape was given as one.
+    fn bounded_halfspaces(&self) -> Option<&BoundedHalfspaces<V>> {
+        None
+    }
+}
+
+impl<V: Vector> Polytope<V> for BoundedHalfspaces<V> {
+    fn vertex_set(&self) -> Option<Vec<V>> {
+        Some(self.vertices().to_vec())
+    }
+    fn bounded_halfspaces(&self) -> Option<&BoundedHalfspaces<V>> {
+        Some(self)
+    }
 }
 
 /// The 2^DIM corners of the box `[-h, h]`.
@@ -134,6 +148,7 @@ impl Polytope<DVec3> for Shape3 {
             Shape3::Cone(s) => s.vertex_set(),
             Shape3::Segment(s) => s.vertex_set(),
             Shape3::Triangle(s) => s.vertex_set(),
+            Shape3::Halfspaces(s) => s.vertex_set(),
             Shape3::Rounded(s) => s.vertex_set(),
             Shape3::Transformed(s) => s.vertex_set(),
             Shape3::Custom(s) => s.vertex_set(),
@@ -142,6 +157,12 @@ impl Polytope<DVec3> for Shape3 {
     fn box_half_extents(&self) -> Option<DVec3> {
         match self {
             Shape3::Cuboid(s) => s.box_half_extents(),
+            _ => None,
+        }
+    }
+    fn bounded_halfspaces(&self) -> Option<&BoundedHalfspaces<DVec3>> {
+        match self {
+            Shape3::Halfspaces(s) => Some(s),
             _ => None,
         }
     }
@@ -156,6 +177,7 @@ impl Polytope<DVec2> for Shape2 {
             Shape2::Capsule(s) => s.vertex_set(),
             Shape2::Polygon(s) => s.vertex_set(),
             Shape2::Segment(s) => s.vertex_set(),
+            Shape2::Halfspaces(s) => s.vertex_set(),
             Shape2::Rounded(s) => s.vertex_set(),
             Shape2::Transformed(s) => s.vertex_set(),
             Shape2::Custom(s) => s.vertex_set(),
@@ -164,6 +186,12 @@ impl Polytope<DVec2> for Shape2 {
     fn box_half_extents(&self) -> Option<DVec2> {
         match self {
             Shape2::Rect(s) => s.box_half_extents(),
+            _ => None,
+        }
+    }
+    fn bounded_halfspaces(&self) -> Option<&BoundedHalfspaces<DVec2>> {
+        match self {
+            Shape2::Halfspaces(s) => Some(s),
             _ => None,
         }
     }

@@ -1,0 +1,215 @@
+//! The textbook LP intersection test, kept as a reference: dense tableau, Bland's rule.
+//!
+//! Rows `Ax ≤ b` with `A = [[S, −T], [1ᵀ, 0], [0, 1ᵀ]]` (n coordinate rows, two convexity
+//! rows), `b = (0, …, 0, 1, 1)`, one slack per row. Starting from `x = 0` (the slack basis,
+//! feasible because `b ≥ 0`), minimise the total slack `eᵀ(b − Ax)`; the hulls intersect exactly
+//! when the minimum is 0, i.e. when `Ax = b` has a solution `x ≥ 0`.
+//!
+//! The optimum is returned as [`ReferenceIntersection::infeasibility_objective`]. It is **not**
+//! a distance, nor a bound on one: every slack is non-negative, so on the coordinate rows only
+//! residuals `Σλs − Σμt ≤ 0` are reachable, and it mixes lengths with the dimensionless
+//! convexity slacks (K = {(0.1, −0.1)}, L = {(0, 0)}: the minimum is 1, the L1 distance 0.2).
+//!
+//! Certificate of disjointness (Farkas, from LP duality): the optimal duals `y = c_B B⁻¹` are
+//! read from the slack columns of the final tableau (`yᵢ = 1 − d_{slackᵢ}`). Dual feasibility
+//! gives `yᵀA ≤ 0` and `y ≤ 1`, and `bᵀy` is the optimum. Writing `y = (w, α, β)`:
+//! `w·sᵢ ≤ −α`, `w·tⱼ ≥ β`, so `min_T w·t − max_S w·s ≥ α + β = optimum > 0`: the normal
+//! `w/‖w‖` points from A toward B. The gap is recomputed over every vertex of the data.
+//!
+//! Source: Chvátal, *Linear Programming* (1983), ch. 2–3 (tableau, Bland's rule), ch. 9
+//! (Farkas). Complexity: O((n + 2)(|S| + |T| + n + 2)) per pivot; no scaling, so the
+//! tolerances are relative to the largest coordinate. Failure modes: iteration cap, no pivot
+//! ([`LpStatus::Numerical`]); for data far from the origin the weights of an "intersecting"
+//! answer may not reproduce a common point within the tolerance (then `Undetermined`).
+
+use super::{best_hyperplane, check_dims, check_options, combine, tolerance, LpOptions, LpStatus};
+use crate::error::InputError;
+use crate::ndim::{CommonPointN, PointsN, VerdictN};
+
+/// Result of [`intersect_reference`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReferenceIntersection {
+    pub status: LpStatus,
+    pub iterations: u32,
+    pub verdict: VerdictN,
+    pub tolerance: f64,
+    /// The minimum of `eᵀ(b − Ax)`: zero iff the hulls intersect. Not a distance (see the
+    /// module documentation).
+    pub infeasibility_objective: f64,
+}
+
+impl ReferenceIntersection {
+    pub fn intersecting(&self) -> Option<bool> {
+        self.verdict.intersecting()
+    }
+}
+
+/// The textbook LP test (see the module documentation). Errors as [`super::intersect`].
+pub fn intersect_reference(
+    a: &PointsN,
+    b: &PointsN,
+    opts: &LpOptions,
+) -> Result<ReferenceIntersection, InputError> {
+    check_dims(a, b, "b")?;
+    check_options(opts)?;
+    let tol = tolerance(a, b, opts);
+    let n = a.dim();
+    let (ns, nt) = (a.len(), b.len());
+    let nx = ns + nt;
+    let m = n + 2;
+    let width = nx + m + 1;
+    let rhs = width - 1;
+    let mag = a.magnitude().max(b.magnitude());
+    let eps = 1e-11 * (1.0 + mag);
+
+    // Tableau rows, then the reduced-cost row `d` with the objective value in its last entry.
+    let mut tab = vec![0.0; m * width];
+    for (i, s) in a.iter().enumerate() {
+        for k in 0..n {
+            tab[k * width + i] = s[k];
+        }
+        tab[n * width + i] = 1.0;
+    }
+    for (j, t) in b.iter().enumerate() {
+        for k in 0..n {
+            tab[k * width + ns + j] = -t[k];
+        }
+        tab[(n + 1) * width + ns + j] = 1.0;
+    }
+    for r in 0..m {
+        tab[r * width + nx + r] = 1.0;
+    }
+    tab[n * width + rhs] = 1.0;
+    tab[(n + 1) * width + rhs] = 1.0;
+    let mut basis: Vec<usize> = (nx..nx + m).collect();
+    // Costs: 0 on x, 1 on slacks. With the slack basis, d_x = −(column sum), d_slack = 0, and
+    // the objective value z is Σb = 2 (the last entry holds −z).
+    let mut d = vec![0.0; width];
+    for j in 0..nx {
+        d[j] = -(0..m).map(|r| tab[r * width + j]).sum::<f64>();
+    }
+    d[rhs] = -2.0;
+
+    let mut iterations = 0u32;
+    let status = loop {
+        // Bland: the smallest index with a negative reduced cost enters.
+        let Some(q) = (0..nx + m).find(|&j| d[j] < -eps) else {
+            break LpStatus::Optimal;
+        };
+        if iterations >= opts.max_iterations {
+            break LpStatus::IterationLimit;
+        }
+        // Ratio test; ties go to the smallest basic variable index (Bland).
+        let mut leave: Option<(usize, f64)> = None;
+        for r in 0..m {
+            let u = tab[r * width + q];
+            if u > eps {
+                let ratio = tab[r * width + rhs].max(0.0) / u;
+                leave = match leave {
+                    None => Some((r, ratio)),
+                    Some((l, best)) => {
+                        let tie = (ratio - best).abs() <= 1e-12 * (1.0 + best.abs());
+                        if ratio < best && !tie || tie && basis[r] < basis[l] {
+                            Some((r, ratio))
+                        } else {
+                            Some((l, best))
+                        }
+                    }
+                };
+            }
+        }
+        let Some((r, _)) = leave else {
+            // The objective is bounded below by 0, so an unbounded ray is rounding.
+            break LpStatus::Numerical;
+        };
+        iterations += 1;
+        let inv = 1.0 / tab[r * width + q];
+        for k in 0..width {
+            tab[r * width + k] *= inv;
+        }
+        for rr in 0..m {
+            if rr != r {
+                let f = tab[rr * width + q];
+                if f != 0.0 {
+                    for k in 0..width {
+                        tab[rr * width + k] -= f * tab[r * width + k];
+                    }
+                }
+            }
+        }
+        let f = d[q];
+        for k in 0..width {
+            d[k] -= f * tab[r * width + k];
+        }
+        basis[r] = q;
+    };
+    // The total slack, summed from the basic slacks (the objective row's last entry, −z, has
+    // accumulated every pivot's rounding).
+    let objective: f64 = basis
+        .iter()
+        .enumerate()
+        .filter(|&(_, &j)| j >= nx)
+        .map(|(r, _)| tab[r * width + rhs].max(0.0))
+        .sum();
+
+    let mut wa = Vec::new();
+    let mut wb = Vec::new();
+    for (r, &j) in basis.iter().enumerate() {
+        let x = tab[r * width + rhs];
+        if x > 0.0 && j < ns {
+            wa.push((j, x));
+        } else if x > 0.0 && j < nx {
+            wb.push((j - ns, x));
+        }
+    }
+    let (wa, wb) = (normalise(wa), normalise(wb));
+    let result = |status, verdict| ReferenceIntersection {
+        status,
+        iterations,
+        verdict,
+        tolerance: tol,
+        infeasibility_objective: objective,
+    };
+    if objective <= tol {
+        let pa = combine(a, &wa);
+        let pb = combine(b, &wb);
+        let d1: f64 = pa.iter().zip(&pb).map(|(x, y)| (x - y).abs()).sum();
+        if d1 <= tol {
+            let point = pa.iter().zip(&pb).map(|(x, y)| 0.5 * (x + y)).collect();
+            let verdict = VerdictN::Intersecting(CommonPointN {
+                point,
+                weights_a: wa,
+                weights_b: wb,
+            });
+            return Ok(result(status, verdict));
+        }
+        return Ok(result(LpStatus::Numerical, VerdictN::Undetermined));
+    }
+    let w: Vec<f64> = (0..n).map(|i| 1.0 - d[nx + i]).collect();
+    let need = if status == LpStatus::Optimal {
+        0.0
+    } else {
+        tol
+    };
+    match best_hyperplane(a, b, &[&w]) {
+        Some(h) if h.gap > need => Ok(result(status, VerdictN::Separated(h))),
+        _ => Ok(result(
+            if status == LpStatus::Optimal {
+                LpStatus::Numerical
+            } else {
+                status
+            },
+            VerdictN::Undetermined,
+        )),
+    }
+}
+
+fn normalise(mut w: Vec<(usize, f64)>) -> Vec<(usize, f64)> {
+    w.sort_by_key(|e| e.0);
+    let sum: f64 = w.iter().map(|e| e.1).sum();
+    if !(sum > 0.0) || !sum.is_finite() {
+        return vec![(0, 1.0)];
+    }
+    w.iter_mut().for_each(|e| e.1 /= sum);
+    w
+}

@@ -1,0 +1,572 @@
+//! Separating-axis tests (box–box specialised and the general polyhedron SAT): boolean answers
+//! against GJK and the clarabel oracle, depths against EPA, certificates, degenerate and
+//! touching sets.
+//!
+//! Oracles: GJK distance (boolean outside the ±tolerance band), EPA depth (SAT's minimum
+//! penetration equals the penetration depth for polytopes), the clarabel SOCP hull distance on
+//! the world box corners (independent of the library), `certificate::verify`, and the exact
+//! placements of `placement::place_at_distance`.
+
+use convexity::box_box::{box_box, box_box_contact};
+use convexity::certificate::{tolerance_for, verify};
+use convexity::epa::{self, penetration};
+use convexity::sat3d::{sat, SatResult};
+use convexity::*;
+use convexity_testkit::gen3::{
+    box_corners3, random_cuboid, random_pose3, random_quat, unit_vector3,
+};
+use convexity_testkit::hull_oracle::hull_distance3;
+use convexity_testkit::placement::{place_in_regime, Regime};
+use convexity_testkit::rng::rng;
+
+fn world_corners(c: &Cuboid<DVec3>, pose: &Pose3) -> Vec<DVec3> {
+    box_corners3(c.half_extents())
+        .into_iter()
+        .map(|p| pose.transform_point(p))
+        .collect()
+}
+
+struct Stats {
+    pairs: usize,
+    separated: usize,
+    intersecting: usize,
+    max_depth_err: f64,
+}
+
+/// Checks one box pair: SAT vs GJK/EPA, certificate, general SAT on the same boxes.
+fn check_pair(
+    a: &Cuboid<DVec3>,
+    pa: &Pose3,
+    b: &Cuboid<DVec3>,
+    pb: &Pose3,
+    st: &mut Stats,
+    ctx: &str,
+) {
+    let r = box_box(a, pa, b, pb);
+    let g = gjk::distance(a, pa, b, pb, &gjk::Options::default(), None);
+    let e = penetration(
+        a,
+        pa,
+        b,
+        pb,
+        &epa::Options::default(),
+        &mut epa::Context::new(),
+    );
+    let tol = r.tolerance;
+    assert_eq!(r.status, Status::Converged, "{ctx}");
+    assert!(
+        (r.axis.length() - 1.0).abs() < 1e-12,
+        "{ctx}: axis not unit"
+    );
+    // Boolean agreement outside the band.
+    match r.intersecting() {
+        Some(true) => {
+            st.intersecting += 1;
+            assert!(
+                g.distance <= 2.0 * tol,
+                "{ctx}: SAT intersecting, GJK distance {}",
+                g.distance
+            );
+        }
+        Some(false) => {
+            st.separated += 1;
+            assert!(
+                e.depth < 2.0 * tol,
+                "{ctx}: SAT separated, EPA depth {}",
+                e.depth
+            );
+            // The gap is a lower bound on the distance.
+            assert!(
+                r.separation <= g.distance + 2.0 * tol,
+                "{ctx}: gap {} > distance {}",
+                r.separation,
+                g.distance
+            );
+        }
+        None => panic!("{ctx}: undetermined"),
+    }
+    let ctol = tolerance_for(a, pa, b, pb);
+    verify(a, pa, b, pb, &r.verdict, ctol).unwrap_or_else(|err| panic!("{ctx}: certificate {err}"));
+    // Depth: SAT's minimum penetration is the polytope depth (EPA's to its tolerance).
+    if r.intersecting() == Some(true) && e.depth > 0.0 {
+        let scale = a.size() + b.size();
+        let err = (r.depth() - e.depth).abs();
+        st.max_depth_err = st.max_depth_err.max(err / scale);
+        assert!(
+            err <= 1e-9 * scale,
+            "{ctx}: SAT depth {} vs EPA {}",
+            r.depth(),
+            e.depth
+        );
+    }
+    // The general polyhedron SAT on the same boxes gives the same answer.
+    let q = sat(a, pa, b, pb);
+    assert_eq!(
+        q.intersecting(),
+        r.intersecting(),
+        "{ctx}: general SAT disagrees"
+    );
+    if r.intersecting() == Some(true) {
+        assert!(
+            (q.separation - r.separation).abs() <= 1e-12 * (a.size() + b.size()),
+            "{ctx}: general SAT separation {} vs box {}",
+            q.separation,
+            r.separation
+        );
+    }
+    verify(a, pa, b, pb, &q.verdict, ctol)
+        .unwrap_or_else(|err| panic!("{ctx}: general certificate {err}"));
+    st.pairs += 1;
+}
+
+#[test]
+fn box_box_random_pairs_agree_with_gjk_epa_and_certificates() {
+    let mut rng = rng(0x5a7_b0c5);
+    let mut st = Stats {
+        pairs: 0,
+        separated: 0,
+        intersecting: 0,
+        max_depth_err: 0.0,
+    };
+    for i in 0..2500 {
+        let a = random_cuboid(&mut rng, 0.05, 1.5);
+        let b = random_cuboid(&mut rng, 0.05, 1.5);
+        let pa = random_pose3(&mut rng, 3.0);
+        let regime = Regime::ALL[i % Regime::ALL.len()];
+        let u = unit_vector3(&mut rng);
+        let q = random_quat(&mut rng);
+        let pl = place_in_regime(&mut rng, &a, &pa, &b, q, u, regime);
+        check_pair(
+            &a,
+            &pa,
+            &b,
+            &pl.pose_b,
+            &mut st,
+            &format!("pair {i} ({})", regime.name()),
+        );
+    }
+    // Random overlaps too (not only placed ones).
+    for i in 0..1000 {
+        let a = random_cuboid(&mut rng, 0.05, 1.5);
+        let b = random_cuboid(&mut rng, 0.05, 1.5);
+        let pa = random_pose3(&mut rng, 1.0);
+        let pb = random_pose3(&mut rng, 1.0);
+        check_pair(&a, &pa, &b, &pb, &mut st, &format!("random {i}"));
+    }
+    eprintln!(
+        "box_box: {} pairs ({} separated, {} intersecting); max |SAT − EPA depth| / scale = {:.2e}",
+        st.pairs, st.separated, st.intersecting, st.max_depth_err
+    );
+    assert!(st.separated > 500 && st.intersecting > 1000);
+}
+
+#[test]
+fn box_box_agrees_with_clarabel_oracle() {
+    let mut rng = rng(0x0c1a_4abe1);
+    let mut checked = 0;
+    for i in 0..300 {
+        let a = random_cuboid(&mut rng, 0.1, 1.0);
+        let b = random_cuboid(&mut rng, 0.1, 1.0);
+        let pa = random_pose3(&mut rng, 1.5);
+        let pb = random_pose3(&mut rng, 1.5);
+        let r = box_box(&a, &pa, &b, &pb);
+        let o = hull_distance3(&world_corners(&a, &pa), &world_corners(&b, &pb)).expect("oracle");
+        let band = 2.0 * r.tolerance + 1e-9;
+        if o.distance > band {
+            assert_eq!(
+                r.intersecting(),
+                Some(false),
+                "pair {i}: oracle distance {}",
+                o.distance
+            );
+            assert!(
+                r.separation <= o.distance + band,
+                "pair {i}: gap exceeds the distance"
+            );
+            checked += 1;
+        } else if o.upper_bound <= 1e-12 {
+            assert_eq!(r.intersecting(), Some(true), "pair {i}: oracle distance 0");
+            checked += 1;
+        }
+    }
+    assert!(checked > 250, "only {checked} decided pairs");
+}
+
+#[test]
+fn box_box_exact_gaps_half_to_twice_the_tolerance() {
+    // Exact placements at g = k × tol: separated for k ≥ 2 (beyond the band), both answers
+    // allowed inside it, certificate valid either way; the gap never exceeds g.
+    let mut rng = rng(77);
+    for i in 0..400 {
+        let a = random_cuboid(&mut rng, 0.1, 1.0);
+        let b = random_cuboid(&mut rng, 0.1, 1.0);
+        let pa = random_pose3(&mut rng, 2.0);
+        let u = unit_vector3(&mut rng);
+        let probe = box_box(&a, &pa, &b, &pa);
+        let tol = probe.tolerance;
+        for k in [0.5, 1.0, 2.0, 4.0] {
+            let pl = convexity_testkit::placement::place_at_distance(
+                &a,
+                &pa,
+                &b,
+                random_quat(&mut rng),
+                u,
+                k * tol,
+            );
+            let r = box_box(&a, &pa, &b, &pl.pose_b);
+            if k >= 4.0 {
+                assert_eq!(r.intersecting(), Some(false), "pair {i} k {k}");
+            }
+            if let Some(false) = r.intersecting() {
+                assert!(
+                    r.separation <= k * tol * (1.0 + 1e-6) + 1e-15,
+                    "pair {i} k {k}: gap {} > {}",
+                    r.separation,
+                    k * tol
+                );
+            }
+            verify(
+                &a,
+                &pa,
+                &b,
+                &pl.pose_b,
+                &r.verdict,
+                tolerance_for(&a, &pa, &b, &pl.pose_b),
+            )
+            .expect("certificate");
+        }
+    }
+}
+
+fn pose(t: DVec3, q: DQuat) -> Pose3 {
+    Pose3::new(t, q).expect("pose")
+}
+
+#[test]
+fn box_box_resting_face_contact_exact_depth() {
+    // B (half 0.5) resting on A (half 1) with overlap 0.01: face axis of A, depth 0.01.
+    let a = Cuboid::new(DVec3::splat(1.0)).unwrap();
+    let b = Cuboid::new(DVec3::splat(0.5)).unwrap();
+    let pa = Pose3::IDENTITY;
+    let pb = pose(DVec3::new(0.1, -0.2, 1.49), DQuat::from_rotation_z(0.3));
+    let r = box_box(&a, &pa, &b, &pb);
+    assert_eq!(r.intersecting(), Some(true));
+    assert!((r.depth() - 0.01).abs() < 1e-14, "depth {}", r.depth());
+    assert!((r.axis - DVec3::Z).length() < 1e-14);
+    assert_eq!(r.feature, convexity::manifold::Feature::FaceA(4));
+}
+
+#[test]
+fn box_box_touching_faces_and_edges_intersect() {
+    let a = Cuboid::new(DVec3::new(1.0, 0.5, 0.25)).unwrap();
+    let b = Cuboid::new(DVec3::new(0.3, 0.7, 0.2)).unwrap();
+    let pa = pose(DVec3::new(1e6, -1e6, 3e5), DQuat::from_rotation_x(0.4));
+    // Face-to-face, exactly touching along A's x face.
+    let pb = pa.compose(&pose(DVec3::new(1.3, 0.1, 0.0), DQuat::IDENTITY));
+    let r = box_box(&a, &pa, &b, &pb);
+    assert_eq!(r.intersecting(), Some(true));
+    assert!(r.separation.abs() <= r.tolerance);
+    verify(
+        &a,
+        &pa,
+        &b,
+        &pb,
+        &r.verdict,
+        tolerance_for(&a, &pa, &b, &pb),
+    )
+    .unwrap();
+    // Edge-to-edge touching: B rotated 45° about z and about x, placed exactly at distance 0.
+    let mut rg = rng(5);
+    for _ in 0..50 {
+        let u = unit_vector3(&mut rg);
+        let pl = convexity_testkit::placement::place_at_distance(
+            &a,
+            &pa,
+            &b,
+            random_quat(&mut rg),
+            u,
+            0.0,
+        );
+        let r = box_box(&a, &pa, &b, &pl.pose_b);
+        assert_eq!(r.intersecting(), Some(true));
+        verify(
+            &a,
+            &pa,
+            &b,
+            &pl.pose_b,
+            &r.verdict,
+            tolerance_for(&a, &pa, &b, &pl.pose_b),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn box_box_degenerate_boxes() {
+    let mut rg = rng(11);
+    let mut st = Stats {
+        pairs: 0,
+        separated: 0,
+        intersecting: 0,
+        max_depth_err: 0.0,
+    };
+    let cases: Vec<(DVec3, DVec3)> = vec![
+        // Flat plate and a box; two plates; a segment-like box; a point box.
+        (DVec3::new(1.0, 1.0, 0.0), DVec3::splat(0.3)),
+        (DVec3::new(1.0, 0.0, 1.0), DVec3::new(0.5, 0.5, 0.0)),
+        (DVec3::new(1.0, 0.0, 0.0), DVec3::splat(0.4)),
+        (DVec3::ZERO, DVec3::splat(0.4)),
+        // Size ratio 1e4.
+        (DVec3::splat(1e-4), DVec3::splat(1.0)),
+        (DVec3::new(1e4, 1e4, 1.0), DVec3::splat(0.5)),
+    ];
+    for (k, (ha, hb)) in cases.iter().enumerate() {
+        let a = Cuboid::new(*ha).unwrap();
+        let b = Cuboid::new(*hb).unwrap();
+        for i in 0..60 {
+            let pa = random_pose3(&mut rg, 1.0);
+            let regime = Regime::ALL[i % Regime::ALL.len()];
+            let q = random_quat(&mut rg);
+            let u = unit_vector3(&mut rg);
+            let pl = place_in_regime(&mut rg, &a, &pa, &b, q, u, regime);
+            let r = box_box(&a, &pa, &b, &pl.pose_b);
+            assert!(r.separation.is_finite() && r.axis.is_finite(), "case {k}");
+            let ctol = tolerance_for(&a, &pa, &b, &pl.pose_b);
+            verify(&a, &pa, &b, &pl.pose_b, &r.verdict, ctol)
+                .unwrap_or_else(|e| panic!("case {k} pair {i}: {e}"));
+            if ha.min_element() > 0.0 && hb.min_element() > 0.0 {
+                check_pair(
+                    &a,
+                    &pa,
+                    &b,
+                    &pl.pose_b,
+                    &mut st,
+                    &format!("case {k} pair {i}"),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn identical_boxes_at_identical_poses() {
+    let a = Cuboid::new(DVec3::new(0.5, 0.5, 0.5)).unwrap();
+    let p = pose(DVec3::new(1e6, 2.0, -3.0), DQuat::from_rotation_y(1.0));
+    let r: SatResult = box_box(&a, &p, &a, &p);
+    assert_eq!(r.intersecting(), Some(true));
+    assert!((r.depth() - 1.0).abs() < 1e-9, "depth {}", r.depth());
+    let (_, m) = box_box_contact(&a, &p, &a, &p);
+    assert!(m.is_some_and(|m| !m.is_empty()));
+}
+
+#[test]
+fn near_parallel_edges_are_skipped_without_harm() {
+    // B rotated by 1e-12 and 1e-7 about a diagonal: edge cross products are tiny.
+    let a = Cuboid::new(DVec3::new(1.0, 0.7, 0.4)).unwrap();
+    let b = Cuboid::new(DVec3::new(0.6, 0.5, 0.3)).unwrap();
+    let pa = Pose3::IDENTITY;
+    let mut st = Stats {
+        pairs: 0,
+        separated: 0,
+        intersecting: 0,
+        max_depth_err: 0.0,
+    };
+    for angle in [0.0, 1e-12, 1e-9, 1e-7, 1e-5] {
+        for t in [
+            DVec3::new(1.5, 0.3, 0.1),
+            DVec3::new(0.2, 1.1, 0.6),
+            DVec3::new(1.59, 1.19, 0.69),
+        ] {
+            let pb = pose(t, DQuat::from_axis_angle(DVec3::ONE.normalize(), angle));
+            check_pair(&a, &pa, &b, &pb, &mut st, &format!("angle {angle} t {t}"));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// General polyhedra (ConvexPolyhedron from the hull module)
+// ---------------------------------------------------------------------------------------
+
+use convexity::sat3d::{polyhedron_manifold, sat_with, SatContext};
+use convexity_testkit::gen3::random_hull3;
+
+fn random_poly(
+    rg: &mut rand_chacha::ChaCha8Rng,
+    n: std::ops::RangeInclusive<usize>,
+) -> ConvexPolyhedron {
+    loop {
+        if let Ok(p) = ConvexPolyhedron::from_points(&random_hull3(rg, n.clone(), 0.2..=2.0)) {
+            return p;
+        }
+    }
+}
+
+/// Largest `n·x − d` over the faces: 0 on the surface, negative inside.
+fn plane_distance(p: &ConvexPolyhedron, pose: &Pose3, x: DVec3) -> f64 {
+    let l = pose.inverse_transform_point(x);
+    (0..p.num_faces())
+        .map(|f| {
+            let (n, d) = p.face_plane(f);
+            n.dot(l) - d
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+#[test]
+fn polyhedron_sat_random_pairs_agree_with_gjk_epa_and_certificates() {
+    let mut rg = rng(0x9011_4ed7);
+    let mut ctx = SatContext::new();
+    let (mut sep, mut hit, mut pruned_max) = (0, 0, 0u32);
+    let mut worst_depth = 0.0f64;
+    let mut worst_manifold = 0.0f64;
+    let mut worst_deepest = 0.0f64;
+    for i in 0..2200 {
+        let a = random_poly(&mut rg, 4..=48);
+        let b = random_poly(&mut rg, 4..=48);
+        let pa = random_pose3(&mut rg, 3.0);
+        let regime = Regime::ALL[i % Regime::ALL.len()];
+        let q = random_quat(&mut rg);
+        let u = unit_vector3(&mut rg);
+        let pb = place_in_regime(&mut rg, &a, &pa, &b, q, u, regime).pose_b;
+        let ctxs = format!("pair {i} ({})", regime.name());
+        let (r, m) = sat_with(&a, &pa, &b, &pb, &mut ctx);
+        assert_eq!(r.status, Status::Converged, "{ctxs}");
+        let g = gjk::distance(&a, &pa, &b, &pb, &gjk::Options::default(), None);
+        let e = penetration(
+            &a,
+            &pa,
+            &b,
+            &pb,
+            &epa::Options::default(),
+            &mut epa::Context::new(),
+        );
+        let scale = a.size() + b.size();
+        let tol = r.tolerance;
+        pruned_max = pruned_max.max(r.axes_tested);
+        match r.intersecting() {
+            Some(true) => {
+                hit += 1;
+                assert!(
+                    g.distance <= 2.0 * tol,
+                    "{ctxs}: GJK distance {}",
+                    g.distance
+                );
+            }
+            Some(false) => {
+                sep += 1;
+                assert!(e.depth < 2.0 * tol, "{ctxs}: EPA depth {}", e.depth);
+                assert!(
+                    r.separation <= g.distance + 2.0 * tol,
+                    "{ctxs}: gap > distance"
+                );
+            }
+            None => panic!("{ctxs}: undetermined"),
+        }
+        verify(
+            &a,
+            &pa,
+            &b,
+            &pb,
+            &r.verdict,
+            tolerance_for(&a, &pa, &b, &pb),
+        )
+        .unwrap_or_else(|err| panic!("{ctxs}: certificate {err}"));
+        if r.intersecting() == Some(true) && e.depth > 0.0 {
+            let err = (r.depth() - e.depth).abs();
+            worst_depth = worst_depth.max(err / scale);
+            assert!(
+                err <= 1e-9 * scale,
+                "{ctxs}: SAT depth {} vs EPA {}",
+                r.depth(),
+                e.depth
+            );
+        }
+        if let Some(m) = m {
+            assert!(!m.is_empty() && m.len() <= 4, "{ctxs}");
+            let mtol = 1e-9 * scale;
+            for c in m.points() {
+                let da = plane_distance(&a, &pa, c.point_a).abs();
+                let db = plane_distance(&b, &pb, c.point_b).abs();
+                worst_manifold = worst_manifold.max(da.max(db) / scale);
+                assert!(
+                    da <= mtol && db <= mtol,
+                    "{ctxs}: contact off the surfaces ({da}, {db})"
+                );
+                let rel = c.point_a - c.point_b - m.normal * c.depth;
+                assert!(rel.length() <= mtol, "{ctxs}: point relation {rel}");
+            }
+            if e.depth > 0.0 {
+                let deepest = m.deepest().map_or(f64::NAN, |c| c.depth);
+                worst_deepest = worst_deepest.max((deepest - e.depth).abs() / scale);
+            }
+        }
+    }
+    eprintln!(
+        "polyhedron SAT: {} pairs ({sep} separated, {hit} intersecting); max |SAT − EPA| / scale {worst_depth:.1e}; manifold off-surface {worst_manifold:.1e}; deepest vs EPA {worst_deepest:.1e}; max axes tested {pruned_max}",
+        sep + hit
+    );
+    assert!(sep > 600 && hit > 1000);
+    assert!(
+        worst_deepest <= 1e-6,
+        "deepest contact vs EPA {worst_deepest}"
+    );
+}
+
+#[test]
+fn polyhedron_sat_agrees_with_clarabel_oracle() {
+    let mut rg = rng(0xc1a7);
+    let mut decided = 0;
+    for i in 0..250 {
+        let a = random_poly(&mut rg, 4..=24);
+        let b = random_poly(&mut rg, 4..=24);
+        let pa = random_pose3(&mut rg, 1.5);
+        let pb = random_pose3(&mut rg, 1.5);
+        let r = sat(&a, &pa, &b, &pb);
+        let wa: Vec<DVec3> = a
+            .vertices()
+            .iter()
+            .map(|p| pa.transform_point(*p))
+            .collect();
+        let wb: Vec<DVec3> = b
+            .vertices()
+            .iter()
+            .map(|p| pb.transform_point(*p))
+            .collect();
+        let o = hull_distance3(&wa, &wb).expect("oracle");
+        let band = 2.0 * r.tolerance + 1e-9;
+        if o.lower_bound > band {
+            assert_eq!(
+                r.intersecting(),
+                Some(false),
+                "pair {i}: oracle {}",
+                o.distance
+            );
+            decided += 1;
+        } else if o.upper_bound <= 1e-12 {
+            assert_eq!(r.intersecting(), Some(true), "pair {i}");
+            decided += 1;
+        }
+    }
+    assert!(decided > 200, "{decided}");
+}
+
+#[test]
+fn polyhedron_manifold_cuboids_match_box_box() {
+    let mut rg = rng(31);
+    for i in 0..300 {
+        let a = random_cuboid(&mut rg, 0.1, 1.0);
+        let b = random_cuboid(&mut rg, 0.1, 1.0);
+        let (ha, hb) = (a.half_extents(), b.half_extents());
+        let (pa_, pb_) = (ConvexPolyhedron::cuboid(ha), ConvexPolyhedron::cuboid(hb));
+        let pa = random_pose3(&mut rg, 1.0);
+        let pb = random_pose3(&mut rg, 1.0);
+        let r = box_box(&a, &pa, &b, &pb);
+        let q = sat(&pa_, &pa, &pb_, &pb);
+        assert_eq!(r.intersecting(), q.intersecting(), "pair {i}");
+        if r.intersecting() == Some(true) {
+            assert!((r.separation - q.separation).abs() < 1e-12, "pair {i}");
+            let m = polyhedron_manifold(&pa_, &pa, &pb_, &pb).expect("contact");
+            assert!(!m.is_empty());
+        }
+    }
+}
