@@ -551,3 +551,35 @@ fn toi_usage_errors() {
     assert_eq!(r.code, 2);
     assert!(r.stdout.contains("pairs[0]"), "{}", r.stdout);
 }
+
+#[test]
+fn polygon_vertex_hits_are_reported_once_and_agree_across_item_kinds() {
+    // A diagonal ending inside the square passes through the ring's first vertex (0, 0):
+    // one hit, on the edge that ends there (edge 3, from (0, 2) back to (0, 0)), whichever
+    // side the polygon is on. The same ring given as a polygon or as a closed polyline gives
+    // the same points against a second square.
+    let input = br#"{
+      "polygons": {"sq": [[0, 0], [2, 0], [2, 2], [0, 2]],
+                   "other": [[1, -1], [3, -1], [3, 1], [1, 1]]},
+      "polylines": {"diag": [[-1, -1], [1, 1]],
+                    "sq_closed": [[0, 0], [2, 0], [2, 2], [0, 2], [0, 0]]},
+      "pairs": [{"a": "sq", "b": "diag"}, {"a": "diag", "b": "sq"},
+                {"a": "sq", "b": "other"}, {"a": "sq_closed", "b": "other"}]}"#;
+    let r = run_with_stdin(&["polygon", "-"], Some(input));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = lines(&r);
+    assert_eq!(point_hits(pair_line(&out, 0)), vec![(3, 0, vec![0.0, 0.0])]);
+    assert_eq!(point_hits(pair_line(&out, 1)), vec![(0, 3, vec![0.0, 0.0])]);
+    let as_polygon = point_hits(pair_line(&out, 2));
+    let as_polyline = point_hits(pair_line(&out, 3));
+    assert_eq!(as_polygon, as_polyline);
+    // The squares' boundaries cross at (1, 0) and (2, 1).
+    let pts: Vec<Vec<f64>> = as_polygon.into_iter().map(|h| h.2).collect();
+    assert_eq!(pts, vec![vec![1.0, 0.0], vec![2.0, 1.0]]);
+    // Both are convex single rings: overlap 1 × 1, so SAT's depth is 1.
+    let sat = &pair_line(&out, 2)["sat"];
+    assert!(
+        (sat["depth"].as_f64().expect("depth") - 1.0).abs() <= 1e-12,
+        "{sat}"
+    );
+}
