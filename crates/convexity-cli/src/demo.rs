@@ -19,6 +19,7 @@
 
 pub mod cases;
 pub mod ndim;
+pub mod polygons;
 
 use crate::{emit, exit, Fatal};
 use cases::{Case, Geometry, Regime};
@@ -521,9 +522,12 @@ pub fn run() -> Result<i32, Fatal> {
     }
     let (nd_text, nd_ok) = ndim::section();
     out.push_str(&nd_text);
+    let svg_path = demo_picture_path();
+    let (text, polygons_ok) = polygons::section(&svg_path);
+    say!("{text}picture: {}", svg_path.display());
     let answers = answered;
     let secs = started.elapsed().as_secs_f64();
-    if failed_rows == 0 && reference_ok && nd_ok {
+    if failed_rows == 0 && reference_ok && nd_ok && polygons_ok {
         let undet = if infos.is_empty() {
             String::new()
         } else {
@@ -549,6 +553,23 @@ pub fn run() -> Result<i32, Fatal> {
         );
         finish(&out, exit::CHECK_FAILED)
     }
+}
+
+/// Where the demo's picture goes: `$CARGO_TARGET_DIR` or `./target` when there is one (the
+/// README's command runs from the workspace root), else the system's temporary directory, so
+/// that a run from another directory never writes into a source tree.
+fn demo_picture_path() -> std::path::PathBuf {
+    let name = "convexity-demo.svg";
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").map(std::path::PathBuf::from) {
+        if dir.is_dir() {
+            return dir.join(name);
+        }
+    }
+    let local = std::path::Path::new("target");
+    if local.is_dir() {
+        return local.join(name);
+    }
+    std::env::temp_dir().join(name)
 }
 
 /// Writes the report; a reader that went away does not change the verdict's exit status.

@@ -14,10 +14,13 @@ mod demo;
 mod fields;
 mod labelled;
 mod output;
+mod polygon_cmd;
 mod query_cmd;
 mod rng;
 mod scene;
 mod separate_cmd;
+mod svg;
+mod toi_cmd;
 
 /// Exit statuses.
 pub mod exit {
@@ -95,6 +98,12 @@ usage:
       sets in any dimension), with a certificate: convex weights over b's vertices for every
       vertex of a, or a vertex of a outside b with a separating hyperplane. One JSON line per
       pair.
+  convexity polygon FILE [--svg OUT]
+      Point-in-polygon (both fill rules), polyline/polygon segment intersections and,
+      for convex polygon pairs, SAT and contact classification, one JSON line per
+      result; --svg OUT draws the scene.
+  convexity toi FILE
+      Time of impact of moving 2D/3D bodies over a step h, one JSON line per pair.
   convexity demo
       Run a built-in collection of pairs through every method, cross-check the answers
       against each other, against exact answers and with the certificate checker, and
@@ -149,6 +158,12 @@ fn run(args: &[String]) -> Result<i32, Fatal> {
                 "demo takes no arguments; unexpected {other}"
             ))),
         },
+        "polygon" | "toi" if args[1..].iter().any(|a| a == "--help" || a == "-h") => {
+            emit(&usage())?;
+            Ok(exit::OK)
+        }
+        "polygon" => polygon_cmd::run(&args[1..]),
+        "toi" => toi_cmd::run(&args[1..]),
         other => Err(Fatal::usage(format!("unknown command {other}"))),
     }
 }

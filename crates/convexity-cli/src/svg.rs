@@ -39,6 +39,20 @@ enum Item {
         text: String,
         color: String,
     },
+    /// Several closed rings filled as one shape under a fill rule.
+    Rings {
+        rings: Vec<Vec<DVec2>>,
+        stroke: String,
+        fill: String,
+        even_odd: bool,
+    },
+    /// A thick finite segment (a collinear overlap).
+    Segment {
+        from: DVec2,
+        to: DVec2,
+        color: String,
+        width_px: f64,
+    },
 }
 
 /// An SVG picture under construction.
@@ -107,6 +121,27 @@ impl Svg {
         });
     }
 
+    /// Closed rings (outer boundaries and holes) filled as one shape: `even_odd` selects the
+    /// SVG fill rule `evenodd`, otherwise `nonzero`.
+    pub fn rings(&mut self, rings: &[Vec<DVec2>], stroke: &str, fill: &str, even_odd: bool) {
+        self.items.push(Item::Rings {
+            rings: rings.to_vec(),
+            stroke: stroke.into(),
+            fill: fill.into(),
+            even_odd,
+        });
+    }
+
+    /// A finite segment drawn `width_px` wide.
+    pub fn segment(&mut self, from: DVec2, to: DVec2, color: &str, width_px: f64) {
+        self.items.push(Item::Segment {
+            from,
+            to,
+            color: color.into(),
+            width_px,
+        });
+    }
+
     /// World-space bounds of every finite item (lines excluded), as (min, max).
     fn bounds(&self) -> (DVec2, DVec2) {
         let mut lo = DVec2::splat(f64::INFINITY);
@@ -123,11 +158,12 @@ impl Svg {
                     points.iter().for_each(|&p| add(p))
                 }
                 Item::Dot { at, .. } | Item::Label { at, .. } => add(*at),
-                Item::Arrow { from, to, .. } => {
+                Item::Arrow { from, to, .. } | Item::Segment { from, to, .. } => {
                     add(*from);
                     add(*to);
                 }
                 Item::Line { through, .. } => add(*through),
+                Item::Rings { rings, .. } => rings.iter().flatten().for_each(|&p| add(p)),
             }
         }
         if !lo.is_finite() {
@@ -154,10 +190,6 @@ impl Svg {
         let _ = writeln!(
             s,
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="13">"#
-        );
-        let _ = writeln!(
-            s,
-            r#"<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>"#
         );
         let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
         let _ = writeln!(
@@ -220,9 +252,20 @@ impl Svg {
                     let (a, b) = (map(*from), map(*to));
                     let _ = writeln!(
                         s,
-                        r#"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="{color}" stroke-width="2" marker-end="url(#head)"/>"#,
+                        r#"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="{color}" stroke-width="2"/>"#,
                         a.x, a.y, b.x, b.y
                     );
+                    // The head as a filled triangle in the arrow's colour (markers with
+                    // `context-stroke` are not supported by every renderer).
+                    if let Some(d) = (b - a).try_normalize() {
+                        let n = d.perp();
+                        let (l, r) = (b - d * 10.0 + n * 4.0, b - d * 10.0 - n * 4.0);
+                        let _ = writeln!(
+                            s,
+                            r#"<polygon points="{:.2},{:.2} {:.2},{:.2} {:.2},{:.2}" fill="{color}"/>"#,
+                            b.x, b.y, l.x, l.y, r.x, r.y
+                        );
+                    }
                 }
                 Item::Line {
                     through,
@@ -237,6 +280,37 @@ impl Svg {
                             a.x, a.y, b.x, b.y
                         );
                     }
+                }
+                Item::Rings {
+                    rings,
+                    stroke,
+                    fill,
+                    even_odd,
+                } => {
+                    let d: String = rings
+                        .iter()
+                        .filter(|r| !r.is_empty())
+                        .map(|r| format!("M{}Z", path(r).replace(' ', " L")))
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    let rule = if *even_odd { "evenodd" } else { "nonzero" };
+                    let _ = writeln!(
+                        s,
+                        r#"<path d="{d}" stroke="{stroke}" fill="{fill}" fill-opacity="0.35" fill-rule="{rule}" stroke-width="1.5"/>"#
+                    );
+                }
+                Item::Segment {
+                    from,
+                    to,
+                    color,
+                    width_px,
+                } => {
+                    let (a, b) = (map(*from), map(*to));
+                    let _ = writeln!(
+                        s,
+                        r#"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="{color}" stroke-width="{width_px}" stroke-linecap="round" stroke-opacity="0.8"/>"#,
+                        a.x, a.y, b.x, b.y
+                    );
                 }
                 Item::Label { at, text, color } => {
                     let q = map(*at);
@@ -257,7 +331,7 @@ impl Svg {
 
 /// The part of the line `through + t·dir` inside the box [lo, hi] (Liang–Barsky).
 fn clip_line(through: DVec2, dir: DVec2, lo: DVec2, hi: DVec2) -> Option<(DVec2, DVec2)> {
-    if !(dir.length_squared() > 0.0) || !through.is_finite() || !dir.is_finite() {
+    if !through.is_finite() || !dir.is_finite() || dir.length_squared() == 0.0 {
         return None;
     }
     let (mut t0, mut t1) = (f64::NEG_INFINITY, f64::INFINITY);
@@ -290,27 +364,45 @@ mod tests {
     #[test]
     fn document_is_well_formed_and_fits() {
         let mut svg = Svg::new("a < b");
-        svg.polygon(
-            &[DVec2::ZERO, DVec2::X, DVec2::Y],
-            "#1f77b4",
-            "#1f77b4",
-        );
+        svg.polygon(&[DVec2::ZERO, DVec2::X, DVec2::Y], "#1f77b4", "#1f77b4");
         svg.line(DVec2::new(0.5, 0.5), DVec2::new(1.0, -1.0), "gray");
         svg.arrow(DVec2::ZERO, DVec2::new(0.5, 0.5), "red");
         svg.dot(DVec2::new(0.2, 0.2), "black", 3.0);
         let s = svg.finish();
         assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
         assert!(s.contains("a &lt; b"));
-        assert_eq!(s.matches("<polygon").count(), 1);
+        assert_eq!(
+            s.matches("<polygon").count(),
+            2,
+            "the triangle and the arrow head"
+        );
         assert_eq!(s.matches("<line").count(), 2);
         // Every coordinate drawn (after the header lines) lies inside the picture.
-        let body: String = s.lines().skip(3).collect();
+        let body: String = s.lines().skip(2).collect();
         for num in body
             .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
             .filter_map(|t| t.parse::<f64>().ok())
         {
             assert!((-1.0..=900.0).contains(&num), "{num}");
         }
+    }
+
+    #[test]
+    fn rings_and_segments() {
+        let mut svg = Svg::new("rings");
+        let outer = vec![DVec2::ZERO, DVec2::new(4.0, 0.0), DVec2::splat(4.0)];
+        let hole = vec![
+            DVec2::new(2.0, 0.5),
+            DVec2::new(3.0, 0.5),
+            DVec2::new(3.0, 1.5),
+        ];
+        svg.rings(&[outer, hole], "black", "blue", true);
+        svg.segment(DVec2::ZERO, DVec2::X, "red", 5.0);
+        let s = svg.finish();
+        assert_eq!(s.matches("<path").count(), 1);
+        assert_eq!(s.matches('M').count(), 2, "two subpaths");
+        assert!(s.contains(r#"fill-rule="evenodd""#));
+        assert!(s.contains(r#"stroke-width="5""#));
     }
 
     #[test]
