@@ -14,8 +14,10 @@
 //! * `parry-polyhedron`: parry3d-f64's `ConvexPolyhedron::local_support_point` on the same
 //!   points (parry scans its vertices linearly).
 //!
-//! The crossover sets `LINEAR_MAX_VERTICES` in `convexity::polyhedron`. Preliminary medians
-//! (ns per call, shared 2-core machine, `--warm-up-time 1 --measurement-time 2`):
+//! The crossover sets `LINEAR_MAX_VERTICES` in `convexity::polyhedron`. The current table,
+//! with the Dobkin–Kirkpatrick column and the crossover points, is generated into
+//! `bench-results/issue3.md` by `run_issue3.sh`. First preliminary medians (ns per call,
+//! shared 2-core machine, `--warm-up-time 1 --measurement-time 2`, before the DK column):
 //!
 //! | N       | linear | climb v0 | climb far | climb hint | support_index | parry  |
 //! |---------|--------|----------|-----------|------------|---------------|--------|
