@@ -36,19 +36,22 @@ compute the touch tolerance; about 11 % is `face_planes` building a `Vec` of eve
 plane (O(F) and an allocation per call, for the penetration search), and about 7 % other \
 `Vec` allocations. Caching the bounding size and radius in `ConvexPolyhedron` (computed once \
 at build) and the face planes in world-independent form would remove roughly 70 % of the \
-per-step cost, i.e. a ~3× speed-up, which would put V-Clip warm at about 5× cold GJK \
-(target 3×).\n\
+per-step instructions (estimate from the profile, not measured: up to ~3× faster, which \
+would put V-Clip warm at about 5× cold GJK; target 3×).\n\
 * **GJK on hull1024 (item 2), 14 400 Ir per distance query.** 65 % in \
 `ConvexPolyhedron::support_index` (43 % hill climbing, the rest choosing the best far start), \
-21 % in the simplex sub-algorithm. GJK asks for 5.7 × 2 support points per query and every \
-call starts from the far starts (`SupportMap::core_support` passes no hint); the bench \
-`polyhedron_support` shows a hinted climb at 44 ns vs 148 ns from far starts at N = 1024. \
-Passing the previous iteration's vertex as the hint inside one GJK query (the direction turns \
-little between late iterations) would cut the support share by roughly 2–3×; GJK would then \
-be about 2 µs, i.e. ~5–6× parry. In addition, the interleaved ratio (1.6×) is well below the \
+21 % in the simplex sub-algorithm. GJK asks for 5.7 × 2 support points per query, each \
+from the best far start (`SupportMap::core_support` passes no hint), ~150 ns each at \
+N = 1024 (item 1), so support calls alone are ~1.7 µs of the ~4.4 µs; the 5× target needs \
+≤ 2.6 µs here (parry 12.9 µs). Hinting each support call with the previous vertex of the \
+same query does *not* help: a bench-side wrapper (`SupportMap` with a per-query hint cell, \
+same pairs, interleaved, an ad-hoc experiment not in the suite) was 1.3–1.4× *slower* than far starts, because the search \
+direction swings widely between GJK's early iterations. What would help: cheaper far-start \
+selection and shorter climbs (more / better-spread far starts), and a more cache-friendly \
+layout. In addition, the interleaved ratio (1.6×) is well below the \
 criterion ratio (2.9×): our time per query doubles when the other competitors run in \
 between, while parry's does not, so hill climbing over 64 hulls of 1024 vertices (adjacency \
-lists, far starts, vertices: several MB in all) is sensitive to cache eviction. The boolean \
+lists, far starts, vertices: several MB in all) appears sensitive to cache eviction. The boolean \
 query (2.6 iterations) is dominated by the same two far-start support calls per iteration.\n\
 * **GJK boolean warm and Chung–Wang warm vs cold GJK boolean (item 4)**: cold GJK boolean \
 already needs only 2.6 iterations on these hull128 pairs, so a warm start (0.5–0.65 \
