@@ -10,11 +10,14 @@
 //! * `hill-climb-hint`: `support_index(dir, Some(prev))` on a slowly turning direction (5°
 //!   per call), the previous answer as hint: the coherent-GJK case;
 //! * `support-index`: `support_index(dir, None)`, the size-based choice;
+//! * `dobkin-kirkpatrick`: `DkHierarchy::support_index` (the hierarchy built once, untimed);
 //! * `parry-polyhedron`: parry3d-f64's `ConvexPolyhedron::local_support_point` on the same
 //!   points (parry scans its vertices linearly).
 //!
-//! The crossover sets `LINEAR_MAX_VERTICES` in `convexity::polyhedron`. Preliminary medians
-//! (ns per call, shared 2-core machine, `--warm-up-time 1 --measurement-time 2`):
+//! The crossover sets `LINEAR_MAX_VERTICES` in `convexity::polyhedron`. The current table,
+//! with the Dobkin–Kirkpatrick column and the crossover points, is generated into
+//! `bench-results/issue3.md` by `run_issue3.sh`. First preliminary medians (ns per call,
+//! shared 2-core machine, `--warm-up-time 1 --measurement-time 2`, before the DK column):
 //!
 //! | N       | linear | climb v0 | climb far | climb hint | support_index | parry  |
 //! |---------|--------|----------|-----------|------------|---------------|--------|
@@ -30,6 +33,7 @@
 mod common;
 
 use common::batched;
+use convexity::dk::DkHierarchy;
 use convexity::polyhedron::ConvexPolyhedron;
 use convexity::{DQuat, DVec3, Points};
 use convexity_bench::{directions, sphere_points};
@@ -52,17 +56,43 @@ fn benches(c: &mut Criterion) {
             d
         })
         .collect();
+    let mut raw = serde_json::Map::new();
     for n in [8usize, 32, 128, 1024, 10_000, 100_000] {
         let pts_v = sphere_points(n, 0x9011 + n as u64);
         let pts = Points::new(&pts_v).expect("finite");
         let hull = ConvexPolyhedron::from_points(&pts_v).expect("full-dimensional");
         let parry =
             parry3d_f64::shape::ConvexPolyhedron::from_convex_hull(&pts_v).expect("parry hull");
+        let t = std::time::Instant::now();
+        let dk = DkHierarchy::build(&hull);
+        let t_build = t.elapsed().as_secs_f64();
+        println!(
+            "[polyhedron-support-{n}] DK hierarchy built in {:.3} s, level sizes {:?}",
+            t.elapsed().as_secs_f64(),
+            dk.level_sizes()
+        );
         let v = hull.vertices();
+        let mut dk_steps = 0usize;
         for dd in &dirs {
             let want = dd.dot(pts.points()[pts.support_index(*dd)]);
             assert_eq!(dd.dot(v[hull.support_far(*dd)]), want);
+            let (i, s) = dk.support_index_steps(*dd);
+            assert_eq!(dd.dot(v[i]), want, "DK support at n = {n}");
+            dk_steps += s;
         }
+        println!(
+            "[polyhedron-support-{n}] DK: {} levels, {:.2} climbing steps per query",
+            dk.levels(),
+            dk_steps as f64 / dirs.len() as f64
+        );
+        raw.insert(
+            n.to_string(),
+            serde_json::json!({
+                "dk_build_s": t_build,
+                "dk_level_sizes": dk.level_sizes(),
+                "dk_steps_per_query": dk_steps as f64 / dirs.len() as f64,
+            }),
+        );
         let mut g = c.benchmark_group(format!("polyhedron-support-{n}"));
         g.throughput(Throughput::Elements(BATCH as u64));
         g.bench_function("linear-points", |b| {
@@ -93,6 +123,11 @@ fn benches(c: &mut Criterion) {
                 hull.support_index(black_box(dirs[k]), None) as f64
             })
         });
+        g.bench_function("dobkin-kirkpatrick", |b| {
+            batched(b, DIRS, BATCH, |k| {
+                dk.support_index(black_box(dirs[k])) as f64
+            })
+        });
         g.bench_function("parry-polyhedron", |b| {
             batched(b, DIRS, BATCH, |k| {
                 parry.local_support_point(black_box(dirs[k])).x
@@ -100,6 +135,7 @@ fn benches(c: &mut Criterion) {
         });
         g.finish();
     }
+    convexity_bench::write_raw("issue3-support.json", &serde_json::Value::Object(raw));
 }
 
 criterion_group! {
