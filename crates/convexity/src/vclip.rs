@@ -30,6 +30,7 @@
 
 use crate::certificate::{CommonPoint, SeparatingAxis, Verdict};
 use crate::gjk::Status;
+use crate::minkowski::MinkowskiDifference;
 use crate::polyhedron::ConvexPolyhedron;
 use crate::pose::Pose3;
 use glam::{DMat3, DVec3};
@@ -128,18 +129,17 @@ impl Body<'_> {
         n.dot(self.rot.transpose() * (x - self.t)) - d
     }
     /// The half-edges leaving vertex `v` (bounded by the half-edge count).
-    fn out_edges(&self, v: usize) -> Vec<usize> {
+    fn out_edges(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
         let h0 = self.p.vertex_half_edge(v);
-        let mut out = Vec::with_capacity(8);
-        let mut h = h0;
-        for _ in 0..self.p.num_half_edges() {
-            out.push(h);
-            h = self.p.half_edge(self.p.half_edge(h).twin).next;
-            if h == h0 {
-                break;
-            }
-        }
-        out
+        let mut next = Some(h0);
+        let mut left = self.p.num_half_edges();
+        std::iter::from_fn(move || {
+            let h = next?;
+            left = left.checked_sub(1)?;
+            let n = self.p.half_edge(self.p.half_edge(h).twin).next;
+            next = (n != h0).then_some(n);
+            Some(h)
+        })
     }
 }
 
@@ -158,19 +158,16 @@ impl VPlane {
     }
 }
 
-fn vertex_planes(b: &Body, v: usize) -> Vec<VPlane> {
+fn vertex_planes<'a>(b: &'a Body, v: usize) -> impl Iterator<Item = VPlane> + 'a {
     let x = b.v(v);
-    b.out_edges(v)
-        .into_iter()
-        .map(|h| {
-            let n = x - b.v(b.head(h));
-            VPlane {
-                n,
-                d: n.dot(x),
-                next: Feature::Edge(h),
-            }
-        })
-        .collect()
+    b.out_edges(v).map(move |h| {
+        let n = x - b.v(b.head(h));
+        VPlane {
+            n,
+            d: n.dot(x),
+            next: Feature::Edge(h),
+        }
+    })
 }
 
 /// The two vertex–edge planes of edge `h` (tail, head).
@@ -216,19 +213,17 @@ fn edge_face_planes(b: &Body, h: usize) -> [VPlane; 2] {
 }
 
 /// The side planes of face `f` (its prism), one per boundary edge.
-fn face_planes(b: &Body, f: usize) -> Vec<VPlane> {
+fn face_planes<'a>(b: &'a Body, f: usize) -> impl Iterator<Item = VPlane> + 'a {
     let n = b.normal(f);
-    b.p.face_half_edges(f)
-        .map(|h| {
-            let (t, hd) = b.seg(h);
-            let inward = n.cross(hd - t);
-            VPlane {
-                n: inward,
-                d: inward.dot(t),
-                next: Feature::Edge(h),
-            }
-        })
-        .collect()
+    b.p.face_half_edges(f).map(move |h| {
+        let (t, hd) = b.seg(h);
+        let inward = n.cross(hd - t);
+        VPlane {
+            n: inward,
+            d: inward.dot(t),
+            next: Feature::Edge(h),
+        }
+    })
 }
 
 /// What `ClipEdge` found: the surviving parameter interval and the neighbours whose planes
@@ -245,7 +240,7 @@ enum Clip {
     Excluded(Option<Feature>),
 }
 
-fn clip_edge(t: DVec3, hd: DVec3, planes: &[VPlane]) -> Clip {
+fn clip_edge(t: DVec3, hd: DVec3, planes: impl IntoIterator<Item = VPlane>) -> Clip {
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
     let (mut n_lo, mut n_hi) = (None, None);
     for p in planes {
@@ -274,9 +269,9 @@ fn clip_edge(t: DVec3, hd: DVec3, planes: &[VPlane]) -> Clip {
 }
 
 /// The plane most violated by `x` (smallest `eval`), if any is violated.
-fn most_violated(planes: &[VPlane], x: DVec3) -> Option<Feature> {
+fn most_violated(planes: impl IntoIterator<Item = VPlane>, x: DVec3) -> Option<Feature> {
     planes
-        .iter()
+        .into_iter()
         .map(|p| (p.eval(x), p.next))
         .filter(|(s, _)| *s < 0.0)
         .min_by(|a, b| a.0.total_cmp(&b.0))
@@ -345,10 +340,10 @@ enum Step {
 
 fn vv(p: &Body, vp: usize, q: &Body, vq: usize) -> Step {
     let (x, y) = (p.v(vp), q.v(vq));
-    if let Some(f) = most_violated(&vertex_planes(q, vq), x) {
+    if let Some(f) = most_violated(vertex_planes(q, vq), x) {
         return Step::SetQ(f);
     }
-    if let Some(f) = most_violated(&vertex_planes(p, vp), y) {
+    if let Some(f) = most_violated(vertex_planes(p, vp), y) {
         return Step::SetP(f);
     }
     Step::Done
@@ -356,21 +351,22 @@ fn vv(p: &Body, vp: usize, q: &Body, vq: usize) -> Step {
 
 fn ve(p: &Body, v: usize, q: &Body, e: usize) -> Step {
     let x = p.v(v);
-    if let Some(f) = most_violated(&edge_vertex_planes(q, e), x) {
+    if let Some(f) = most_violated(edge_vertex_planes(q, e), x) {
         return Step::SetQ(f);
     }
-    if let Some(f) = most_violated(&edge_face_planes(q, e), x) {
+    if let Some(f) = most_violated(edge_face_planes(q, e), x) {
         return Step::SetQ(f);
     }
     let (t, hd) = q.seg(e);
     let u = hd - t;
-    let planes = vertex_planes(p, v);
-    match clip_edge(t, hd, &planes) {
+    match clip_edge(t, hd, vertex_planes(p, v)) {
         Clip::Excluded(Some(f)) => Step::SetP(f),
-        Clip::Excluded(None) => match most_violated(&planes, closest_on_segment(x, t, hd)) {
-            Some(f) => Step::SetP(f),
-            None => Step::Done,
-        },
+        Clip::Excluded(None) => {
+            match most_violated(vertex_planes(p, v), closest_on_segment(x, t, hd)) {
+                Some(f) => Step::SetP(f),
+                None => Step::Done,
+            }
+        }
         Clip::Kept { lo, hi, n_lo, n_hi } => {
             if let Some(f) = n_lo {
                 if (t + u * lo - x).dot(u) > 0.0 {
@@ -389,7 +385,7 @@ fn ve(p: &Body, v: usize, q: &Body, e: usize) -> Step {
 
 fn vf(p: &Body, v: usize, q: &Body, f: usize) -> Step {
     let x = p.v(v);
-    if let Some(e) = most_violated(&face_planes(q, f), x) {
+    if let Some(e) = most_violated(face_planes(q, f), x) {
         return Step::SetQ(e);
     }
     let h = q.height(f, x);
@@ -431,11 +427,11 @@ fn ee_half(p: &Body, e1: usize, q: &Body, e2: usize) -> Option<Step> {
     let u1 = h1 - t1;
     let (t2, h2) = q.seg(e2);
     for planes in [edge_vertex_planes(q, e2), edge_face_planes(q, e2)] {
-        match clip_edge(t1, h1, &planes) {
+        match clip_edge(t1, h1, planes) {
             Clip::Excluded(Some(f)) => return Some(Step::SetQ(f)),
             Clip::Excluded(None) => {
                 let (c1, _) = segment_segment(t1, h1, t2, h2);
-                return most_violated(&planes, c1).map(Step::SetQ);
+                return most_violated(planes, c1).map(Step::SetQ);
             }
             Clip::Kept { lo, hi, n_lo, n_hi } => {
                 // Distance derivative along e1 with respect to e2 at the clip points.
@@ -471,8 +467,7 @@ fn ee(p: &Body, e1: usize, q: &Body, e2: usize) -> Step {
 fn ef(p: &Body, e: usize, q: &Body, f: usize) -> Step {
     let (t, hd) = p.seg(e);
     let u = hd - t;
-    let planes = face_planes(q, f);
-    match clip_edge(t, hd, &planes) {
+    match clip_edge(t, hd, face_planes(q, f)) {
         Clip::Excluded(Some(g)) => Step::SetQ(g),
         Clip::Excluded(None) => {
             // The edge of f closest to e.
@@ -551,7 +546,7 @@ fn feature_points(p: &Body, fp: Feature, q: &Body, fq: Feature) -> (DVec3, DVec3
         (Feature::Edge(e), Feature::Face(f)) => {
             let (t, hd) = p.seg(e);
             let u = hd - t;
-            let (lo, hi) = match clip_edge(t, hd, &face_planes(q, f)) {
+            let (lo, hi) = match clip_edge(t, hd, face_planes(q, f)) {
                 Clip::Kept { lo, hi, .. } => (lo, hi),
                 Clip::Excluded(_) => (0.0, 1.0),
             };
@@ -609,12 +604,8 @@ pub fn closest_features(
     if let (Feature::Face(f), Feature::Face(_)) = (fa, fb) {
         fa = Feature::Edge(a.face_half_edge(f));
     }
-    let scale = bounding_size(a) + bounding_size(b);
-    let magnitude = pose_a.translation().abs().max_element()
-        + pose_b.translation().abs().max_element()
-        + bounding_radius(a)
-        + bounding_radius(b);
-    let tolerance = opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude;
+    // GJK's touch tolerance for the pair (O(1): sizes and radii are cached by the hulls).
+    let tolerance = MinkowskiDifference::new(a, pose_a, b, pose_b).tolerance(opts.rel_tolerance);
     let mut steps = 0u32;
     let mut hit = None;
     let mut status = Status::Converged;
@@ -740,22 +731,4 @@ fn swap(s: Step) -> Step {
         Step::SetQ(f) => Step::SetP(f),
         other => other,
     }
-}
-
-fn bounding_size(p: &ConvexPolyhedron) -> f64 {
-    let (lo, hi) = p.vertices().iter().fold(
-        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-        |(lo, hi), v| (lo.min(*v), hi.max(*v)),
-    );
-    if lo.is_finite() {
-        (hi - lo).length()
-    } else {
-        0.0
-    }
-}
-
-fn bounding_radius(p: &ConvexPolyhedron) -> f64 {
-    p.vertices()
-        .iter()
-        .fold(0.0f64, |m, v| m.max(v.abs().max_element()))
 }
