@@ -88,6 +88,12 @@ pub enum FmError {
         dim: usize,
         limit: usize,
     },
+    /// Every attempt (with and without Chernikov's rule and the LP pruning) ended with a
+    /// "feasible" point that violates a row by `max_violation`: rounding defeated the
+    /// elimination, and no answer is claimed.
+    Unverified {
+        max_violation: f64,
+    },
 }
 
 impl From<InputError> for FmError {
@@ -113,6 +119,11 @@ impl core::fmt::Display for FmError {
             FmError::TooManyVariables { dim, limit } => write!(
                 f,
                 "Fourier-Motzkin: {dim} variables exceed the limit {limit}"
+            ),
+            FmError::Unverified { max_violation } => write!(
+                f,
+                "Fourier-Motzkin: the back-substituted point violates a row by {max_violation:e} \
+                 in every attempt; no answer is claimed"
             ),
         }
     }
@@ -187,20 +198,40 @@ impl Row {
 
 /// Decides whether `system` has a solution.
 pub fn feasible(system: &Halfspaces, limits: &FmLimits) -> Result<FmReport, FmError> {
-    let first = eliminate(system, limits, true)?;
-    if let FmOutcome::Feasible {
-        point,
-        max_violation,
-    } = &first.outcome
-    {
-        let xmax = point.iter().fold(0.0f64, |m, c| m.max(c.abs()));
-        if *max_violation > 1e-9 * (system.magnitude() + xmax) {
-            let mut second = eliminate(system, limits, false)?;
-            second.stats.chernikov_retry = true;
-            return Ok(second);
+    // A "feasible" answer is only returned when its point checks out against the original
+    // rows. Chernikov's rule and the LP pruning can each drop a row that rounding made look
+    // redundant, so a failed check retries without the rule, then without either.
+    // (Regression: fuzzing found a pair of posed tetrahedra, 455 apart, reported feasible at
+    // x ≈ 2e9 after the LP pruning removed a bounding row.)
+    let violated = |r: &FmReport| match &r.outcome {
+        FmOutcome::Feasible {
+            point,
+            max_violation,
+        } => {
+            let xmax = point.iter().fold(0.0f64, |m, c| m.max(c.abs()));
+            (*max_violation > 1e-9 * (system.magnitude() + xmax)).then_some(*max_violation)
         }
+        FmOutcome::Infeasible { .. } => None,
+    };
+    let first = eliminate(system, limits, true)?;
+    if violated(&first).is_none() {
+        return Ok(first);
     }
-    Ok(first)
+    let mut second = eliminate(system, limits, false)?;
+    second.stats.chernikov_retry = true;
+    if violated(&second).is_none() {
+        return Ok(second);
+    }
+    let plain = FmLimits {
+        lp_prune: false,
+        ..limits.clone()
+    };
+    let mut third = eliminate(system, &plain, false)?;
+    third.stats.chernikov_retry = true;
+    match violated(&third) {
+        None => Ok(third),
+        Some(max_violation) => Err(FmError::Unverified { max_violation }),
+    }
 }
 
 fn eliminate(

@@ -556,15 +556,20 @@ where
                     &own_b
                 }
             };
-            let r = fourier_motzkin::intersect_pair(
+            match fourier_motzkin::intersect_pair(
                 ha,
                 pose_a,
                 hb,
                 pose_b,
                 &fourier_motzkin::FmLimits::default(),
-            )
-            .map_err(|e| Skip::TooLarge(e.to_string()))?;
-            (r.verdict, r.status, r.tolerance)
+            ) {
+                Ok(r) => (r.verdict, r.status, r.tolerance),
+                // Rounding defeated every elimination: an honest "no answer".
+                Err(fourier_motzkin::FmError::Unverified { .. }) => {
+                    (Verdict::Undetermined, seidel::PairStatus::Uncertified, 0.0)
+                }
+                Err(e) => return Err(Skip::TooLarge(e.to_string())),
+            }
         }
     };
     let (verdict, status, tolerance) = answer;

@@ -306,3 +306,47 @@ fn pruning_keeps_projections_small_and_counts_are_reported() {
     assert_eq!(r.stats.rows_per_stage, vec![6, 4, 2, 0]);
     assert!(matches!(r.outcome, FmOutcome::Feasible { .. }));
 }
+
+/// Fuzz regression: two posed tetrahedra 455 apart, which the LP pruning made "feasible" at a
+/// back-substituted point x ≈ 2e9 that violated a row by 1.4e9. A feasible answer is now
+/// returned only when its point satisfies the original rows.
+#[test]
+fn regression_lp_pruning_made_separated_tetrahedra_feasible() {
+    use convexity::query::{self, Method};
+    use convexity::{DQuat, DVec3, Points, Pose3};
+    let a = Points::new(&[
+        DVec3::new(442.64699999999993, 442.64699999999993, 442.64699999999993),
+        DVec3::new(442.64699999999993, 442.64699999999993, -190.20600000000002),
+        DVec3::new(-1000.0, -1000.0, -1000.0),
+        DVec3::new(398.1859999999999, 442.64699999999993, 442.64699999999993),
+    ])
+    .unwrap();
+    let b = Points::new(&[
+        DVec3::new(-53.01400000000001, -1000.0, 919.7149999999999),
+        DVec3::new(-1000.0, -1000.0, 48.57600000000002),
+        DVec3::new(-1000.0, -1000.0, -1000.0),
+        DVec3::new(-34.85299999999995, 973.239, -1000.0),
+    ])
+    .unwrap();
+    let pa = Pose3::new(
+        DVec3::new(-1000.0, -999.953, -1000.0),
+        DQuat::from_xyzw(-0.5, -0.5, -0.5, -0.5),
+    )
+    .unwrap();
+    let pb = Pose3::new(
+        DVec3::new(-367.14700000000005, 442.64699999999993, -593.274),
+        DQuat::from_xyzw(
+            -0.5000001249999844,
+            -0.5000001249999844,
+            -0.4999996249998594,
+            -0.5000001249999844,
+        ),
+    )
+    .unwrap();
+    let fm = query::run(Method::FourierMotzkin, &a, &pa, &b, &pb).unwrap();
+    let gjk = query::run(Method::Gjk, &a, &pa, &b, &pb).unwrap();
+    assert_eq!(gjk.verdict.intersecting(), Some(false));
+    assert_eq!(fm.verdict.intersecting(), Some(false), "{fm:?}");
+    let tol = convexity::certificate::tolerance_for(&a, &pa, &b, &pb);
+    convexity::verify(&a, &pa, &b, &pb, &fm.verdict, tol).unwrap();
+}
