@@ -23,7 +23,7 @@ fi
 CRIT_ARGS+=("$@")
 # A full run starts from a clean slate so the tables hold this run's numbers only.
 if [[ -z "${BENCH_SETS:-}" ]]; then
-    rm -rf "$CARGO_TARGET_DIR/criterion" bench-results/raw
+    rm -rf "$CARGO_TARGET_DIR/criterion" bench-results/raw/gjk-*.json bench-results/raw/warm-*.json bench-results/raw/bench.log
 fi
 mkdir -p bench-results/raw
 # Record what is measured now: the library may change in the working tree during the run.

@@ -45,6 +45,8 @@ fn bench(c: &mut Criterion) {
     let data = pairs();
     let id = Pose::IDENTITY;
     let mut g = c.benchmark_group("halfspace-hull12");
+    // Fourier–Motzkin takes about 1 s per iteration (64 pairs): 10 samples, not 100.
+    g.sample_size(10);
     g.bench_function("seidel", |bch| {
         bch.iter(|| {
             for (a, b) in &data {

@@ -14,7 +14,10 @@
 //!   `sweep::Intersections` over all 20,000 segments (it also reports pairs within one
 //!   polyline, which are filtered out after the fact: its cost includes finding them).
 //!
-//! `BENCH_MAX_N=1000` limits the polygon sizes for quick runs.
+//! `BENCH_MAX_N=1000` limits the polygon sizes for quick runs. `BENCH_CONCAVE_BATCH_MAX_N=10000`
+//! skips only the concave batch groups above that size (the slab locator is O(n) per query on
+//! the random star, so the 100,000-vertex concave batch of 10^6 points takes about a minute
+//! per iteration).
 
 use convexity::polygon::{
     polyline_intersections, polyline_intersections_brute, ConvexPolygonLocator, FillRule, Polygon,
@@ -31,6 +34,13 @@ const BATCH: usize = 1_000_000;
 
 fn max_n() -> usize {
     std::env::var("BENCH_MAX_N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(usize::MAX)
+}
+
+fn concave_batch_max_n() -> usize {
+    std::env::var("BENCH_CONCAVE_BATCH_MAX_N")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(usize::MAX)
@@ -123,6 +133,9 @@ fn point_in_polygon(c: &mut Criterion) {
             });
             group.finish();
 
+            if concave && n > concave_batch_max_n() {
+                continue;
+            }
             let batch = points(BATCH, 13);
             let mut group = c.benchmark_group(format!("pip-batch-{shape}-{n}"));
             group.sample_size(10);
