@@ -66,9 +66,10 @@ impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.problem {
             Problem::NotFinite(v) => write!(f, "{}: value {v} is not finite", self.field),
+            // `{:e}`: a value beyond 1e60 written out in full would be 60+ digits long.
             Problem::OutOfRange(v) => write!(
                 f,
-                "{}: value {v} exceeds the supported magnitude {MAX_MAGNITUDE:e}",
+                "{}: value {v:e} exceeds the supported magnitude {MAX_MAGNITUDE:e}",
                 self.field
             ),
             Problem::Empty => write!(f, "{}: must not be empty", self.field),
@@ -124,4 +125,18 @@ pub(crate) fn finite_vec<V: crate::Vector>(field: &str, v: V) -> Result<V, Input
         }
     }
     Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_values_are_printed_in_exponent_form() {
+        let e = InputError::new("points[1][0]", Problem::OutOfRange(1e300));
+        assert_eq!(
+            e.to_string(),
+            "points[1][0]: value 1e300 exceeds the supported magnitude 1e60"
+        );
+    }
 }
