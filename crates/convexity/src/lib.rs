@@ -10,6 +10,12 @@
 //! * [`certificate`]: separating axes and common points, and a checker that uses support
 //!   functions only.
 //! * [`query`]: every method behind one interface, for the CLI and for comparisons.
+//! * Polyhedra: [`polyhedron`] (quickhull, half-edge topology, hill-climbing support), [`dk`],
+//!   [`vclip`], [`sat3d`], [`box_box`], [`manifold`], [`chung_wang`], [`boundary`].
+//! * Optimisation and n dimensions: [`ndim`], [`nd`] (n-D GJK, separability, PSO), [`lp`],
+//!   [`seidel`], [`fourier_motzkin`], half-space shapes in [`shape`].
+//! * Polygons and primitives: [`polygon`], [`point_in_polyhedron`], [`tri_tri`], [`facet`],
+//!   [`mesh`], [`bounds`], [`sweep_prune`], [`sat2d`], [`contact2d`], [`toi`].
 //!
 //! Conventions: f64 throughout; closed sets (touching counts as intersecting); normals point
 //! from A toward B; `pose_ab` is the pose of B in A's frame.
