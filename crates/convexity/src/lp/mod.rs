@@ -4,11 +4,11 @@
 //! `K = conv(S)` and `L = conv(T)` intersect iff some `λ, μ ≥ 0` with `Σλ = Σμ = 1` have
 //! `Σλᵢsᵢ = Σμⱼtⱼ`: an LP with n + 2 equality rows and |S| + |T| columns.
 //!
-//! * [`intersect_reference`] ([`reference`]): the textbook formulation, kept as a reference:
+//! * [`intersect_reference`] ([`reference`](mod@reference)): the textbook formulation, kept as a reference:
 //!   slack variables on `Ax ≤ b`, start at `x = 0`, minimise `eᵀ(b − Ax)` with a dense tableau
 //!   and Bland's rule. Its optimum, [`ReferenceIntersection::infeasibility_objective`], is zero
 //!   exactly when the hulls meet, and is **not** a distance (see below).
-//! * [`intersect`] (production, [`revised`]): the L1 distance LP
+//! * [`intersect`] (production, `revised`): the L1 distance LP
 //!   `min Σ(r⁺ + r⁻)  s.t.  Σλᵢsᵢ − Σμⱼtⱼ = r⁺ − r⁻, Σλ = Σμ = 1`, solved by a revised simplex
 //!   whose basis has only n + 2 columns (O(n²) per pivot plus O(n(|S| + |T|)) pricing). Its
 //!   first basis is feasible (no phase 1), it exits early as soon as either certificate is

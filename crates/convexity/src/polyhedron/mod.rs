@@ -2,7 +2,7 @@
 //! (merged coplanar) faces, outward plane equations and vertex adjacency, plus support
 //! functions that beat a linear scan on large hulls.
 //!
-//! * Building: [`ConvexPolyhedron::build`] runs quickhull ([`quickhull`], Barber, Dobkin and
+//! * Building: [`ConvexPolyhedron::build`] runs quickhull (`quickhull`, Barber, Dobkin and
 //!   Huhdanpaa 1996) with a thick-plane tolerance scaled to the data, merges coplanar
 //!   triangles into polygons and repairs any concave edge by merging; degenerate input is a
 //!   reported [`HullResult`] (flat polygon, segment, point), never a panic.
