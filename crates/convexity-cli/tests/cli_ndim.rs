@@ -6,76 +6,12 @@
 //! answers come from the construction of each input (margins and distances known exactly).
 
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_convexity");
+mod common;
+use common::*;
+
 /// Slack of the arithmetic re-checks (inputs are O(1)–O(10)).
 const TOL: f64 = 1e-8;
-
-fn fixture(name: &str) -> String {
-    format!("{}/../../fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    if let Some(input) = stdin {
-        child
-            .stdin
-            .take()
-            .expect("stdin is piped")
-            .write_all(input)
-            .expect("stdin is written");
-    }
-    let out = child.wait_with_output().expect("the binary runs");
-    let r = Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
-    assert!(
-        !r.stderr.contains("panicked") && !r.stderr.contains("internal error"),
-        "panic: {}",
-        r.stderr
-    );
-    assert_ne!(r.code, 70, "internal error: {}", r.stderr);
-    r
-}
-
-fn run(args: &[&str]) -> Run {
-    run_with_stdin(args, None)
-}
-
-fn json_lines(r: &Run) -> Vec<Value> {
-    r.stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
-        .collect()
-}
-
-fn vec_of(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap_or_else(|| panic!("not an array: {v}"))
-        .iter()
-        .map(|x| x.as_f64().unwrap_or_else(|| panic!("not a number: {x}")))
-        .collect()
-}
 
 fn rows_of(v: &Value) -> Vec<Vec<f64>> {
     v.as_array()
@@ -176,7 +112,7 @@ fn check_separation(v: &Value, a: &[Vec<f64>], b: &[Vec<f64>]) {
 fn separate_csv_with_string_labels_and_quoted_fields() {
     let r = run(&["separate", &fixture("separate.csv")]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let v = &json_lines(&r)[0];
+    let v = &lines(&r)[0];
     assert_eq!(v["labels"][0], "setosa, small");
     assert_eq!(v["labels"][1], "virginica \"v\"");
     assert_eq!(v["columns"][0], "x, cm");
@@ -213,7 +149,7 @@ fn separate_csv_with_string_labels_and_quoted_fields() {
 fn separate_json_overlapping_with_weights() {
     let r = run(&["separate", &fixture("separate.json")]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let v = &json_lines(&r)[0];
+    let v = &lines(&r)[0];
     assert_eq!(v["result"], "overlapping");
     assert_eq!(v["labels"], serde_json::json!(["red", "blue"]));
     let text = std::fs::read_to_string(fixture("separate.json")).unwrap();
@@ -275,7 +211,7 @@ fn separate_csv_from_stdin_in_12_dimensions() {
     }
     let r = run_with_stdin(&["separate", "-"], Some(csv.as_bytes()));
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let v = &json_lines(&r)[0];
+    let v = &lines(&r)[0];
     assert_eq!(v["labels"], serde_json::json!(["left side", "right"]));
     assert_eq!(v["dim"], dim);
     assert!(
@@ -292,7 +228,7 @@ fn separate_json_a_b_form_touching_counts_as_overlapping() {
     let input = br#"{"a": [[0,0],[1,0],[0,1],[1,1]], "b": [[1,0.5],[2,0],[2,1],[1,2]]}"#;
     let r = run_with_stdin(&["separate", "-"], Some(input));
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let v = &json_lines(&r)[0];
+    let v = &lines(&r)[0];
     assert_eq!(v["result"], "overlapping", "{v}");
     let a = [[0., 0.], [1., 0.], [0., 1.], [1., 1.]].map(|p| p.to_vec());
     let b = [[1., 0.5], [2., 0.], [2., 1.], [1., 2.]].map(|p| p.to_vec());
@@ -302,7 +238,7 @@ fn separate_json_a_b_form_touching_counts_as_overlapping() {
         br#"{"a": [[1000000,0],[1000001,0],[1000000,1]], "b": [[1000001.001,0],[1000002,1]]}"#;
     let r = run_with_stdin(&["separate", "-"], Some(input));
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let v = &json_lines(&r)[0];
+    let v = &lines(&r)[0];
     assert_eq!(v["result"], "separable", "{v}");
     assert!((v["margin"].as_f64().unwrap() - 0.0005).abs() <= 1e-9);
 }
@@ -397,7 +333,7 @@ fn contains_fixture_answers_and_certificates() {
         "error pairs make the exit status 2: {}",
         r.stderr
     );
-    let lines = json_lines(&r);
+    let lines = lines(&r);
     assert_eq!(lines.len(), 10);
     let expected = [
         Some(true),
@@ -470,7 +406,7 @@ fn contains_boundary_and_identical_shapes_count_as_contained() {
     }"#;
     let r = run_with_stdin(&["contains", "-"], Some(scene));
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
-    let lines = json_lines(&r);
+    let lines = lines(&r);
     let expected = [true, true, true, true, true, true, false];
     assert_eq!(lines.len(), expected.len());
     for (v, e) in lines.iter().zip(expected) {
@@ -498,7 +434,7 @@ fn contains_bad_input() {
                                {"a": "p", "b": "p"}]}"#;
     let r = run_with_stdin(&["contains", "-"], Some(scene));
     assert_eq!(r.code, 2);
-    let lines = json_lines(&r);
+    let lines = lines(&r);
     assert_eq!(lines.len(), 4);
     let err = |i: usize| lines[i]["error"].as_str().unwrap_or("").to_string();
     assert!(
@@ -553,7 +489,7 @@ fn contains_nd_rounded_is_an_error_and_nd_pose_a_warning() {
                 {"a": "rt", "b": "s"}]}"#;
     let r = run_with_stdin(&["contains", "-"], Some(scene));
     assert_eq!(r.code, 2);
-    let lines = json_lines(&r);
+    let lines = lines(&r);
     // (1,1,1,1) has coordinate sum 4: on the facet x1+x2+x3+x4 = 4, so contained.
     assert_eq!(lines[0]["contained"], true, "{}", lines[0]);
     check_containment(&lines[0]);

@@ -4,77 +4,9 @@
 //! and uniformly accelerated motion), not by the code under test.
 
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_convexity");
-
-fn fixture(name: &str) -> String {
-    format!("{}/../../fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    if let Some(input) = stdin {
-        child
-            .stdin
-            .take()
-            .expect("stdin is piped")
-            .write_all(input)
-            .expect("stdin is written");
-    }
-    let out = child.wait_with_output().expect("the binary runs");
-    let r = Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
-    assert!(
-        !r.stderr.contains("panicked") && r.code != 70,
-        "panic: {}",
-        r.stderr
-    );
-    r
-}
-
-fn run(args: &[&str]) -> Run {
-    run_with_stdin(args, None)
-}
-
-fn lines(r: &Run) -> Vec<Value> {
-    r.stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
-        .collect()
-}
-
-fn vec_of(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .unwrap_or_else(|| panic!("not an array: {v}"))
-        .iter()
-        .map(|x| x.as_f64().unwrap_or_else(|| panic!("not a number: {x}")))
-        .collect()
-}
-
-fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol)
-}
+mod common;
+use common::*;
 
 fn point_line<'a>(out: &'a [Value], point: u64, polygon: &str) -> &'a Value {
     out.iter()

@@ -224,7 +224,7 @@ pub fn feasible(system: &Halfspaces, limits: &FmLimits) -> Result<FmReport, FmEr
     }
     let plain = FmLimits {
         lp_prune: false,
-        ..limits.clone()
+        ..*limits
     };
     let mut third = eliminate(system, &plain, false)?;
     third.stats.chernikov_retry = true;
