@@ -35,6 +35,8 @@
 //! `(set, 3, t, 0)`. The generators are ChaCha8 (`rand_chacha`), so data are identical on
 //! every machine and run.
 
+pub mod tables;
+
 use convexity::epa;
 use convexity::gjk;
 use convexity::{Ball, Cuboid, DQuat, DVec3, Points, Pose3, SupportMap};

@@ -9,10 +9,13 @@
 //! (defaults: `$CARGO_TARGET_DIR/criterion` or `target/criterion`, and `bench-results`).
 //! `crates/convexity-bench/run.sh` runs the benches and then this.
 
+use convexity_bench::tables::{
+    cpu_model, div, get, ns, num, ratio, read_criterion, read_json, sci, Results,
+};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Set names in table order (must match `convexity_bench::Kind::name`).
 const SETS: [&str; 6] = ["hull8", "hull32", "hull128", "hull1024", "box", "sphere"];
@@ -92,85 +95,6 @@ fn args() -> Args {
         }
     }
     a
-}
-
-/// (group, function) → median ns per element.
-type Results = BTreeMap<(String, String), f64>;
-
-fn collect(dir: &Path, out: &mut Results) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if !p.is_dir() {
-            continue;
-        }
-        if p.file_name().is_some_and(|n| n == "new") {
-            let (Some(b), Some(est)) = (
-                read_json(&p.join("benchmark.json")),
-                read_json(&p.join("estimates.json")),
-            ) else {
-                continue;
-            };
-            let elements = b["throughput"]["Elements"].as_f64().unwrap_or(1.0);
-            let (Some(group), Some(median)) = (
-                b["group_id"].as_str(),
-                est["median"]["point_estimate"].as_f64(),
-            ) else {
-                continue;
-            };
-            let function = b["function_id"].as_str().unwrap_or("").to_string();
-            out.insert((group.to_string(), function), median / elements);
-        } else {
-            collect(&p, out);
-        }
-    }
-}
-
-fn read_json(p: &Path) -> Option<Value> {
-    serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()
-}
-
-fn get(r: &Results, group: &str, function: &str) -> Option<f64> {
-    r.get(&(group.to_string(), function.to_string())).copied()
-}
-
-fn ns(x: Option<f64>) -> String {
-    match x {
-        Some(v) if v >= 10_000.0 => format!("{:.1} µs", v / 1000.0),
-        Some(v) if v >= 100.0 => format!("{v:.0}"),
-        Some(v) => format!("{v:.1}"),
-        None => "—".into(),
-    }
-}
-
-fn ratio(x: Option<f64>) -> String {
-    x.map_or("—".into(), |v| format!("{v:.2}×"))
-}
-
-fn num(x: Option<f64>, digits: usize) -> String {
-    x.map_or("—".into(), |v| format!("{v:.digits$}"))
-}
-
-fn sci(x: Option<f64>) -> String {
-    x.map_or("—".into(), |v| format!("{v:.1e}"))
-}
-
-fn div(a: Option<f64>, b: Option<f64>) -> Option<f64> {
-    Some(a? / b?)
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".into())
 }
 
 fn cmd_output(cmd: &str, args: &[&str]) -> Option<String> {
@@ -524,8 +448,7 @@ fn support_md(r: &Results, raw: &BTreeMap<String, Value>, a: &Args) -> String {
 
 fn main() {
     let a = args();
-    let mut r = Results::new();
-    collect(&a.criterion, &mut r);
+    let r = read_criterion(&a.criterion);
     if r.is_empty() {
         eprintln!("no criterion results under {}", a.criterion.display());
         std::process::exit(1);

@@ -12,6 +12,7 @@
 //! `<out>/raw/issues45-bench.log`). `crates/convexity-bench/run_issues45.sh` runs the benches
 //! and then this.
 
+use convexity_bench::tables::{cpu_model, div, read_json, sci};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -103,10 +104,6 @@ fn collect(dir: &Path, out: &mut Results) {
     }
 }
 
-fn read_json(p: &Path) -> Option<Value> {
-    serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()
-}
-
 /// Median ns per element (throughput) or per iteration divided by `per` when the bench
 /// declares no throughput.
 fn per_item(r: &Results, group: &str, function: &str, per: f64) -> Option<f64> {
@@ -139,14 +136,6 @@ fn ratio(x: Option<f64>) -> String {
     }
 }
 
-fn div(a: Option<f64>, b: Option<f64>) -> Option<f64> {
-    Some(a? / b?)
-}
-
-fn sci(x: Option<f64>) -> String {
-    x.map_or("—".into(), |v| format!("{v:.1e}"))
-}
-
 /// "met" / "**missed** (×k short)" for a ratio against a goal.
 fn verdict(r: Option<f64>, goal: f64) -> String {
     match r {
@@ -154,18 +143,6 @@ fn verdict(r: Option<f64>, goal: f64) -> String {
         Some(v) => format!("**missed** (needs {:.1}× more)", goal / v),
         None => "not measured".into(),
     }
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".into())
 }
 
 fn header(title: &str, a: &Args, benches: &str) -> String {
