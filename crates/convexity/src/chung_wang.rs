@@ -50,7 +50,7 @@
 
 use crate::certificate::{CommonPoint, SeparatingAxis, Verdict};
 use crate::gjk::Status;
-use crate::minkowski::{MinkowskiDifference, SupportPoint};
+use crate::minkowski::MinkowskiDifference;
 use crate::pose::Pose;
 use crate::shape::SupportMap;
 use crate::simplex::Simplex;
@@ -83,35 +83,22 @@ impl Default for Options {
 /// The last separating vector (A's frame) for the next frame and, after an intersecting
 /// answer, the simplex of support points that proved it (re-placed with the next relative pose,
 /// as in [`crate::gjk::Cache`], it often proves the next frame's intersection at once). Keyed
-/// to the pair of shapes (reset when passed with other shapes).
+/// to the pair of shapes (ignored when passed with other shapes). The storage is GJK's cache:
+/// the same direction, simplex and pair key.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ChungWangCache<V> {
-    dir: Option<V>,
-    owner: (usize, usize),
-    /// The last intersecting query's simplex: A's points in A's frame, B's in B's frame (still
-    /// points of A and B under the next pose, so the containment proof can be re-checked).
-    pts: [(V, V); 4],
-    len: usize,
+    inner: crate::gjk::Cache<V>,
 }
 
 impl<V: Vector> ChungWangCache<V> {
     pub fn new() -> Self {
         ChungWangCache {
-            dir: None,
-            owner: (0, 0),
-            pts: [(V::ZERO, V::ZERO); 4],
-            len: 0,
+            inner: crate::gjk::Cache::new(),
         }
     }
     /// The cached vector (A's frame), if any.
     pub fn direction(&self) -> Option<V> {
-        self.dir
-    }
-    fn key<A: ?Sized, B: ?Sized>(a: &A, b: &B) -> (usize, usize) {
-        (
-            a as *const A as *const () as usize,
-            b as *const B as *const () as usize,
-        )
+        self.inner.direction()
     }
 }
 
@@ -159,43 +146,34 @@ where
     B: SupportMap<V> + ?Sized,
 {
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
-    let key = ChungWangCache::<V>::key(a, b);
-    let cached = cache
+    let own = cache
         .as_deref()
-        .filter(|c| c.owner == key)
-        .and_then(|c| c.dir);
-    let mut s = cached.unwrap_or_else(|| -mink.center());
+        .map(|c| &c.inner)
+        .filter(|c| c.belongs_to(&mink));
+    let mut s = own
+        .and_then(|c| c.direction())
+        .unwrap_or_else(|| -mink.center());
     if !(s.length_squared() > 0.0) || !s.is_finite() {
         s = V::AXIS;
     }
     let mut start = Simplex::<V>::new();
-    if let Some(c) = cache.as_deref().filter(|c| c.owner == key) {
-        for &(pa, pb_local) in &c.pts[..c.len.min(4)] {
-            let pb = mink.pose_ab().transform_point(pb_local);
-            start.push(SupportPoint {
-                w: pa - pb,
-                a: pa,
-                b: pb,
-            });
+    if let Some(c) = own {
+        for p in c.placed(&mink) {
+            start.push(p);
         }
     }
     let (out, last, simplex) = iterate(&mink, s, start, opts);
     if let Some(c) = cache {
-        if c.owner != key {
+        if !c.inner.belongs_to(&mink) {
             *c = ChungWangCache::new();
-            c.owner = key;
         }
         // A separating vector is kept for the next frame; after an intersecting step the last
         // one that separated stays (the final direction of an intersecting query points nowhere
         // useful), and the proving simplex is kept instead.
         if let Verdict::Separated(_) = out.verdict {
-            c.dir = Some(last);
-            c.len = 0;
+            c.inner.keep_direction_only(&mink, last);
         } else {
-            c.len = simplex.len;
-            for (slot, p) in c.pts.iter_mut().zip(simplex.points()) {
-                *slot = (p.a, mink.pose_ab().inverse_transform_point(p.b));
-            }
+            c.inner.store(&mink, &simplex);
         }
     }
     ChungWangResult {

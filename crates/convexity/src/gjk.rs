@@ -121,7 +121,16 @@ impl<V: Vector> Cache<V> {
         )
     }
 
-    fn store<A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>(
+    /// Whether the cache was filled for this pair of shapes.
+    pub(crate) fn belongs_to<A: ?Sized, B: ?Sized>(
+        &self,
+        mink: &MinkowskiDifference<'_, V, A, B>,
+    ) -> bool {
+        self.owner == Self::key(mink.a, mink.b)
+    }
+
+    /// Keeps `s` for the next query on this pair (B's points in B's own frame).
+    pub(crate) fn store<A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>(
         &mut self,
         mink: &MinkowskiDifference<'_, V, A, B>,
         s: &Simplex<V>,
@@ -131,6 +140,30 @@ impl<V: Vector> Cache<V> {
         for (slot, p) in self.pts.iter_mut().zip(s.points()) {
             *slot = (p.a, mink.pose_ab().inverse_transform_point(p.b));
         }
+    }
+
+    /// The stored simplex re-placed under `mink`'s relative pose (still points of A − B).
+    pub(crate) fn placed<'c, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>(
+        &'c self,
+        mink: &'c MinkowskiDifference<'_, V, A, B>,
+    ) -> impl Iterator<Item = crate::minkowski::SupportPoint<V>> + 'c {
+        self.pts[..self.len.min(4)]
+            .iter()
+            .map(move |&(a, b_local)| {
+                let b = mink.pose_ab().transform_point(b_local);
+                crate::minkowski::SupportPoint { w: a - b, a, b }
+            })
+    }
+
+    /// Sets the cached direction (A's frame) and forgets the simplex.
+    pub(crate) fn keep_direction_only<A: ?Sized, B: ?Sized>(
+        &mut self,
+        mink: &MinkowskiDifference<'_, V, A, B>,
+        dir: V,
+    ) {
+        self.owner = Self::key(mink.a, mink.b);
+        self.dir = Some(dir);
+        self.len = 0;
     }
     /// The cached direction (A's frame), if any.
     pub fn direction(&self) -> Option<V> {
@@ -243,10 +276,8 @@ where
     };
     let mut v = dir;
     if let Some(c) = cache {
-        for &(a, b_local) in &c.pts[..c.len] {
-            let b = mink.pose_ab().transform_point(b_local);
-            out.simplex
-                .push(crate::minkowski::SupportPoint { w: a - b, a, b });
+        for p in c.placed(mink) {
+            out.simplex.push(p);
         }
         if out.simplex.len > 0 {
             let nv = out.simplex.reduce();
