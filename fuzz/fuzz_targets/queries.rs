@@ -7,11 +7,11 @@
 //! the verdict agrees with GJK's outside the touching band.
 #![no_main]
 
-use convexity::certificate::tolerance_for;
+use convexity::gjk::certificate::tolerance_for;
 use convexity::gjk::{distance, intersects, Options};
 use convexity::query::{self, Method};
 use convexity::shape::Polytope;
-use convexity::{epa, verify, Ball, DQuat, DVec3, Points, Pose3, Rounded, SupportMap};
+use convexity::{gjk::epa, verify, Ball, DQuat, DVec3, Points, Pose3, Rounded, SupportMap};
 use libfuzzer_sys::fuzz_target;
 
 fn f64s(data: &[u8]) -> Vec<f64> {

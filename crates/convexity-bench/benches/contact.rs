@@ -23,13 +23,13 @@ mod common;
 mod interleave;
 
 use common::batched;
-use convexity::box_box::box_box;
-use convexity::box_box::box_box_manifold;
-use convexity::chung_wang::{self, ChungWangCache};
-use convexity::epa;
+use convexity::gjk::chung_wang::{self, ChungWangCache};
+use convexity::gjk::epa;
 use convexity::gjk::{self, Cache};
-use convexity::sat3d::{polyhedron_manifold_with, SatContext};
-use convexity::vclip::{self, VClipState};
+use convexity::polytope::box_box::box_box;
+use convexity::polytope::box_box::box_box_manifold;
+use convexity::polytope::sat3d::{polyhedron_manifold_with, SatContext};
+use convexity::polytope::vclip::{self, VClipState};
 use convexity::{ConvexPolyhedron, DVec3};
 use convexity_bench::{
     box_set_with_pairs, hull_set_with_pairs, overlapping, to_parry64, trajectories, write_raw, Kind,
@@ -240,7 +240,7 @@ fn bench_coherent(c: &mut Criterion) {
             {
                 it[slot] += v as u64;
             }
-            vclip_not_conv += (vw.status != gjk::Status::Converged) as usize;
+            vclip_not_conv += (vw.status != convexity::Status::Converged) as usize;
             let g_hit = gd.intersecting() == Some(true);
             hits += g_hit as usize;
             let gdist = if g_hit { 0.0 } else { gd.distance };

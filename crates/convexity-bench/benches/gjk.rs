@@ -8,7 +8,7 @@
 //!
 //! * distance: `convexity::gjk::distance` (no cache) vs `parry::query::distance`, all pairs.
 //! * boolean: `convexity::gjk::intersects` vs `parry::query::intersection_test`, all pairs.
-//! * penetration: `convexity::epa::penetration` (one reused `Context`) vs
+//! * penetration: `convexity::gjk::epa::penetration` (one reused `Context`) vs
 //!   `parry::query::contact(.., prediction 0)`, on the pairs our GJK proves overlapping.
 //!
 //! Before timing a set, every query is run once on every pair (untimed) to count the overlap
@@ -28,7 +28,7 @@
 mod common;
 
 use common::{batched, selected};
-use convexity::{epa, DVec3, SupportMap};
+use convexity::{gjk::epa, DVec3, SupportMap};
 use convexity_bench::{
     box_set, hull_set, overlapping, paired, run_ours, run_parry32, run_parry64, sphere_set, stats,
     write_raw, DataSet, Kind, Pairs, Query,

@@ -7,8 +7,9 @@
 //! Data: 64 pairs of hulls of 12 points on spheres of radius 1 (≈20 facets each), B's centre
 //! at distance 0..2.5 from A's in a random direction (about half of them intersect), seeded.
 
-use convexity::fourier_motzkin::{self, FmLimits};
-use convexity::seidel::{self, Options};
+use convexity::lp::fourier_motzkin::{self, FmLimits};
+use convexity::lp::seidel;
+use convexity::math::seidel_lp::Options;
 use convexity::{gjk, BoundedHalfspaces, DVec3, Halfspaces, Pose};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use rand::{Rng, SeedableRng};

@@ -18,7 +18,7 @@
 //! `BENCH_LP_DIMS=2,5` restricts the n-D dimensions.
 
 use convexity::lp::{self, LpOptions};
-use convexity::ndim::PointsN;
+use convexity::nd::points::PointsN;
 use convexity::{gjk, DVec3, Points, Pose3};
 use convexity_bench::hull_set_with_pairs;
 use criterion::{criterion_group, criterion_main, Criterion};

@@ -18,8 +18,8 @@
 mod common;
 
 use convexity::nd::gjk::{distance_n, NdOptions};
+use convexity::nd::points::PointsN;
 use convexity::nd::pso::{penalty_distance, pso_distance, PenaltyOptions, PsoOptions};
-use convexity::ndim::PointsN;
 use convexity_bench::write_raw;
 use convexity_testkit::gen_nd::{gaussian_cloud, unit_vector};
 use convexity_testkit::hull_oracle::{hull_distance_with, OracleOptions};

@@ -19,7 +19,7 @@
 //! the random star, so the 100,000-vertex concave batch of 10^6 points takes about a minute
 //! per iteration).
 
-use convexity::polygon::{
+use convexity::primitives::polygon::{
     polyline_intersections, polyline_intersections_brute, ConvexPolygonLocator, FillRule, Polygon,
     PolygonLocator,
 };

@@ -14,7 +14,7 @@
 //! * `parry-polyhedron`: parry3d-f64's `ConvexPolyhedron::local_support_point` on the same
 //!   points (parry scans its vertices linearly).
 //!
-//! The crossover sets `LINEAR_MAX_VERTICES` in `convexity::polyhedron`. The current table,
+//! The crossover sets `LINEAR_MAX_VERTICES` in `convexity::hull`. The current table,
 //! with the Dobkin–Kirkpatrick column and the crossover points, is generated into
 //! `bench-results/issue3.md` by `run_issue3.sh`. First preliminary medians (ns per call,
 //! shared 2-core machine, `--warm-up-time 1 --measurement-time 2`, before the DK column):
@@ -33,8 +33,8 @@
 mod common;
 
 use common::batched;
-use convexity::dk::DkHierarchy;
-use convexity::polyhedron::ConvexPolyhedron;
+use convexity::hull::dk::DkHierarchy;
+use convexity::hull::ConvexPolyhedron;
 use convexity::{DQuat, DVec3, Points};
 use convexity_bench::{directions, sphere_points};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};

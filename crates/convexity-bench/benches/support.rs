@@ -15,7 +15,7 @@
 mod common;
 
 use common::{batched, selected};
-use convexity::minkowski::MinkowskiDifference;
+use convexity::gjk::minkowski::MinkowskiDifference;
 use convexity::{DVec3, Points, SupportMap};
 use convexity_bench::sphere_set_with_pairs;
 use convexity_bench::{box_set_with_pairs, directions, hull_set_with_pairs, sphere_points};

@@ -1,5 +1,5 @@
-//! Triangle–triangle boolean test: `convexity::tri_tri::tri_tri_test` (exact orientation
-//! predicates) and `convexity::tri_tri::tri_tri` (with the intersection geometry) against
+//! Triangle–triangle boolean test: `convexity::primitives::tri_tri::tri_tri_test` (exact orientation
+//! predicates) and `convexity::primitives::tri_tri::tri_tri` (with the intersection geometry) against
 //! `parry3d_f64::query::intersection_test` on two `Triangle`s (parry has no dedicated
 //! triangle–triangle test in its public query API; its dispatcher runs GJK on the two support
 //! maps), on identical seeded pairs in three regimes:
@@ -17,9 +17,9 @@
 mod common;
 
 use common::batched;
-use convexity::bounds::{Aabb, BoundingSphere};
-use convexity::sweep_prune::{brute_force_pairs, candidate_pairs};
-use convexity::tri_tri::{tri_tri, tri_tri_test};
+use convexity::primitives::bounds::{Aabb, BoundingSphere};
+use convexity::primitives::sweep_prune::{brute_force_pairs, candidate_pairs};
+use convexity::primitives::tri_tri::{tri_tri, tri_tri_test};
 use convexity::{DQuat, DVec3, Pose3};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use rand::{Rng, SeedableRng};

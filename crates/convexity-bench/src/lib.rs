@@ -37,8 +37,8 @@
 
 pub mod tables;
 
-use convexity::epa;
 use convexity::gjk;
+use convexity::gjk::epa;
 use convexity::{Ball, Cuboid, DQuat, DVec3, Points, Pose3, SupportMap};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -16,7 +16,7 @@
 //! `[vertex of b, weight]` pairs per vertex of `a` (non-negative, summing to 1, reproducing
 //! the vertex within the tolerance), or `{"vertex": k, "point": p, "separating_hyperplane":
 //! {"normal": n, "gap": g}}` with `n·p + g ≤ n·y` for every vertex `y` of `b`. Every
-//! certificate is checked with [`convexity::ndim::verify_n`] before printing.
+//! certificate is checked with [`convexity::nd::points::verify_n`] before printing.
 //!
 //! Exit status: 0 all pairs answered and certified; 1 some pair undetermined or a certificate
 //! rejected; 2 bad usage, bad input, or some pair reported as an error line.
@@ -26,7 +26,7 @@ use crate::output::{to_line, ErrorLine};
 use crate::scene::{parse_pose2, parse_pose3, Scene, SceneShape};
 use crate::{emit, exit, Fatal};
 use convexity::lp::{contains, ContainmentOutcome, LpOptions};
-use convexity::ndim::{verify_n, CommonPointN, PointsN, VerdictN};
+use convexity::nd::points::{verify_n, CommonPointN, PointsN, VerdictN};
 use convexity::shape::Polytope;
 use convexity::{Pose, Vector};
 use serde_json::{json, Value};

@@ -9,7 +9,7 @@
 //!   its distance matches theirs (inside the tolerance band around touching, where either
 //!   verdict is right, a verdict agrees when its certificate checks out);
 //! * `certified`: answers whose certificate `convexity::verify` accepts, at the tolerance
-//!   `convexity::certificate::tolerance_for` gives for the pair (undetermined answers carry
+//!   `convexity::gjk::certificate::tolerance_for` gives for the pair (undetermined answers carry
 //!   none and are counted under `undet`);
 //! * `µs/query`: mean wall time of one query;
 //! * `worst error`: the largest deviation from the exact distance, penetration depth or
@@ -23,7 +23,7 @@ pub mod polygons;
 
 use crate::{emit, exit, Fatal};
 use cases::{Case, Geometry, Regime};
-use convexity::certificate::tolerance_for;
+use convexity::gjk::certificate::tolerance_for;
 use convexity::query::{self, Method, Outcome, QuerySpace};
 use convexity::shape::Polytope;
 use convexity::{gjk, Pose};

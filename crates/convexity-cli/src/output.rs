@@ -4,7 +4,7 @@
 //! fields that a method does not compute are `null`, except `penetration_depth` and
 //! `contact_status`, which appear only when a penetration was computed.
 
-use convexity::ndim::VerdictN;
+use convexity::nd::points::VerdictN;
 use convexity::query::{Outcome, OutcomeN};
 use convexity::{Vector, Verdict};
 use serde::Serialize;

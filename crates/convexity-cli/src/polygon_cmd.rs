@@ -59,12 +59,12 @@ use crate::output::{to_line, Certificate};
 use crate::svg::Svg;
 use crate::toi_cmd::read_json;
 use crate::{emit, exit, Fatal};
-use convexity::contact2d::{classify, ContactClass, ContactKind};
 use convexity::error::MAX_MAGNITUDE;
-use convexity::polygon::{
+use convexity::polytope::contact2d::{classify, ContactClass, ContactKind};
+use convexity::polytope::sat2d::{sat, Body, SatResult, SatStatus};
+use convexity::primitives::polygon::{
     polygon_intersections, polyline_intersections, FillRule, HitKind, Location, Polygon, SegmentHit,
 };
-use convexity::sat2d::{sat, Body, SatResult, SatStatus};
 use convexity::{ConvexPolygon, DVec2, InputError, Pose2, Problem};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -472,7 +472,7 @@ fn answer_pair(a: &Item, b: &Item) -> Result<(PairLine, PairDrawing), InputError
             (Ok((ca, ..)), Ok((cb, ..))) => {
                 let id = Pose2::IDENTITY;
                 let r = sat(ca, &id, cb, &id, None);
-                let tol = convexity::certificate::tolerance_for(ca, &id, cb, &id);
+                let tol = convexity::gjk::certificate::tolerance_for(ca, &id, cb, &id);
                 let verified =
                     convexity::verify(ca, &id, cb, &id, &r.verdict, tol).map_err(|e| e.to_string());
                 let c = classify(ca, &id, cb, &id);

@@ -8,8 +8,8 @@
 
 use crate::fields::{self, describe, quote, Object};
 use convexity::{
-    ndim::PointsN, Ball, BoundedHalfspaces, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, DVec2,
-    DVec3, InputError, Points, Pose2, Pose3, Problem, Rounded, Segment, Shape2, Shape3,
+    nd::points::PointsN, Ball, BoundedHalfspaces, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder,
+    DVec2, DVec3, InputError, Points, Pose2, Pose3, Problem, Rounded, Segment, Shape2, Shape3,
     Transformed, Triangle,
 };
 use serde_json::Value;
@@ -33,7 +33,7 @@ pub const TYPES: &[&str] = &[
 ];
 
 /// A point set of a dimension other than 2 or 3, validated by the library
-/// (`convexity::ndim::PointsN`), answered by the vertex-set methods that work in any
+/// (`convexity::nd::points::PointsN`), answered by the vertex-set methods that work in any
 /// dimension.
 #[derive(Clone, Debug)]
 pub struct NdPoints {

@@ -3,7 +3,7 @@
 //! Reads the two classes ([`crate::labelled`]: JSON or CSV), runs
 //! [`convexity::nd::separate`] (the maximum-margin hyperplane is the perpendicular bisector
 //! of the closest pair of the two hulls, found by n-D GJK), checks the certificate with
-//! [`convexity::ndim::verify_n`] before printing, and writes one JSON object to standard
+//! [`convexity::nd::points::verify_n`] before printing, and writes one JSON object to standard
 //! output and one human-readable line to standard error.
 //!
 //! Output fields: `result` (`"separable"`, `"overlapping"` or `"undetermined"`), `separable`
@@ -22,8 +22,8 @@
 use crate::labelled::{self, Labelled};
 use crate::{emit, exit, Fatal};
 use convexity::nd::gjk::default_tolerance;
+use convexity::nd::points::{verify_n, CommonPointN, PointsN, SeparatingHyperplane, VerdictN};
 use convexity::nd::{separate, Separation};
-use convexity::ndim::{verify_n, CommonPointN, PointsN, SeparatingHyperplane, VerdictN};
 use serde::Serialize;
 use serde_json::{json, Value};
 

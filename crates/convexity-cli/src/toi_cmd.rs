@@ -52,7 +52,7 @@ use crate::output::to_line;
 use crate::scene::{parse_pose2, parse_pose3, parse_shape, SceneShape};
 use crate::{emit, exit, Fatal};
 use convexity::gjk;
-use convexity::polyhedron::hull2d;
+use convexity::math::hull2d::hull2d;
 use convexity::shape::Polytope;
 use convexity::toi::{
     conservative_advancement, swept_toi, vertex_edge_toi, AdvancementOptions, Kinematic2, Motion,

@@ -19,7 +19,7 @@
 //! and extents, polygons counter-clockwise. Failure modes: none (degenerate segments are
 //! points).
 
-use convexity::vector::Vector;
+use convexity::math::vector::Vector;
 use convexity::{DVec2, DVec3, Pose3};
 
 /// Distance between two balls (0 when they overlap).

@@ -20,14 +20,14 @@
 //! world coordinates would add rounding of ulp(|translation|) (1.2e-10 at 1e6).
 //!
 //! This module calls the library under test; the *oracles* it compares with do not.
-//! Source: the contracts in `convexity::gjk` and `convexity::certificate`.
+//! Source: the contracts in `convexity::gjk` and `convexity::gjk::certificate`.
 //! Complexity: three oracle solves (pair, and each witness point) plus two GJK queries.
 //! Preconditions: the shapes are `Points` hulls. Failure modes: returns `Err(description)`
 //! on the first violated check; panics never.
 
 use crate::hull_oracle::{hull_distance_v, point_hull_distance, world_points};
 use convexity::gjk::{distance, intersects, Options};
-use convexity::vector::Vector;
+use convexity::math::vector::Vector;
 use convexity::{verify, Points, Pose, Status, SupportMap, Verdict};
 
 /// What [`check_gjk_pair`] requires.
@@ -81,7 +81,7 @@ pub fn check_gjk_pair<V: Vector>(
     opts: &CheckOptions,
 ) -> Result<CheckReport, String> {
     // The oracle works in A's frame on B placed by `pose_a.relative(pose_b)`: GJK's input
-    // geometry is defined through that relative pose (see `convexity::minkowski`), and working
+    // geometry is defined through that relative pose (see `convexity::gjk::minkowski`), and working
     // there avoids the rounding of world coordinates (1.2e-10 at 1e6), which is as large as
     // the tolerance. Witness points are mapped back into A's frame for the membership checks.
     let pose_ab = pose_a.relative(pose_b);

@@ -51,7 +51,7 @@ use clarabel::algebra::CscMatrix;
 use clarabel::solver::{
     DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
 };
-use convexity::vector::Vector;
+use convexity::math::vector::Vector;
 use convexity::{Points, Pose};
 
 /// Oracle settings. The defaults are what the tests use.

@@ -30,7 +30,7 @@
 
 use crate::rng::Rng;
 use convexity::gjk::Options;
-use convexity::vector::{Rotation, Vector};
+use convexity::math::vector::{Rotation, Vector};
 use convexity::{Pose, SupportMap};
 
 /// The size-relative part of GJK's default absolute tolerance for the pair:

@@ -17,8 +17,8 @@
 //!
 //! Run: `cargo run -p convexity --example rollback`.
 
-use convexity::contact2d::classify;
-use convexity::sat2d::sat;
+use convexity::polytope::contact2d::classify;
+use convexity::polytope::sat2d::sat;
 use convexity::toi::{
     conservative_advancement, vertex_edge_toi, AdvancementOptions, Kinematic2, Motion, TimeOfImpact,
 };

@@ -115,18 +115,6 @@ pub(crate) fn non_negative(field: &str, v: f64) -> Result<f64, InputError> {
     }
 }
 
-/// Checks every coordinate of a vector, naming the first bad one as `field[i]`.
-pub(crate) fn finite_vec<V: crate::Vector>(field: &str, v: V) -> Result<V, InputError> {
-    for i in 0..V::DIM {
-        let c = v.coord(i);
-        if !c.is_finite() || c.abs() > MAX_MAGNITUDE {
-            // The field name is only built on failure: this runs once per input coordinate.
-            finite(&format!("{field}[{i}]"), c)?;
-        }
-    }
-    Ok(v)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,25 +11,26 @@
 //! vertex set on each call; callers that query the same shapes repeatedly should build a
 //! [`ConvexPolyhedron`] once and call the module directly.
 
-use crate::boundary;
-use crate::box_box;
-use crate::certificate::{CommonPoint, SeparatingAxis, Verdict};
-use crate::chung_wang;
-use crate::epa::{self, EpaSpace};
-use crate::fourier_motzkin;
-use crate::gjk::{self, Status};
+use crate::gjk;
+use crate::gjk::chung_wang;
+use crate::gjk::epa::{self, EpaSpace};
+use crate::hull::{hull2d, ConvexPolyhedron};
 use crate::lp;
+use crate::lp::fourier_motzkin;
+use crate::lp::seidel;
+use crate::math::pose::{Pose, Pose3};
+use crate::math::vector::Vector;
 use crate::nd;
-use crate::ndim::{PointsN, VerdictN};
-use crate::polyhedron::{hull2d, ConvexPolyhedron};
-use crate::pose::{Pose, Pose3};
-use crate::sat2d;
-use crate::sat3d;
-use crate::seidel;
+use crate::nd::points::{PointsN, VerdictN};
+use crate::polytope::boundary;
+use crate::polytope::box_box;
+use crate::polytope::sat2d;
+use crate::polytope::sat3d;
+use crate::polytope::vclip;
+use crate::primitives::tri_tri;
 use crate::shape::{BoundedHalfspaces, ConvexPolygon, Cuboid, Halfspaces, Polytope};
-use crate::tri_tri;
-use crate::vclip;
-use crate::vector::Vector;
+use crate::verdict::Status;
+use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
 use core::fmt;
 use glam::{DVec2, DVec3};
 
@@ -526,8 +527,14 @@ where
     };
     let answer = match (method, a.bounded_halfspaces(), b.bounded_halfspaces()) {
         (Method::Seidel, Some(ha), Some(hb)) => {
-            let r = seidel::intersect_pair(ha, pose_a, hb, pose_b, &seidel::Options::default())
-                .map_err(internal)?;
+            let r = seidel::intersect_pair(
+                ha,
+                pose_a,
+                hb,
+                pose_b,
+                &crate::math::seidel_lp::Options::default(),
+            )
+            .map_err(internal)?;
             (r.verdict, r.status, r.tolerance)
         }
         (Method::Seidel, _, _) => {
@@ -535,7 +542,7 @@ where
             let vb = vertices(&|| b.vertex_set(), "b")?;
             let wa: Vec<V> = va.iter().map(|&p| pose_a.transform_point(p)).collect();
             let wb: Vec<V> = vb.iter().map(|&p| pose_b.transform_point(p)).collect();
-            let r = seidel::separating_plane(&wa, &wb, &seidel::Options::default())
+            let r = seidel::separating_plane(&wa, &wb, &crate::math::seidel_lp::Options::default())
                 .map_err(internal)?;
             (r.verdict, r.status, r.tolerance)
         }

@@ -1,9 +1,9 @@
 //! The boundary-based test against GJK, the clarabel oracle, constructed boundary cases and
 //! its own certificates.
 
-use convexity::boundary::{intersect, Witness};
-use convexity::certificate::{tolerance_for, verify};
-use convexity::polyhedron::ConvexPolyhedron;
+use convexity::gjk::certificate::{tolerance_for, verify};
+use convexity::hull::ConvexPolyhedron;
+use convexity::polytope::boundary::{intersect, Witness};
 use convexity::{gjk, DQuat, DVec3, Points, Pose3, Verdict};
 use convexity_testkit::gen3::{random_hull3, random_quat, unit_vector3};
 use convexity_testkit::hull_oracle::hull_distance3;

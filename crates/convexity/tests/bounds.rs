@@ -2,8 +2,10 @@
 //! brute force: the minimal circle/sphere by exhaustive search over pairs, triples (and
 //! quadruples in 3D), transformed points against posed boxes, and O(n²) pair lists.
 
-use convexity::bounds::{welzl_circle, welzl_sphere, Aabb, BoundingSphere};
-use convexity::sweep_prune::{brute_force_pairs, candidate_pairs, sphere_candidate_pairs};
+use convexity::primitives::bounds::{welzl_circle, welzl_sphere, Aabb, BoundingSphere};
+use convexity::primitives::sweep_prune::{
+    brute_force_pairs, candidate_pairs, sphere_candidate_pairs,
+};
 use convexity::{DQuat, DVec2, DVec3, Pose2, Pose3, Problem};
 use convexity_testkit::rng::{rng, Rng};
 

@@ -6,10 +6,9 @@
 //! non-positive gap, NaN and infinite fields, a common point moved outside one shape, and an
 //! undetermined verdict.
 
-use convexity::certificate::{
-    tolerance_for, verify_common_point, verify_separating_axis, CertificateError,
-};
+use convexity::gjk::certificate::{tolerance_for, verify_common_point, verify_separating_axis};
 use convexity::gjk::{distance, intersects, Options};
+use convexity::verdict::CertificateError;
 use convexity::{
     verify, Ball, CommonPoint, Cuboid, DQuat, DVec3, Points, Pose2, Pose3, SeparatingAxis,
     SupportMap, Verdict,

@@ -2,8 +2,8 @@
 //! band), certificates, exact placements, termination on intersecting pairs with a proof (not
 //! the iteration cap), warm start on a coherent trajectory, curved and degenerate shapes.
 
-use convexity::certificate::{tolerance_for, verify};
-use convexity::chung_wang::{separate, ChungWangCache, ChungWangResult, Options};
+use convexity::gjk::certificate::{tolerance_for, verify};
+use convexity::gjk::chung_wang::{separate, ChungWangCache, ChungWangResult, Options};
 use convexity::*;
 use convexity_testkit::degenerate;
 use convexity_testkit::gen3::{random_hull3, random_pose3, random_quat, unit_vector3};

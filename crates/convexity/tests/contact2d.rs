@@ -7,8 +7,8 @@
 //! edge–edge is (1, 2, k, 2 → 1 + k), so the table's "5 contact points" is the k = 4 case
 //! only (constructed below), not a general value.
 
-use convexity::contact2d::{classify, ContactClass, ContactCounts, ContactKind};
-use convexity::sat2d::{sat, Body};
+use convexity::polytope::contact2d::{classify, ContactClass, ContactCounts, ContactKind};
+use convexity::polytope::sat2d::{sat, Body};
 use convexity::*;
 use convexity_testkit::gen2::rect_corners;
 use convexity_testkit::rng::rng;

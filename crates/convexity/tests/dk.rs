@@ -1,7 +1,7 @@
 //! The Dobkin–Kirkpatrick hierarchy against a linear scan, analytic containment and GJK.
 
-use convexity::dk::{DkHierarchy, TOP_MAX_VERTICES};
-use convexity::polyhedron::ConvexPolyhedron;
+use convexity::hull::dk::{DkHierarchy, TOP_MAX_VERTICES};
+use convexity::hull::ConvexPolyhedron;
 use convexity::{gjk, DVec3, Points, Pose3, SupportMap};
 use convexity_testkit::gen3::{box_corners3, sphere_points, unit_vector3};
 use convexity_testkit::rng::rng as seeded;

@@ -8,8 +8,8 @@
 //! spans a facet plane iff every point of `D` lies on one side, decided with the exact
 //! predicates of `robust`.
 
-use convexity::epa::{penetration, Context, Options, Penetration};
 use convexity::gjk;
+use convexity::gjk::epa::{penetration, Context, Options, Penetration};
 use convexity::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 
 fn pen<V, A, B>(a: &A, pa: &Pose<V>, b: &B, pb: &Pose<V>) -> Penetration<V>
 where
-    V: convexity::epa::EpaSpace,
+    V: convexity::gjk::epa::EpaSpace,
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {

@@ -4,8 +4,8 @@
 
 use std::time::Instant;
 
-use convexity::fourier_motzkin::{feasible, FmError, FmLimits, FmOutcome};
-use convexity::seidel::{solve, LpStatus, Options};
+use convexity::lp::fourier_motzkin::{feasible, FmError, FmLimits, FmOutcome};
+use convexity::math::seidel_lp::{solve, LpStatus, Options};
 use convexity::Halfspaces;
 use convexity_testkit::rng::{case_rng, Rng};
 
@@ -347,6 +347,6 @@ fn regression_lp_pruning_made_separated_tetrahedra_feasible() {
     let gjk = query::run(Method::Gjk, &a, &pa, &b, &pb).unwrap();
     assert_eq!(gjk.verdict.intersecting(), Some(false));
     assert_eq!(fm.verdict.intersecting(), Some(false), "{fm:?}");
-    let tol = convexity::certificate::tolerance_for(&a, &pa, &b, &pb);
+    let tol = convexity::gjk::certificate::tolerance_for(&a, &pa, &b, &pb);
     convexity::verify(&a, &pa, &b, &pb, &fm.verdict, tol).unwrap();
 }

@@ -7,7 +7,7 @@
 //! tolerance band. 3D and 2D.
 
 use convexity::gjk::{distance, intersects, Distance, Options};
-use convexity::vector::Vector;
+use convexity::math::vector::Vector;
 use convexity::{verify, DVec2, DVec3, Points, Pose, Pose2, Pose3, SupportMap};
 use convexity_testkit::degenerate::shuffle;
 use convexity_testkit::rng::{rng, Rng};

@@ -4,7 +4,7 @@
 //! duplication) and GJK agreement with `Points` on the same input.
 
 use convexity::gjk::{self, Options};
-use convexity::polyhedron::{hull2d, ConvexPolyhedron, HullDefect, HullOptions, HullResult};
+use convexity::hull::{hull2d, ConvexPolyhedron, HullDefect, HullOptions, HullResult};
 use convexity::{DQuat, DVec2, DVec3, Points, Pose3, Problem};
 use convexity_testkit::degenerate;
 use convexity_testkit::gen3::{

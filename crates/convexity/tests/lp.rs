@@ -6,7 +6,8 @@ use convexity::lp::{
     contains, intersect, intersect_points, intersect_points_reference, intersect_reference,
     l1_distance, point_in_hull, points_in_hull, ContainmentOutcome, LpOptions, LpStatus,
 };
-use convexity::ndim::{dot, verify_n, PointsN, VerdictN};
+use convexity::math::slice::dot;
+use convexity::nd::points::{verify_n, PointsN, VerdictN};
 use convexity::{gjk, DVec2, DVec3, Points, Pose2, Pose3, Problem};
 use convexity_testkit::lp_oracle::l1_distance_oracle;
 use convexity_testkit::{hull_distance, rng, ChaCha8Rng};
@@ -640,7 +641,7 @@ fn posed_points_agree_with_gjk_in_3d_and_2d() {
         let g = gjk::distance(&ha, &pose_a, &hb, &pose_b, &Default::default(), None);
         let lp = intersect_points(&ha, &pose_a, &hb, &pose_b, &opts()).unwrap();
         let lr = intersect_points_reference(&ha, &pose_a, &hb, &pose_b, &opts()).unwrap();
-        convexity::certificate::verify(&ha, &pose_a, &hb, &pose_b, &lp.verdict, 1e-7)
+        convexity::gjk::certificate::verify(&ha, &pose_a, &hb, &pose_b, &lp.verdict, 1e-7)
             .unwrap_or_else(|e| panic!("case {i}: {e}"));
         if g.distance > 1e-6 || g.distance == 0.0 && g.intersecting() == Some(true) {
             let e = g.distance == 0.0;

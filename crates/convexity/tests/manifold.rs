@@ -3,10 +3,10 @@
 //! resting contacts, the reduction to four points, and the general polyhedron manifold against
 //! the box-specialised one.
 
-use convexity::box_box::{box_box_contact, box_box_manifold};
-use convexity::epa::{self, penetration};
-use convexity::manifold::{Feature, Manifold, MAX_CONTACTS};
-use convexity::sat3d::polyhedron_manifold;
+use convexity::gjk::epa::{self, penetration};
+use convexity::polytope::box_box::{box_box_contact, box_box_manifold};
+use convexity::polytope::manifold::{Feature, Manifold, MAX_CONTACTS};
+use convexity::polytope::sat3d::polyhedron_manifold;
 use convexity::*;
 use convexity_testkit::gen3::{random_cuboid, random_pose3, random_quat, unit_vector3};
 use convexity_testkit::placement::{place_in_regime, Regime};

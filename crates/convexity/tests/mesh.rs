@@ -3,9 +3,9 @@
 //! grid whose rays hit edges and vertices), facet intersection, and mesh–mesh pairs (against
 //! brute force over all triangle pairs) with containment.
 
-use convexity::facet::{facet_facet, facet_facet_test};
-use convexity::mesh::{mesh_mesh, Containment, MeshLocation, TriMesh};
-use convexity::tri_tri::{tri_tri_test, TriTri};
+use convexity::primitives::facet::{facet_facet, facet_facet_test};
+use convexity::primitives::mesh::{mesh_mesh, Containment, MeshLocation, TriMesh};
+use convexity::primitives::tri_tri::{tri_tri_test, TriTri};
 use convexity::{DQuat, DVec3, Pose3};
 use convexity_testkit::rng::{rng, Rng};
 

@@ -4,10 +4,12 @@
 //!
 //! Set `CONVEXITY_TEST_STATS=1` to print the measured worst errors.
 
-use convexity::gjk::{self, Options, Status};
+use convexity::gjk::{self, Options};
+use convexity::math::slice::dot;
 use convexity::nd::gjk::{distance_n, distance_points, NdDistance, NdOptions};
+use convexity::nd::points::{verify_n, PointsN, VerdictN};
 use convexity::nd::separate::{separate, separate_labelled, Separation};
-use convexity::ndim::{dot, verify_n, PointsN, VerdictN};
+use convexity::Status;
 use convexity::{DVec2, DVec3, Points, Pose2, Pose3, SupportMap};
 use convexity_testkit::gen2::random_hull2;
 use convexity_testkit::gen2::random_pose2;
@@ -463,7 +465,7 @@ fn separation_is_the_maximum_margin_hyperplane() {
                     weights_b,
                 } => {
                     overlapping += 1;
-                    let v = VerdictN::Intersecting(convexity::ndim::CommonPointN {
+                    let v = VerdictN::Intersecting(convexity::nd::points::CommonPointN {
                         point: common_point,
                         weights_a,
                         weights_b,

@@ -14,10 +14,10 @@
 //! Coordinates are small integers in the random tests so that points fall exactly on edges
 //! and vertices and rays pass through vertices, which is where the boundary rules matter.
 
-use convexity::point_in_polyhedron::{
+use convexity::primitives::point_in_polyhedron::{
     point_in_convex_polyhedron, point_in_convex_polyhedron_exact,
 };
-use convexity::polygon::{
+use convexity::primitives::polygon::{
     convex_polygon_contains, ConvexPolygonLocator, FillRule, Location, Polygon, PolygonLocator,
 };
 use convexity::{DVec2, DVec3, Problem};

@@ -2,7 +2,7 @@
 //! size-based `support_index`) against an independent plain linear scan over the vertices:
 //! the extreme VALUE must be bit-identical, the index may differ only on ties.
 
-use convexity::polyhedron::{ConvexPolyhedron, HullOptions, HullResult};
+use convexity::hull::{ConvexPolyhedron, HullOptions, HullResult};
 use convexity::{DVec3, SupportMap};
 use convexity_testkit::gen3::{ellipsoid_blob, perturbed_blob, sphere_points, unit_vector3};
 use convexity_testkit::rng;

@@ -4,10 +4,10 @@
 //!
 //! Set `CONVEXITY_TEST_STATS=1` to print the measured figures.
 
-use convexity::gjk::Status;
 use convexity::nd::gjk::{distance_n, NdOptions};
+use convexity::nd::points::{verify_n, PointsN, VerdictN};
 use convexity::nd::pso::{penalty_distance, pso_distance, PenaltyOptions, PsoOptions, PsoResult};
-use convexity::ndim::{verify_n, PointsN, VerdictN};
+use convexity::Status;
 use convexity_testkit::gen_nd::{gaussian_cloud, unit_vector};
 use convexity_testkit::rng::{case_rng, Rng};
 

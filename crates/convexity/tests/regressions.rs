@@ -1,6 +1,6 @@
 //! Regression tests, each named after the case it pins down.
 
-use convexity::certificate::tolerance_for;
+use convexity::gjk::certificate::tolerance_for;
 use convexity::gjk::{distance, Options};
 use convexity::*;
 

@@ -2,8 +2,8 @@
 //! axis), certificate checks, the separating-edge cache, degenerate polygons, metamorphic
 //! properties (swap, rigid motion, offset 1e6, size ratio 1e4) and exact touching.
 
-use convexity::epa::{penetration, Context, Options as EpaOptions};
-use convexity::sat2d::{sat, SatCache, SatStatus};
+use convexity::gjk::epa::{penetration, Context, Options as EpaOptions};
+use convexity::polytope::sat2d::{sat, SatCache, SatStatus};
 use convexity::*;
 use convexity_testkit::gen2::{random_hull2, random_pose2, rect_corners};
 use convexity_testkit::rng::rng;

@@ -7,10 +7,10 @@
 //! the world box corners (independent of the library), `certificate::verify`, and the exact
 //! placements of `placement::place_at_distance`.
 
-use convexity::box_box::{box_box, box_box_contact};
-use convexity::certificate::{tolerance_for, verify};
-use convexity::epa::{self, penetration};
-use convexity::sat3d::{sat, SatResult};
+use convexity::gjk::certificate::{tolerance_for, verify};
+use convexity::gjk::epa::{self, penetration};
+use convexity::polytope::box_box::{box_box, box_box_contact};
+use convexity::polytope::sat3d::{sat, SatResult};
 use convexity::*;
 use convexity_testkit::gen3::{
     box_corners3, random_cuboid, random_pose3, random_quat, unit_vector3,
@@ -253,7 +253,7 @@ fn box_box_resting_face_contact_exact_depth() {
     assert_eq!(r.intersecting(), Some(true));
     assert!((r.depth() - 0.01).abs() < 1e-14, "depth {}", r.depth());
     assert!((r.axis - DVec3::Z).length() < 1e-14);
-    assert_eq!(r.feature, convexity::manifold::Feature::FaceA(4));
+    assert_eq!(r.feature, convexity::polytope::manifold::Feature::FaceA(4));
 }
 
 #[test]
@@ -387,7 +387,7 @@ fn near_parallel_edges_are_skipped_without_harm() {
 // General polyhedra (ConvexPolyhedron from the hull module)
 // ---------------------------------------------------------------------------------------
 
-use convexity::sat3d::{polyhedron_manifold, sat_with, SatContext};
+use convexity::polytope::sat3d::{polyhedron_manifold, sat_with, SatContext};
 use convexity_testkit::gen3::random_hull3;
 
 fn random_poly(

@@ -8,7 +8,7 @@
 //!
 //! Integer coordinates make touching, collinear and overlapping pairs frequent.
 
-use convexity::polygon::{
+use convexity::primitives::polygon::{
     polygon_intersections, polyline_intersections, polyline_intersections_brute, HitKind, Polygon,
     SegmentHit,
 };

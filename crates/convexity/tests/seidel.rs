@@ -2,12 +2,11 @@
 //! integer reference cases, brute-force vertex enumeration of small LPs, the clarabel hull
 //! distance oracle, GJK on the enumerated vertices, Fourier–Motzkin, and the certificate checker.
 
-use convexity::certificate::{verify, Verdict};
-use convexity::fourier_motzkin::{self, FmLimits};
-use convexity::seidel::{
-    self, halfspaces_intersect, separating_plane, solve, HalfspaceVerdict, LpStatus, Options,
-};
+use convexity::lp::fourier_motzkin::{self, FmLimits};
+use convexity::lp::seidel::{self, halfspaces_intersect, separating_plane, HalfspaceVerdict};
+use convexity::math::seidel_lp::{solve, LpStatus, Options};
 use convexity::{gjk, BoundedHalfspaces, DVec2, DVec3, Halfspaces, Pose, Problem, Vector};
+use convexity::{verify, Verdict};
 use convexity_testkit::gen2::random_hull2;
 use convexity_testkit::gen3::{random_hull3, unit_vector3};
 use convexity_testkit::hull_oracle::hull_distance;

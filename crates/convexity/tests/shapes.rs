@@ -2,8 +2,8 @@
 //! the SoA support scan, and GJK on curved shapes against closed-form distances.
 
 use convexity::gjk::{distance, intersects, Options};
+use convexity::math::vector::Vector;
 use convexity::shape::SupportMap;
-use convexity::vector::Vector;
 use convexity::{
     Ball, Capsule, Cone, ConvexPolygon, Cuboid, Custom, Cylinder, DQuat, DVec2, DVec3, InputError,
     Points, Pose, Pose2, Pose3, Problem, Rot2, Rounded, Segment, Shape2, Shape3, Status,

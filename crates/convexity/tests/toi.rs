@@ -13,7 +13,7 @@
 //! * rotation: SAT separations sampled before the reported time (no missed earlier contact)
 //!   and at it (touching).
 
-use convexity::sat2d::sat;
+use convexity::polytope::sat2d::sat;
 use convexity::toi::roots::{quadratic_roots, quartic_roots, RootKind};
 use convexity::toi::*;
 use convexity::*;

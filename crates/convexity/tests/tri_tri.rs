@@ -9,9 +9,12 @@
 //! `orient3d` sign patterns and coplanar or degenerate cases by 2D tests in every coordinate
 //! projection.
 
-use convexity::certificate::{tolerance_for, verify, Verdict};
-use convexity::tri_tri::{point_on_triangle, tri_tri, tri_tri_test, tri_tri_verdict, TriTri};
+use convexity::gjk::certificate::{tolerance_for, verify};
+use convexity::primitives::tri_tri::{
+    point_on_triangle, tri_tri, tri_tri_test, tri_tri_verdict, TriTri,
+};
 use convexity::DVec3;
+use convexity::Verdict;
 use convexity::{Pose3, Triangle};
 use convexity_testkit::predicates::{collinear3, orient2d, orient3d, Sign};
 use convexity_testkit::rng::{rng, Rng};

@@ -1,9 +1,9 @@
 //! V-Clip against GJK, the clarabel oracle, constructed feature cases and its certificates;
 //! warm start along a trajectory.
 
-use convexity::certificate::{tolerance_for, verify};
-use convexity::polyhedron::ConvexPolyhedron;
-use convexity::vclip::{closest_features, Feature, Options, VClipState};
+use convexity::gjk::certificate::{tolerance_for, verify};
+use convexity::hull::ConvexPolyhedron;
+use convexity::polytope::vclip::{closest_features, Feature, Options, VClipState};
 use convexity::{gjk, DQuat, DVec3, Points, Pose3, Status, SupportMap, Verdict};
 use convexity_testkit::gen3::{random_hull3, random_quat, sphere_points, unit_vector3};
 use convexity_testkit::hull_oracle::hull_distance3;

@@ -2,7 +2,7 @@
 //! cold queries, with valid certificates, in fewer iterations; and a cache handed to the wrong
 //! pair must not change any answer.
 
-use convexity::certificate::tolerance_for;
+use convexity::gjk::certificate::tolerance_for;
 use convexity::gjk::{distance, intersects, Cache, Options};
 use convexity::*;
 use convexity_testkit::gen3::{random_quat, sphere_points};

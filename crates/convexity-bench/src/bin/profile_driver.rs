@@ -10,8 +10,8 @@
 //!   target/release/profile_driver hull8 distance convexity 2000 5`
 //! (the toggle excludes data generation from the counts).
 
-use convexity::minkowski::MinkowskiDifference;
-use convexity::{epa, gjk, DVec3, SupportMap};
+use convexity::gjk::minkowski::MinkowskiDifference;
+use convexity::{gjk, gjk::epa, DVec3, SupportMap};
 use convexity_bench::{
     box_set_with_pairs, directions, hull_set_with_pairs, overlapping, sphere_set_with_pairs,
     DataSet, Kind,

@@ -14,7 +14,7 @@
 //! * reference: the two tetrahedron pairs with their exact answers.
 
 use crate::rng::Rng;
-use convexity::epa::EpaSpace;
+use convexity::gjk::epa::EpaSpace;
 use convexity::{
     gjk, Ball, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, DQuat, DVec2, DVec3, InputError,
     Points, Pose, Pose2, Pose3, Rot2, Rounded, Segment, Shape2, Shape3, SupportMap, Transformed,

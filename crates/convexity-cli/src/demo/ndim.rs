@@ -20,11 +20,12 @@
 
 use crate::rng::Rng;
 use convexity::lp::{self, LpOptions};
+use convexity::math::slice::dot;
+use convexity::nd::points::{verify_n, PointsN, VerdictN};
 use convexity::nd::{
     distance_n, penalty_distance, pso_distance, separate, NdOptions, PenaltyOptions, PsoOptions,
     Separation,
 };
-use convexity::ndim::{dot, verify_n, PointsN, VerdictN};
 use std::fmt::Write as _;
 
 /// Accumulates the report and the overall verdict.
@@ -332,7 +333,7 @@ fn separability(s: &mut Section) {
             weights_a,
             weights_b,
         }) => {
-            let v = VerdictN::Intersecting(convexity::ndim::CommonPointN {
+            let v = VerdictN::Intersecting(convexity::nd::points::CommonPointN {
                 point: common_point,
                 weights_a,
                 weights_b,

@@ -10,11 +10,13 @@
 
 use crate::svg::Svg;
 use crate::toi_cmd;
-use convexity::contact2d::{classify, ContactKind};
-use convexity::polygon::{polyline_intersections, FillRule, HitKind, Location, Polygon};
-use convexity::sat2d::sat;
+use convexity::polytope::contact2d::{classify, ContactKind};
+use convexity::polytope::sat2d::sat;
+use convexity::primitives::polygon::{
+    polyline_intersections, FillRule, HitKind, Location, Polygon,
+};
 use convexity::toi::{swept_toi, vertex_edge_toi, Kinematic2, SweptOptions, TimeOfImpact};
-use convexity::{epa, gjk, ConvexPolygon, DVec2, Pose2, Shape2};
+use convexity::{gjk, gjk::epa, ConvexPolygon, DVec2, Pose2, Shape2};
 use std::fmt::Write as _;
 use std::path::Path;
 

@@ -21,7 +21,7 @@ use super::{
     Scaling,
 };
 use crate::error::InputError;
-use crate::ndim::{PointsN, SeparatingHyperplane, VerdictN};
+use crate::nd::points::{PointsN, SeparatingHyperplane, VerdictN};
 
 /// One point against one hull. The verdict is for the pair `(A = {p}, B = hull)`: check it
 /// with `verify_n(&verdict, &PointsN::from_rows(&[p])?, hull, tolerance)`.

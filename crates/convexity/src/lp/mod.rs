@@ -50,8 +50,10 @@
 //! ([`LpStatus::Numerical`]); both return the best certificate proved, else `Undetermined`.
 
 pub mod containment;
+pub mod fourier_motzkin;
 pub mod reference;
 pub(crate) mod revised;
+pub mod seidel;
 
 pub use containment::{
     contains, point_in_hull, points_in_hull, ContainmentOutcome, ContainmentReport,
@@ -59,12 +61,12 @@ pub use containment::{
 };
 pub use reference::{intersect_reference, ReferenceIntersection};
 
-use crate::certificate::{CommonPoint, SeparatingAxis, Verdict};
 use crate::error::{InputError, Problem as InputProblem};
-use crate::ndim::{CommonPointN, PointsN, SeparatingHyperplane, VerdictN};
-use crate::pose::Pose;
+use crate::math::pose::Pose;
+use crate::math::vector::Vector;
+use crate::nd::points::{CommonPointN, PointsN, SeparatingHyperplane, VerdictN};
 use crate::shape::Points;
-use crate::vector::Vector;
+use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
 use revised::{EarlyExit, Outcome, Problem, Solver};
 
 /// Solver options.
@@ -117,7 +119,7 @@ pub struct LpIntersection {
     /// Simplex pivots.
     pub iterations: u32,
     pub verdict: VerdictN,
-    /// The absolute tolerance used (and to be used by [`crate::ndim::verify_n`]).
+    /// The absolute tolerance used (and to be used by [`crate::nd::points::verify_n`]).
     pub tolerance: f64,
     /// `‖Σλᵢsᵢ − Σμⱼtⱼ‖₁` of the final weights, evaluated on the data: an upper bound on the
     /// L1 distance (equal to it when `status` is `Optimal`).

@@ -24,7 +24,7 @@
 
 use super::{best_hyperplane, check_dims, check_options, combine, tolerance, LpOptions, LpStatus};
 use crate::error::InputError;
-use crate::ndim::{CommonPointN, PointsN, VerdictN};
+use crate::nd::points::{CommonPointN, PointsN, VerdictN};
 
 /// Result of [`intersect_reference`].
 #[derive(Clone, Debug, PartialEq)]

@@ -61,11 +61,11 @@
 //! options are an [`InputError`] naming the option. Never panics or returns NaN.
 
 use crate::error::{InputError, Problem};
-use crate::gjk::Status;
-use crate::ndim::{CommonPointN, PointsN, SeparatingHyperplane, VerdictN};
-use crate::pose::Pose;
+use crate::math::pose::Pose;
+use crate::math::vector::Vector;
+use crate::nd::points::{CommonPointN, PointsN, SeparatingHyperplane, VerdictN};
 use crate::shape::Points;
-use crate::vector::Vector;
+use crate::verdict::Status;
 
 /// Consecutive major cycles without a decrease of `|x|` tolerated before the run is declared
 /// degenerate (Wolfe's method decreases `|x|` strictly in exact arithmetic).
@@ -331,7 +331,7 @@ fn wolfe(a: &PointsN, b: &PointsN, opts: &NdOptions, tols: (f64, f64), sizes: f6
     for (xv, c) in x.iter_mut().zip(b.centroid()) {
         *xv = c - *xv;
     }
-    if !(crate::ndim::dot(&x, &x) > 0.0) {
+    if !(crate::math::slice::dot(&x, &x) > 0.0) {
         x.iter_mut().for_each(|v| *v = 0.0);
         x[0] = 1.0;
     }
@@ -343,7 +343,7 @@ fn wolfe(a: &PointsN, b: &PointsN, opts: &NdOptions, tols: (f64, f64), sizes: f6
     };
     let (i0, j0) = (support(a, &x, 1.0), support(b, &x, -1.0));
     diff(i0, j0, &mut zq);
-    let mut scale = sizes + crate::ndim::dot(&zq, &zq).sqrt();
+    let mut scale = sizes + crate::math::slice::dot(&zq, &zq).sqrt();
     if !(scale > 0.0) || !scale.is_finite() {
         scale = 1.0;
     }
@@ -491,7 +491,7 @@ fn combination(set: &PointsN, w: &[(usize, f64)]) -> Vec<f64> {
 }
 
 fn unit(v: &[f64]) -> Option<Vec<f64>> {
-    let l = crate::ndim::dot(v, v).sqrt();
+    let l = crate::math::slice::dot(v, v).sqrt();
     if l > 0.0 && l.is_finite() {
         Some(v.iter().map(|x| x / l).collect())
     } else {
@@ -592,7 +592,7 @@ pub fn distance_n(a: &PointsN, b: &PointsN, opts: &NdOptions) -> Result<NdDistan
     let k = s.k;
     let mut x = vec![0.0; a.dim()];
     s.point(&mut x);
-    let upper = crate::ndim::dot(&x, &x).sqrt();
+    let upper = crate::math::slice::dot(&x, &x).sqrt();
     let weights_a = merge((0..k).map(|l| (s.pairs[l].0, s.w[l])).collect());
     let weights_b = merge((0..k).map(|l| (s.pairs[l].1, s.w[l])).collect());
     let point_a = combination(a, &weights_a);
@@ -667,7 +667,7 @@ mod tests {
         let d = distance_n(&a, &b, &NdOptions::default()).unwrap();
         assert_eq!(d.status, Status::Converged);
         assert!((d.distance - 2.0).abs() < 1e-14, "{d:?}");
-        assert!(crate::ndim::verify_n(&d.verdict, &a, &b, d.tolerance).is_ok());
+        assert!(crate::nd::points::verify_n(&d.verdict, &a, &b, d.tolerance).is_ok());
     }
 
     #[test]

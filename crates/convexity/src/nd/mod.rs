@@ -1,4 +1,4 @@
-//! Convex-hull queries in any dimension n ≥ 1, on [`PointsN`](crate::ndim::PointsN) sets.
+//! Convex-hull queries in any dimension n ≥ 1, on [`PointsN`](crate::nd::points::PointsN) sets.
 //!
 //! * [`gjk`]: distance between `conv(A)` and `conv(B)` with closest points, convex weights and
 //!   a certificate: GJK on the Minkowski difference with Wolfe's nearest-point method as the
@@ -9,6 +9,7 @@
 //!   exterior-penalty baseline. Approximate and stochastic; never the default method.
 
 pub mod gjk;
+pub mod points;
 pub mod pso;
 pub mod separate;
 

@@ -56,9 +56,9 @@
 //! an [`InputError`]; nothing panics or returns NaN (all inputs are validated finite).
 
 use crate::error::{non_negative, InputError, Problem};
-use crate::gjk::Status;
 use crate::nd::gjk::{check_pair, default_tolerance, fast_dot, verdict_for, Closest};
-use crate::ndim::{PointsN, VerdictN};
+use crate::nd::points::{PointsN, VerdictN};
+use crate::verdict::Status;
 
 /// Settings of [`pso_distance`].
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -46,9 +46,10 @@
 //! ```
 
 use crate::error::{InputError, Problem};
-use crate::gjk::Status;
+use crate::math::slice::dot;
 use crate::nd::gjk::{distance_n, NdDistance, NdOptions};
-use crate::ndim::{dot, PointsN, SeparatingHyperplane, VerdictN};
+use crate::nd::points::{PointsN, SeparatingHyperplane, VerdictN};
+use crate::verdict::Status;
 
 /// The answer of [`separate`].
 #[derive(Clone, Debug, PartialEq)]
@@ -63,7 +64,7 @@ pub enum Separation {
         /// `w·b ≥ c + margin` on B, to the distance run's tolerance.
         margin: f64,
         /// A hyperplane certificate whose gap is recomputed from the vertex extents (checked by
-        /// [`verify_n`](crate::ndim::verify_n)); its normal is `normal` unless rounding made that
+        /// [`verify_n`](crate::nd::points::verify_n)); its normal is `normal` unless rounding made that
         /// gap non-positive, in which case it is the run's best lower-bound direction.
         certificate: SeparatingHyperplane,
         /// The closest points (support vectors' convex combinations).

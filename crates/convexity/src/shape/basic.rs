@@ -6,8 +6,9 @@
 //! finite values, non-negative radii and extents.
 
 use super::SupportMap;
-use crate::error::{finite_vec, non_negative, InputError};
-use crate::vector::Vector;
+use crate::error::{non_negative, InputError};
+use crate::math::vector::finite_vec;
+use crate::math::vector::Vector;
 use glam::DVec3;
 
 /// A ball (circle in 2D, sphere in 3D) centred at the local origin.

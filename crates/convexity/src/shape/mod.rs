@@ -16,15 +16,16 @@ mod polygon;
 mod polytope;
 mod wrappers;
 
+pub use crate::math::halfspaces::{Farkas, FarkasCheck, Halfspaces, MAX_HULL3_POINTS};
 pub use basic::{Ball, Capsule, Cone, Cuboid, Cylinder, Segment, Triangle};
 pub use dispatch::{Shape2, Shape3};
-pub use halfspaces::{BoundedHalfspaces, Farkas, FarkasCheck, Halfspaces, MAX_HULL3_POINTS};
+pub use halfspaces::BoundedHalfspaces;
 pub use points::Points;
 pub use polygon::ConvexPolygon;
 pub use polytope::Polytope;
 pub use wrappers::{Custom, Rounded, Transformed};
 
-use crate::vector::Vector;
+use crate::math::vector::Vector;
 
 /// A convex shape described by its support function, in its local frame.
 pub trait SupportMap<V: Vector> {

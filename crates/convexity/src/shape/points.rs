@@ -11,7 +11,7 @@
 
 use super::SupportMap;
 use crate::error::{InputError, Problem};
-use crate::vector::Vector;
+use crate::math::vector::Vector;
 
 #[derive(Clone, Debug)]
 pub struct Points<V: Vector> {
@@ -31,7 +31,7 @@ impl<V: Vector> Points<V> {
         }
         for (i, p) in points.iter().enumerate() {
             if !p.is_finite() || p.max_abs() > crate::error::MAX_MAGNITUDE {
-                crate::error::finite_vec(&format!("points[{i}]"), *p)?;
+                crate::math::vector::finite_vec(&format!("points[{i}]"), *p)?;
             }
         }
         // The vertex centroid lies in the hull (the bounding-box centre need not: for the

@@ -8,7 +8,7 @@
 //! applicable instead of approximating them.
 
 use super::*;
-use crate::vector::Vector;
+use crate::math::vector::Vector;
 use glam::{DVec2, DVec3};
 
 /// A shape that may expose a finite vertex set (local frame).

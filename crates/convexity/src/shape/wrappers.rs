@@ -6,8 +6,8 @@
 
 use super::SupportMap;
 use crate::error::{non_negative, InputError, Problem};
-use crate::pose::Pose;
-use crate::vector::Vector;
+use crate::math::pose::Pose;
+use crate::math::vector::Vector;
 use std::sync::Arc;
 
 /// `inner ⊕ ball(radius)`. Its core is the core of `inner`; the radii add.
@@ -60,7 +60,7 @@ pub struct Transformed<S, V: Vector> {
 
 impl<S, V: Vector> Transformed<S, V> {
     pub fn new(inner: S, pose: Pose<V>) -> Self {
-        use crate::vector::Rotation;
+        use crate::math::vector::Rotation;
         Transformed {
             inner,
             matrix: pose.rotation().to_matrix(),
@@ -127,7 +127,7 @@ impl<V: Vector> Custom<V> {
         center: V,
         size: f64,
     ) -> Result<Self, InputError> {
-        crate::error::finite_vec("center", center)?;
+        crate::math::vector::finite_vec("center", center)?;
         non_negative("size", size)?;
         let probe = support(V::AXIS);
         if !probe.is_finite() {

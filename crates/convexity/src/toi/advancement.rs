@@ -28,11 +28,12 @@
 
 use super::swept::default_tolerance;
 use super::TimeOfImpact;
-use crate::error::{finite, finite_vec, non_negative, InputError};
+use crate::error::{finite, non_negative, InputError};
 use crate::gjk;
-use crate::pose::Pose;
+use crate::math::pose::Pose;
+use crate::math::vector::finite_vec;
+use crate::math::vector::{Rot2, Rotation, Vector};
 use crate::shape::SupportMap;
-use crate::vector::{Rot2, Rotation, Vector};
 use glam::{DQuat, DVec2, DVec3};
 
 /// A dimension in which bodies can spin: the angular velocity type and its integration.

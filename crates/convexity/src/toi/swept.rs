@@ -22,11 +22,12 @@
 //! max_iterations` (warm-started from each other).
 
 use super::TimeOfImpact;
-use crate::error::{finite_vec, non_negative, InputError};
+use crate::error::{non_negative, InputError};
 use crate::gjk::{self, Intersection};
-use crate::pose::Pose;
+use crate::math::pose::Pose;
+use crate::math::vector::finite_vec;
+use crate::math::vector::Vector;
 use crate::shape::SupportMap;
-use crate::vector::Vector;
 
 /// The hull of a shape and its copy translated by `displacement` (in the shape's own frame).
 #[derive(Clone, Copy, Debug)]

@@ -25,7 +25,8 @@
 
 use super::roots::{roots_in, RootStatus};
 use super::TimeOfImpact;
-use crate::error::{finite_vec, non_negative, InputError};
+use crate::error::{non_negative, InputError};
+use crate::math::vector::finite_vec;
 use glam::DVec2;
 
 /// A point's motion over the step: `x(t) = position + velocity t + ½ acceleration t²`.

@@ -1,0 +1,627 @@
+//! 3D expansion: blow GJK's simplex up to a tetrahedron, then expand a triangulated convex
+//! polytope toward the boundary of `K = core(A) − core(B)`.
+//!
+//! Data structure: vertices are append-only (`Context::verts`); faces live in a slot store
+//! with a free list (`Context::faces`, `Context::free`), each with its three neighbours, so
+//! the faces visible from a new point are found by a flood fill from the closest face
+//! (van den Bergen 2003, §4.3.5; the same "silhouette" walk as Bullet and Jolt). The closest
+//! face is found by a linear scan (F ≤ 2V − 4 ≤ a few hundred for the default cap; cheaper
+//! and simpler than a heap with lazy deletion at that size).
+//!
+//! Orientation: every face is stored counter-clockwise seen from outside, so
+//! `n = (b − a) × (c − a)` is outward, and two neighbours traverse their shared edge in
+//! opposite directions. A horizon edge `s → e` (as the deleted face ran it) gets the new face
+//! `(s, e, w)`, which keeps that orientation.
+
+use super::sealed::{Expansion, Params, Sealed};
+use super::{
+    broken, checked_support, farthest, finite, flat_answer, point_answer, Context, Face,
+    HorizonEdge,
+};
+use crate::gjk::minkowski::{MinkowskiDifference, SupportPoint};
+use crate::gjk::simplex::Simplex;
+use crate::shape::SupportMap;
+use crate::verdict::Status;
+use glam::DVec3;
+
+/// Cap on the polytope's vertices (4 initial + one per iteration).
+const MAX_VERTICES: usize = 1024;
+/// Cap on face slots. A closed triangulation has `F = 2V − 4` faces and dead slots are
+/// reused before new ones are made, so this is never reached by a consistent polytope.
+const MAX_FACES: usize = 2 * MAX_VERTICES + 16;
+
+impl Sealed for DVec3 {
+    fn expand<A, B>(
+        mink: &MinkowskiDifference<'_, DVec3, A, B>,
+        start: &Simplex<DVec3>,
+        params: &Params<DVec3>,
+        ctx: &mut Context<DVec3>,
+    ) -> Expansion<DVec3>
+    where
+        A: SupportMap<DVec3> + ?Sized,
+        B: SupportMap<DVec3> + ?Sized,
+    {
+        expand(mink, start, params, ctx)
+    }
+}
+
+/// Builds the initial tetrahedron in `ctx`, or returns the defined answer for a flat `K`.
+///
+/// The tetrahedron contains the hull of GJK's simplex when that is non-degenerate, hence the
+/// origin up to GJK's touch tolerance. Otherwise each missing vertex is the support point
+/// farthest from the current affine hull along orthogonal directions (both signs); if none
+/// is farther than `ε`, `K` lies within `ε` (√3 ε for the six-direction searches) of that
+/// hull, whose `min_n h_K(n)` is then 0 up to `ε`, and the flat answer is exact to `ε`.
+fn initial<A, B>(
+    mink: &MinkowskiDifference<'_, DVec3, A, B>,
+    start: &Simplex<DVec3>,
+    params: &Params<DVec3>,
+    ctx: &mut Context<DVec3>,
+) -> Result<(), Expansion<DVec3>>
+where
+    A: SupportMap<DVec3> + ?Sized,
+    B: SupportMap<DVec3> + ?Sized,
+{
+    let eps = params.eps;
+    let pts = start.points();
+    let s0 = match pts.first() {
+        Some(p) => *p,
+        None => checked_support(mink, DVec3::X, params)?,
+    };
+
+    // Second vertex: farthest from s0 (searching ±x, ±y, ±z if the simplex is a point).
+    let axes = [
+        DVec3::X,
+        DVec3::NEG_X,
+        DVec3::Y,
+        DVec3::NEG_Y,
+        DVec3::Z,
+        DVec3::NEG_Z,
+    ];
+    let (s1, l1) = farthest(mink, pts, &axes, |w| (w - s0.w).length(), params)?;
+    if l1.is_nan() || l1 <= eps {
+        return Err(point_answer(s0.w, params));
+    }
+    let dn = match (s1.w - s0.w).try_normalize() {
+        Some(d) => d,
+        None => return Err(broken(params, 0)),
+    };
+
+    // Third vertex: farthest from the line s0 s1, searching six directions at 60° steps
+    // around it (both signs) if the simplex is a segment.
+    let e1 = dn.any_orthonormal_vector();
+    let e2 = dn.cross(e1);
+    let mut perp = [DVec3::ZERO; 6];
+    for (k, pair) in perp.chunks_exact_mut(2).enumerate() {
+        let (s, c) = (k as f64 * core::f64::consts::FRAC_PI_3).sin_cos();
+        let u = e1 * c + e2 * s;
+        pair[0] = u;
+        pair[1] = -u;
+    }
+    let line_dist = |w: DVec3| {
+        let r = w - s0.w;
+        (r - dn * r.dot(dn)).length()
+    };
+    let (s2, l2) = farthest(mink, pts, &perp, line_dist, params)?;
+    if l2.is_nan() || l2 <= eps {
+        // K is a segment: the normal across the origin's offset from its line, if any.
+        let off = s0.w - dn * dn.dot(s0.w);
+        let n = match off.try_normalize() {
+            Some(n) if off.length() > eps => n,
+            _ => e1,
+        };
+        return Err(flat_answer(n, s0.w, params));
+    }
+    let normal_raw = (s1.w - s0.w).cross(s2.w - s0.w);
+    let n = match normal_raw.try_normalize() {
+        Some(n) => n,
+        None => return Err(broken(params, 0)),
+    };
+
+    // Fourth vertex: farthest from the plane, searching ±n if the simplex is a triangle.
+    let plane_dist = |w: DVec3| n.dot(w - s0.w).abs();
+    let (s3, l3) = farthest(mink, pts, &[n, -n], plane_dist, params)?;
+    if l3.is_nan() || l3 <= eps {
+        return Err(flat_answer(n, s0.w, params));
+    }
+
+    // Orient so that s3 lies on the positive side of (s0, s1, s2); the outward faces are then
+    // (0,2,1), (0,1,3), (1,2,3), (0,3,2).
+    let (s1, s2) = if normal_raw.dot(s3.w - s0.w) < 0.0 {
+        (s2, s1)
+    } else {
+        (s1, s2)
+    };
+    ctx.verts.extend_from_slice(&[s0, s1, s2, s3]);
+    for v in [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]] {
+        match make_face(&ctx.verts, v) {
+            Some(f) => ctx.faces.push(f),
+            None => return Err(broken(params, 0)),
+        }
+    }
+    link(&mut ctx.faces);
+    Ok(())
+}
+
+/// Sets the adjacency of a small closed triangulation by matching each edge `(a, b)` with the
+/// reversed edge `(b, a)` of another face. O(F²): used for the initial tetrahedron only.
+fn link(faces: &mut [Face<DVec3>]) {
+    for f in 0..faces.len() {
+        for i in 0..3 {
+            let (a, b) = (faces[f].v[i], faces[f].v[(i + 1) % 3]);
+            for g in (0..faces.len()).filter(|&g| g != f) {
+                for j in 0..3 {
+                    if faces[g].v[j] == b && faces[g].v[(j + 1) % 3] == a {
+                        faces[f].adj[i] = g as u32;
+                        faces[f].adj_edge[i] = j as u8;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A face on vertices `v` (counter-clockwise from outside), or `None` if it has no normal.
+///
+/// The normal is the cross product of the two edges at the vertex opposite the longest edge
+/// (the best-conditioned choice); all three choices are equal in exact arithmetic. The plane
+/// offset is the mean over the three vertices.
+fn make_face(verts: &[SupportPoint<DVec3>], v: [u32; 3]) -> Option<Face<DVec3>> {
+    let a = verts.get(v[0] as usize)?.w;
+    let b = verts.get(v[1] as usize)?.w;
+    let c = verts.get(v[2] as usize)?.w;
+    let (ab, bc, ca) = (
+        (b - a).length_squared(),
+        (c - b).length_squared(),
+        (a - c).length_squared(),
+    );
+    let raw = if bc >= ab && bc >= ca {
+        (b - a).cross(c - a)
+    } else if ca >= ab {
+        (c - b).cross(a - b)
+    } else {
+        (a - c).cross(b - c)
+    };
+    let n = raw.try_normalize()?;
+    let dist = (n.dot(a) + n.dot(b) + n.dot(c)) / 3.0;
+    if !dist.is_finite() {
+        return None;
+    }
+    let l = barycentric(a, b, c, n, dist);
+    Some(Face {
+        v,
+        adj: [0; 3],
+        adj_edge: [0; 3],
+        n,
+        dist,
+        inside: l.iter().all(|x| *x >= -1e-9),
+        alive: true,
+    })
+}
+
+/// Barycentric coordinates of the origin's projection `p = dist · n` on the plane of the
+/// triangle `(a, b, c)` with unit normal `n`: the signed areas of the sub-triangles opposite
+/// each vertex, measured along `n`, over the whole area. NaN-free: a zero or non-finite area
+/// gives `[−1; 3]` ("not inside").
+fn barycentric(a: DVec3, b: DVec3, c: DVec3, n: DVec3, dist: f64) -> [f64; 3] {
+    let p = n * dist;
+    let den = (b - a).cross(c - a).dot(n);
+    let l = [
+        (b - p).cross(c - p).dot(n) / den,
+        (c - p).cross(a - p).dot(n) / den,
+        (a - p).cross(b - p).dot(n) / den,
+    ];
+    if den > 0.0 && l.iter().all(|x| x.is_finite()) {
+        l
+    } else {
+        [-1.0; 3]
+    }
+}
+
+/// Index of the live face with the least plane offset among the candidates: faces whose
+/// projection of the origin is inside (van den Bergen's rule) and faces the origin lies
+/// beyond (`dist < 0`); among all live faces if there is none. Lowest index on ties.
+///
+/// With the origin inside the polytope the candidates hold the closest facet, and among
+/// coplanar faces of equal offset only the one holding the projection gives the right contact
+/// point. With the origin outside (cores touching within tolerance or apart by a hair), some
+/// face has `dist < 0`, so the chosen offset is ≤ 0; at convergence it equals `h_K(n)` up to
+/// the tolerance, hence lies in `[−dist(0, K) − tol, 0]`. (Van den Bergen's rule alone could
+/// pick a far face there: near an edge of the polytope no adjacent face holds the projection.)
+fn closest(faces: &[Face<DVec3>]) -> Option<usize> {
+    let mut best = None;
+    let mut best_any = None;
+    let (mut bd, mut bd_any) = (f64::INFINITY, f64::INFINITY);
+    for (i, f) in faces.iter().enumerate() {
+        if !f.alive {
+            continue;
+        }
+        if (f.inside || f.dist < 0.0) && f.dist < bd {
+            bd = f.dist;
+            best = Some(i);
+        }
+        if f.dist < bd_any {
+            bd_any = f.dist;
+            best_any = Some(i);
+        }
+    }
+    best.or(best_any)
+}
+
+/// The answer from face `f`: the origin's projection `dist · n` in barycentric coordinates,
+/// applied to the `a` and `b` parts of the face's support points.
+fn answer(
+    verts: &[SupportPoint<DVec3>],
+    f: &Face<DVec3>,
+    status: Status,
+    iterations: u32,
+    params: &Params<DVec3>,
+) -> Expansion<DVec3> {
+    let (Some(a), Some(b), Some(c)) = (
+        verts.get(f.v[0] as usize),
+        verts.get(f.v[1] as usize),
+        verts.get(f.v[2] as usize),
+    ) else {
+        return broken(params, iterations);
+    };
+    let n = f.n;
+    // Clamped to the triangle (the projection is inside it up to rounding, except when the
+    // origin is on or just outside the polytope) and renormalised.
+    let mut l = barycentric(a.w, b.w, c.w, n, f.dist);
+    let mut sum = 0.0;
+    for x in &mut l {
+        *x = x.max(0.0);
+        sum += *x;
+    }
+    if sum > 0.0 && sum.is_finite() {
+        for x in &mut l {
+            *x /= sum;
+        }
+    } else {
+        l = [1.0 / 3.0; 3];
+    }
+    Expansion {
+        status,
+        iterations,
+        depth: f.dist,
+        normal: n,
+        pa: a.a * l[0] + b.a * l[1] + c.a * l[2],
+        pb: a.b * l[0] + b.b * l[1] + c.b * l[2],
+    }
+}
+
+fn expand<A, B>(
+    mink: &MinkowskiDifference<'_, DVec3, A, B>,
+    start: &Simplex<DVec3>,
+    params: &Params<DVec3>,
+    ctx: &mut Context<DVec3>,
+) -> Expansion<DVec3>
+where
+    A: SupportMap<DVec3> + ?Sized,
+    B: SupportMap<DVec3> + ?Sized,
+{
+    ctx.clear();
+    if let Err(e) = initial(mink, start, params, ctx) {
+        return e;
+    }
+    let dup2 = params.vis_eps * params.vis_eps;
+    let mut iterations = 0u32;
+    loop {
+        let Some(f) = closest(&ctx.faces).and_then(|i| ctx.faces.get(i).map(|f| (i, *f))) else {
+            return broken(params, iterations);
+        };
+        let (fi, f) = f;
+        if iterations >= params.max_iterations {
+            return answer(&ctx.verts, &f, Status::IterationLimit, iterations, params);
+        }
+        iterations += 1;
+        let w = mink.support(f.n);
+        if !finite(&w) {
+            return answer(&ctx.verts, &f, Status::Degenerate, iterations, params);
+        }
+        // Stopping test: the face's plane is a lower bound and n·w an upper bound on the core
+        // depth along this normal.
+        let gap = f.n.dot(w.w) - f.dist;
+        if gap <= params.abs_tol.max(params.rel_tol * f.dist.abs()) {
+            return answer(&ctx.verts, &f, Status::Converged, iterations, params);
+        }
+        if ctx.verts.len() >= MAX_VERTICES {
+            return answer(&ctx.verts, &f, Status::IterationLimit, iterations, params);
+        }
+        // A support point beyond the closest face that repeats a vertex means rounding made
+        // the polytope non-convex: nothing more can be learnt.
+        if ctx
+            .verts
+            .iter()
+            .any(|v| (v.w - w.w).length_squared() <= dup2)
+        {
+            return answer(&ctx.verts, &f, Status::Degenerate, iterations, params);
+        }
+        let wi = ctx.verts.len() as u32;
+        ctx.verts.push(w);
+        if !carve(ctx, fi, w.w, params.vis_eps) || !stitch(ctx, wi) {
+            return answer(&ctx.verts, &f, Status::Degenerate, iterations, params);
+        }
+    }
+}
+
+/// Deletes the faces visible from `w` that are connected to face `f0` (which is deleted
+/// unconditionally: `w` lies beyond it by more than the tolerance) and records the horizon:
+/// the edges of surviving faces whose neighbour was deleted.
+fn carve(ctx: &mut Context<DVec3>, f0: usize, w: DVec3, eps: f64) -> bool {
+    ctx.stack.clear();
+    ctx.horizon.clear();
+    let Some(face) = ctx.faces.get_mut(f0) else {
+        return false;
+    };
+    face.alive = false;
+    let (adj, adj_edge) = (face.adj, face.adj_edge);
+    ctx.free.push(f0 as u32);
+    for i in 0..3 {
+        ctx.stack.push((adj[i], adj_edge[i]));
+    }
+    while let Some((g, j)) = ctx.stack.pop() {
+        let Some(face) = ctx.faces.get_mut(g as usize) else {
+            return false;
+        };
+        if !face.alive {
+            continue;
+        }
+        let j = usize::from(j % 3);
+        if face.n.dot(w) - face.dist > eps {
+            face.alive = false;
+            let (adj, adj_edge) = (face.adj, face.adj_edge);
+            ctx.free.push(g);
+            for k in [(j + 2) % 3, (j + 1) % 3] {
+                ctx.stack.push((adj[k], adj_edge[k]));
+            }
+        } else {
+            ctx.horizon.push(HorizonEdge {
+                face: g,
+                edge: j as u8,
+                s: face.v[(j + 1) % 3],
+                e: face.v[j],
+                ..HorizonEdge::default()
+            });
+        }
+    }
+    true
+}
+
+/// Fans the horizon to the new vertex `wi`. Checks first that the horizon is one simple loop
+/// (every end vertex starts exactly one edge, and following the links visits every edge once):
+/// rounding can make the deleted region something other than a disc, and then the polytope
+/// cannot be patched.
+fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
+    let h = ctx.horizon.len();
+    if h < 3 {
+        return false;
+    }
+    for k in 0..h {
+        let e = ctx.horizon[k].e;
+        let mut next = None;
+        for (m, he) in ctx.horizon.iter().enumerate() {
+            if he.s == e {
+                if next.is_some() {
+                    return false;
+                }
+                next = Some(m as u32);
+            }
+        }
+        match next {
+            Some(m) => ctx.horizon[k].next = m,
+            None => return false,
+        }
+    }
+    let mut k = 0usize;
+    for _ in 0..h {
+        let Some(he) = ctx.horizon.get_mut(k) else {
+            return false;
+        };
+        if he.seen {
+            return false;
+        }
+        he.seen = true;
+        k = he.next as usize;
+    }
+    if k != 0 {
+        return false;
+    }
+    for k in 0..h {
+        let m = ctx.horizon[k].next as usize;
+        if let Some(he) = ctx.horizon.get_mut(m) {
+            he.prev = k as u32;
+        }
+    }
+    for k in 0..h {
+        let he = ctx.horizon[k];
+        let Some(mut face) = make_face(&ctx.verts, [he.s, he.e, wi]) else {
+            return false;
+        };
+        face.adj = [he.face, 0, 0];
+        face.adj_edge = [he.edge, 2, 1];
+        let slot = match ctx.free.pop() {
+            Some(s) => s,
+            None => {
+                if ctx.faces.len() >= MAX_FACES {
+                    return false;
+                }
+                ctx.faces.push(Face::default());
+                (ctx.faces.len() - 1) as u32
+            }
+        };
+        match ctx.faces.get_mut(slot as usize) {
+            Some(f) => *f = face,
+            None => return false,
+        }
+        ctx.horizon[k].new = slot;
+    }
+    for k in 0..h {
+        let he = ctx.horizon[k];
+        let next_new = ctx.horizon[he.next as usize].new;
+        let prev_new = ctx.horizon[he.prev as usize].new;
+        let Some(f) = ctx.faces.get_mut(he.new as usize) else {
+            return false;
+        };
+        f.adj[1] = next_new;
+        f.adj[2] = prev_new;
+        let Some(g) = ctx.faces.get_mut(he.face as usize) else {
+            return false;
+        };
+        let j = usize::from(he.edge % 3);
+        g.adj[j] = he.new;
+        g.adj_edge[j] = 0;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    //! White-box tests of the failure paths that black-box inputs essentially never reach
+    //! (they need a polytope that rounding has made non-convex): each must report failure
+    //! instead of panicking or corrupting memory.
+    use super::*;
+
+    fn sp(w: DVec3) -> SupportPoint<DVec3> {
+        SupportPoint {
+            w,
+            a: w,
+            b: DVec3::ZERO,
+        }
+    }
+
+    /// A context holding the outward tetrahedron on the unit axes and the origin's opposite.
+    fn tetra() -> Context<DVec3> {
+        let mut ctx = Context::new();
+        ctx.verts.extend_from_slice(&[
+            sp(DVec3::new(-1.0, -1.0, -1.0)),
+            sp(DVec3::new(3.0, -1.0, -1.0)),
+            sp(DVec3::new(-1.0, 3.0, -1.0)),
+            sp(DVec3::new(-1.0, -1.0, 3.0)),
+        ]);
+        for v in [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]] {
+            let f = make_face(&ctx.verts, v).expect("a proper face");
+            ctx.faces.push(f);
+        }
+        link(&mut ctx.faces);
+        ctx
+    }
+
+    #[test]
+    fn tetrahedron_is_outward_and_linked() {
+        let ctx = tetra();
+        for (i, f) in ctx.faces.iter().enumerate() {
+            assert!(f.dist > 0.0, "origin inside: {f:?}");
+            for e in 0..3 {
+                let g = &ctx.faces[f.adj[e] as usize];
+                let j = usize::from(f.adj_edge[e]);
+                assert_eq!(g.adj[j] as usize, i);
+                assert_eq!((g.v[j], g.v[(j + 1) % 3]), (f.v[(e + 1) % 3], f.v[e]));
+            }
+        }
+    }
+
+    #[test]
+    fn carve_and_stitch_grow_a_consistent_polytope() {
+        let mut ctx = tetra();
+        // Beyond the bottom face only: one face out, three in (F = 2V − 4 with V = 5).
+        let w = DVec3::new(0.0, 0.0, -5.0);
+        ctx.verts.push(sp(w));
+        assert!(carve(&mut ctx, 0, w, 0.0));
+        assert_eq!(ctx.horizon.len(), 3);
+        assert!(stitch(&mut ctx, 4));
+        assert_eq!(ctx.faces.iter().filter(|f| f.alive).count(), 6);
+        // Beyond the three faces around vertex 0 = (−1, −1, −1) now: it leaves the polytope.
+        let w = DVec3::new(-9.0, -9.0, -9.0);
+        ctx.verts.push(sp(w));
+        // (carve deletes its start face unconditionally: in the loop it is the closest face,
+        // which w is beyond by more than the tolerance; here take the face w sees most.)
+        let f0 = (0..ctx.faces.len())
+            .filter(|&i| ctx.faces[i].alive)
+            .max_by(|&i, &j| {
+                let h = |k: usize| ctx.faces[k].n.dot(w) - ctx.faces[k].dist;
+                h(i).total_cmp(&h(j))
+            })
+            .expect("a face");
+        assert!(carve(&mut ctx, f0, w, 0.0));
+        assert!(stitch(&mut ctx, 5));
+        // Every live face is outward (origin inside) and linked both ways.
+        for (i, f) in ctx.faces.iter().enumerate().filter(|(_, f)| f.alive) {
+            assert!(f.dist > 0.0);
+            for e in 0..3 {
+                let g = &ctx.faces[f.adj[e] as usize];
+                assert!(g.alive);
+                assert_eq!(g.adj[usize::from(f.adj_edge[e])] as usize, i);
+            }
+        }
+    }
+
+    #[test]
+    fn broken_adjacency_is_reported() {
+        let mut ctx = tetra();
+        ctx.faces[1].adj = [99, 99, 99];
+        let w = DVec3::new(0.0, -5.0, 0.0);
+        // Face 1 (normal −y) sees w; its neighbours are out of range.
+        assert!(!carve(&mut ctx, 1, w, 0.0));
+    }
+
+    #[test]
+    fn a_horizon_that_is_not_one_loop_is_reported() {
+        let mut ctx = tetra();
+        ctx.verts.push(sp(DVec3::ZERO));
+        // Too short.
+        ctx.horizon.clear();
+        ctx.horizon.push(HorizonEdge {
+            s: 0,
+            e: 1,
+            ..HorizonEdge::default()
+        });
+        ctx.horizon.push(HorizonEdge {
+            s: 1,
+            e: 0,
+            ..HorizonEdge::default()
+        });
+        assert!(!stitch(&mut ctx, 4));
+        // Two loops (0→1→2→0 and 3→3): every end starts an edge, but the walk from the first
+        // edge does not visit them all.
+        ctx.horizon.clear();
+        for (s, e) in [(0, 1), (1, 2), (2, 0), (3, 3)] {
+            ctx.horizon.push(HorizonEdge {
+                s,
+                e,
+                ..HorizonEdge::default()
+            });
+        }
+        assert!(!stitch(&mut ctx, 4));
+        // A vertex starting two edges.
+        ctx.horizon.clear();
+        for (s, e) in [(0, 1), (1, 2), (1, 0), (2, 0)] {
+            ctx.horizon.push(HorizonEdge {
+                s,
+                e,
+                ..HorizonEdge::default()
+            });
+        }
+        assert!(!stitch(&mut ctx, 4));
+        // A new face without a normal (w on the line of its horizon edge).
+        ctx.horizon.clear();
+        ctx.verts.push(sp(DVec3::new(1.0, -1.0, -1.0))); // on the edge 0 → 1
+        for (s, e) in [(0, 1), (1, 2), (2, 0)] {
+            ctx.horizon.push(HorizonEdge {
+                s,
+                e,
+                ..HorizonEdge::default()
+            });
+        }
+        assert!(!stitch(&mut ctx, 5));
+    }
+
+    #[test]
+    fn faces_without_normals_are_refused() {
+        let verts = [sp(DVec3::ZERO), sp(DVec3::X), sp(DVec3::X * 2.0)];
+        assert!(make_face(&verts, [0, 1, 2]).is_none());
+        assert!(make_face(&verts, [0, 1, 7]).is_none());
+        let nan = [sp(DVec3::ZERO), sp(DVec3::X), sp(DVec3::NAN)];
+        assert!(make_face(&nan, [0, 1, 2]).is_none());
+    }
+}

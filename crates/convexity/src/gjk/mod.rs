@@ -1,0 +1,540 @@
+//! GJK: boolean intersection and distance between two convex shapes given by support maps.
+//!
+//! Source: Gilbert, Johnson & Keerthi, "A fast procedure for computing the distance between
+//! complex objects in three-dimensional space", IEEE J. Robotics & Automation 4(2), 1988;
+//! termination and the core/radius split after van den Bergen (2003), §4.3.
+//!
+//! What it computes: the distance between A and B, the closest points, the direction, and a
+//! certificate (separating axis with gap, or common point). Runs on the shapes' cores in A's
+//! frame (see [`crate::gjk::minkowski`]) and subtracts the radii, so spheres and capsules are exact.
+//!
+//! Termination, in order of precedence each iteration:
+//! * the simplex contains the origin (`DIM + 1` points with positive weights): intersecting;
+//! * duality gap: the upper bound `|v|` minus the best lower bound `max_k (v_k·w_k)/|v_k|` is at
+//!   most `max(abs_tol, rel_tol · |v|)`: converged;
+//! * the new support point repeats a simplex vertex: converged (no progress is possible);
+//! * `|v|` did not decrease in 4 consecutive iterations: numerical stall, status `Degenerate`
+//!   (bounds are still valid). A single non-improving step is normal near flat faces, where
+//!   GJK alternates between a useless far-side support point and a real step;
+//! * iteration cap: status `IterationLimit`.
+//!
+//! The verdict is decided by proof only: `Separated` when the certified gap (lower bound minus
+//! radii) is positive and the upper bound exceeds the touch tolerance, `Intersecting` when the
+//! upper bound minus radii is within the touch tolerance (touching counts as intersecting),
+//! otherwise `Undetermined`. Hitting the cap never turns into a separated answer without a
+//! positive certified gap.
+//!
+//! Precision: the returned distance is within `max(abs_tol, rel_tol·d)` of the distance of
+//! the shapes as given, where `abs_tol = rel_tol · (size_A + size_B) + 4ε · magnitude`,
+//! `rel_tol = 1e-10` by default and the magnitude sums the world translations, the centres
+//! and the sizes. Poses enter the geometry only through `pose_a⁻¹ ∘ pose_b`, formed from the
+//! difference of the translations, so a common offset of 1e6 adds no error beyond the
+//! rounding of the input translations themselves (≈ 1.2e-10 per coordinate at 1e6, which the
+//! `4ε · magnitude` floor of ≈ 9e-10 covers). Gaps below that floor cannot be represented in
+//! the input and are reported as touching.
+//!
+//! Complexity: O(k · support) with k iterations (typically 3–12 for polytopes; the cap,
+//! default 128, bounds curved shapes). No allocation.
+
+pub mod certificate;
+pub mod chung_wang;
+pub mod epa;
+pub mod minkowski;
+pub mod simplex;
+
+use crate::gjk::minkowski::MinkowskiDifference;
+use crate::gjk::simplex::Simplex;
+use crate::math::pose::Pose;
+use crate::math::vector::Vector;
+use crate::shape::SupportMap;
+use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
+
+/// GJK settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    pub max_iterations: u32,
+    /// Relative tolerance on the duality gap and on touching.
+    pub rel_tolerance: f64,
+    /// Absolute tolerance; defaults to `rel_tolerance × (size_A + size_B) + 4ε × magnitude`,
+    /// where the magnitude sums the world translations, the shapes' centres in A's frame and
+    /// their sizes (see [`MinkowskiDifference::magnitude`]): input rounding is below it.
+    pub abs_tolerance: Option<f64>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_iterations: 128,
+            rel_tolerance: 1e-10,
+            abs_tolerance: None,
+        }
+    }
+}
+
+/// Warm-start cache for coherent queries: the last search direction in A's frame and the last
+/// simplex (re-placed with the new relative pose, its points are still points of A − B).
+///
+/// A cache belongs to one pair of shapes. It records the two shapes' addresses and is ignored
+/// (the query starts cold) when it is passed with other shapes, so reusing it by mistake costs
+/// speed, never correctness. Do not rebuild a shape in place while keeping its cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Cache<V> {
+    dir: Option<V>,
+    /// Addresses of the shapes the cache was filled for.
+    owner: (usize, usize),
+    /// The last simplex's support points: A's in A's frame, B's in B's own frame, so that the
+    /// next query can re-place them with its relative pose (they stay points of A and of B).
+    pts: [(V, V); 4],
+    len: usize,
+}
+
+impl<V: Vector> Cache<V> {
+    pub fn new() -> Self {
+        Cache {
+            dir: None,
+            owner: (0, 0),
+            pts: [(V::ZERO, V::ZERO); 4],
+            len: 0,
+        }
+    }
+
+    /// The cache's key for a pair: the addresses of the two shapes.
+    fn key<A: ?Sized, B: ?Sized>(a: &A, b: &B) -> (usize, usize) {
+        (
+            a as *const A as *const () as usize,
+            b as *const B as *const () as usize,
+        )
+    }
+
+    /// Whether the cache was filled for this pair of shapes.
+    pub(crate) fn belongs_to<A: ?Sized, B: ?Sized>(
+        &self,
+        mink: &MinkowskiDifference<'_, V, A, B>,
+    ) -> bool {
+        self.owner == Self::key(mink.a, mink.b)
+    }
+
+    /// Keeps `s` for the next query on this pair (B's points in B's own frame).
+    pub(crate) fn store<A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>(
+        &mut self,
+        mink: &MinkowskiDifference<'_, V, A, B>,
+        s: &Simplex<V>,
+    ) {
+        self.owner = Self::key(mink.a, mink.b);
+        self.len = s.len;
+        for (slot, p) in self.pts.iter_mut().zip(s.points()) {
+            *slot = (p.a, mink.pose_ab().inverse_transform_point(p.b));
+        }
+    }
+
+    /// The stored simplex re-placed under `mink`'s relative pose (still points of A − B).
+    pub(crate) fn placed<'c, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>(
+        &'c self,
+        mink: &'c MinkowskiDifference<'_, V, A, B>,
+    ) -> impl Iterator<Item = crate::gjk::minkowski::SupportPoint<V>> + 'c {
+        self.pts[..self.len.min(4)]
+            .iter()
+            .map(move |&(a, b_local)| {
+                let b = mink.pose_ab().transform_point(b_local);
+                crate::gjk::minkowski::SupportPoint { w: a - b, a, b }
+            })
+    }
+
+    /// Sets the cached direction (A's frame) and forgets the simplex.
+    pub(crate) fn keep_direction_only<A: ?Sized, B: ?Sized>(
+        &mut self,
+        mink: &MinkowskiDifference<'_, V, A, B>,
+        dir: V,
+    ) {
+        self.owner = Self::key(mink.a, mink.b);
+        self.dir = Some(dir);
+        self.len = 0;
+    }
+    /// The cached direction (A's frame), if any.
+    pub fn direction(&self) -> Option<V> {
+        self.dir
+    }
+}
+
+/// Result of a distance query. Points and vectors are in the world frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Distance<V> {
+    pub status: Status,
+    pub iterations: u32,
+    /// Best upper bound on the distance between the full shapes, clamped at 0 and never below
+    /// `lower_bound` (they can cross by an ulp at convergence). When the verdict is
+    /// intersecting it is at most `tolerance`. `+∞` only when a custom support function
+    /// returned a non-finite point on the first call (status `Degenerate`).
+    pub distance: f64,
+    /// Certified lower bound on the distance (may be negative when the shapes overlap).
+    pub lower_bound: f64,
+    /// Closest point on A (for an intersecting verdict: the common point).
+    pub point_a: V,
+    /// Closest point on B (for an intersecting verdict: the common point).
+    pub point_b: V,
+    /// Unit vector from A toward B (for an intersecting verdict: the last search direction).
+    pub normal: V,
+    pub verdict: Verdict<V>,
+    /// The absolute touch tolerance used.
+    pub tolerance: f64,
+}
+
+impl<V> Distance<V> {
+    pub fn intersecting(&self) -> Option<bool> {
+        self.verdict.intersecting()
+    }
+}
+
+/// Result of a boolean query (exits as soon as the answer is proved).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Intersection<V> {
+    pub status: Status,
+    pub iterations: u32,
+    pub verdict: Verdict<V>,
+    pub tolerance: f64,
+}
+
+impl<V> Intersection<V> {
+    pub fn intersecting(&self) -> Option<bool> {
+        self.verdict.intersecting()
+    }
+}
+
+/// Consecutive iterations without a decrease of `|v|` tolerated before the run is declared
+/// degenerate (see the zig-zag note in `run`).
+const MAX_STALLS: u32 = 4;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Distance,
+    Boolean,
+}
+
+/// The raw state at the end of a run, in A's frame, on the cores.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Run<V> {
+    pub simplex: Simplex<V>,
+    /// Closest point of the core difference to the origin (upper bound is |v|).
+    pub v: V,
+    pub upper: f64,
+    /// Best certified lower bound on the core distance and the direction it was found along.
+    pub lower: f64,
+    pub lower_dir: V,
+    pub status: Status,
+    pub iterations: u32,
+    pub contains_origin: bool,
+    pub abs_tol: f64,
+    pub rel_tol: f64,
+}
+
+pub(crate) fn run<V, A, B>(
+    mink: &MinkowskiDifference<'_, V, A, B>,
+    opts: &Options,
+    cache: Option<&Cache<V>>,
+    mode: Mode,
+) -> Run<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let abs_tol = absolute_tolerance(mink, opts);
+    let rel_tol = opts.rel_tolerance;
+    let rsum = mink.radius_sum();
+    // A cache filled for other shapes is ignored entirely (see `Cache`).
+    let cache = cache.filter(|c| c.owner == Cache::<V>::key(mink.a, mink.b));
+    let mut dir = cache.and_then(|c| c.dir).unwrap_or_else(|| mink.center());
+    if !(dir.length_squared() > 0.0) || !dir.is_finite() {
+        dir = V::AXIS;
+    }
+    let mut out = Run {
+        simplex: Simplex::new(),
+        v: dir,
+        upper: f64::INFINITY,
+        lower: f64::NEG_INFINITY,
+        lower_dir: dir,
+        status: Status::IterationLimit,
+        iterations: 0,
+        contains_origin: false,
+        abs_tol,
+        rel_tol,
+    };
+    let mut v = dir;
+    if let Some(c) = cache {
+        for p in c.placed(mink) {
+            out.simplex.push(p);
+        }
+        if out.simplex.len > 0 {
+            let nv = out.simplex.reduce();
+            if out.simplex.len == V::DIM + 1 {
+                out.contains_origin = true;
+                out.v = V::ZERO;
+                out.upper = 0.0;
+                out.status = Status::Converged;
+                return out;
+            }
+            let d2 = nv.length_squared();
+            if d2 > 0.0 && d2.is_finite() {
+                out.upper = d2.sqrt();
+                out.v = nv;
+                v = nv;
+            } else {
+                out.simplex = Simplex::new();
+            }
+        }
+    }
+    let mut stalls = 0;
+    while out.iterations < opts.max_iterations {
+        out.iterations += 1;
+        let p = mink.support(-v);
+        if !p.w.is_finite() {
+            out.status = Status::Degenerate;
+            return out;
+        }
+        let vlen = v.length();
+        let lb = p.w.dot(v) / vlen;
+        if lb > out.lower {
+            out.lower = lb;
+            out.lower_dir = v * (1.0 / vlen);
+        }
+        if mode == Mode::Boolean && out.lower - rsum > abs_tol {
+            out.status = Status::Converged;
+            return out;
+        }
+        if out.simplex.len > 0 {
+            let gap_tol = abs_tol.max(rel_tol * out.upper);
+            if out.upper - out.lower <= gap_tol || out.simplex.contains(p.w) {
+                out.status = Status::Converged;
+                return out;
+            }
+        }
+        out.simplex.push(p);
+        let nv = out.simplex.reduce();
+        if out.simplex.len == V::DIM + 1 {
+            out.contains_origin = true;
+            out.v = V::ZERO;
+            out.upper = 0.0;
+            out.status = Status::Converged;
+            return out;
+        }
+        let d2 = nv.length_squared();
+        let progressed = d2 < out.upper * out.upper;
+        // The new simplex holds the old one's points, so its closest point can only be worse by
+        // rounding; keep it (its witnesses match it) even when it did not improve.
+        out.upper = d2.sqrt();
+        out.v = nv;
+        v = nv;
+        if progressed {
+            stalls = 0;
+        } else {
+            // Near a flat face GJK zig-zags: a support point from the far side adds nothing, the
+            // next one makes real progress. Only a run of stalls means rounding has taken over.
+            stalls += 1;
+            if stalls >= MAX_STALLS {
+                let gap_tol = abs_tol.max(rel_tol * out.upper);
+                out.status = if out.upper - out.lower <= 8.0 * gap_tol {
+                    Status::Converged
+                } else {
+                    Status::Degenerate
+                };
+                return out;
+            }
+        }
+        if out.upper <= abs_tol {
+            // The cores touch or overlap to within the tolerance.
+            out.status = Status::Converged;
+            return out;
+        }
+        if mode == Mode::Boolean && out.upper - rsum <= abs_tol {
+            out.status = Status::Converged;
+            return out;
+        }
+    }
+    out
+}
+
+/// The absolute tolerance of a pair: `opts.abs_tolerance`, or `rel_tolerance × scale` plus the
+/// rounding floor `4ε × magnitude` (see [`Options::abs_tolerance`]).
+pub fn absolute_tolerance<V, A, B>(mink: &MinkowskiDifference<'_, V, A, B>, opts: &Options) -> f64
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    opts.abs_tolerance
+        .unwrap_or_else(|| mink.tolerance(opts.rel_tolerance))
+}
+
+/// A point of both rounded cores, given the cores' closest points `pa`, `pb` (A's frame).
+fn common_point<V: Vector>(pa: V, pb: V, ra: f64, rb: f64) -> V {
+    let rsum = ra + rb;
+    if rsum > 0.0 {
+        // Split the segment pa→pb in the ratio of the radii: both parts are within their radius.
+        pa + (pb - pa) * (ra / rsum)
+    } else {
+        (pa + pb) * 0.5
+    }
+}
+
+pub(crate) struct Summary<V> {
+    pub verdict: Verdict<V>,
+    pub tolerance: f64,
+    /// Normal in A's frame (unit), from A toward B.
+    pub normal: V,
+    /// Full-shape closest points in A's frame.
+    pub pa: V,
+    pub pb: V,
+}
+
+/// Turns a run's bounds into a proved verdict and full-shape witness points (A's frame).
+pub(crate) fn summarize<V, A, B>(mink: &MinkowskiDifference<'_, V, A, B>, r: &Run<V>) -> Summary<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let ra = mink.a.core_radius();
+    let rb = mink.b.core_radius();
+    let rsum = ra + rb;
+    let tol = if r.upper.is_finite() {
+        r.abs_tol.max(r.rel_tol * r.upper)
+    } else {
+        r.abs_tol
+    };
+    let (ca, cb) = if r.simplex.len > 0 {
+        r.simplex.witnesses()
+    } else {
+        (V::ZERO, V::ZERO)
+    };
+    let normal = (-r.v)
+        .try_normalize()
+        .or_else(|| (-r.lower_dir).try_normalize())
+        .unwrap_or(V::AXIS);
+    let verdict;
+    let (pa, pb);
+    if r.simplex.len > 0 && r.upper - rsum <= tol {
+        let p = common_point(ca, cb, ra, rb);
+        verdict = Verdict::Intersecting(CommonPoint { point: p });
+        pa = p;
+        pb = p;
+    } else if r.lower - rsum > 0.0 && r.upper - rsum > tol {
+        verdict = Verdict::Separated(SeparatingAxis {
+            axis: -r.lower_dir,
+            gap: r.lower - rsum,
+        });
+        pa = ca + normal * ra;
+        pb = cb - normal * rb;
+    } else {
+        verdict = Verdict::Undetermined;
+        pa = ca + normal * ra;
+        pb = cb - normal * rb;
+    }
+    Summary {
+        verdict,
+        tolerance: tol,
+        normal,
+        pa,
+        pb,
+    }
+}
+
+fn to_world<V: Vector>(pose_a: &Pose<V>, v: Verdict<V>) -> Verdict<V> {
+    match v {
+        Verdict::Separated(s) => Verdict::Separated(SeparatingAxis {
+            axis: pose_a.transform_vector(s.axis),
+            gap: s.gap,
+        }),
+        Verdict::Intersecting(c) => Verdict::Intersecting(CommonPoint {
+            point: pose_a.transform_point(c.point),
+        }),
+        Verdict::Undetermined => Verdict::Undetermined,
+    }
+}
+
+/// Distance between `a` at `pose_a` and `b` at `pose_b`, with closest points and certificate.
+///
+/// Pass a [`Cache`] to warm-start coherent queries; it is updated with the final direction.
+pub fn distance<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+    cache: Option<&mut Cache<V>>,
+) -> Distance<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
+    let r = run(&mink, opts, cache.as_deref(), Mode::Distance);
+    if let Some(c) = cache {
+        c.dir = Some(if r.v.length_squared() > 0.0 {
+            r.v
+        } else {
+            r.lower_dir
+        });
+        c.store(&mink, &r.simplex);
+    }
+    let s = summarize(&mink, &r);
+    let rsum = mink.radius_sum();
+    let lower_bound = if r.lower.is_finite() {
+        r.lower - rsum
+    } else {
+        -rsum
+    };
+    let upper = if r.upper.is_finite() {
+        (r.upper - rsum).max(0.0)
+    } else {
+        // Nothing bounds the distance from above (the first support call failed).
+        f64::INFINITY
+    };
+    Distance {
+        status: r.status,
+        iterations: r.iterations,
+        // `lower_bound ≤ distance` always: at convergence the two can cross by an ulp.
+        distance: upper.max(lower_bound),
+        lower_bound,
+        point_a: pose_a.transform_point(s.pa),
+        point_b: pose_a.transform_point(s.pb),
+        normal: pose_a.transform_vector(s.normal),
+        verdict: to_world(pose_a, s.verdict),
+        tolerance: s.tolerance,
+    }
+}
+
+/// Boolean intersection test with early exit and certificate. Touching counts as intersecting.
+pub fn intersects<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+    cache: Option<&mut Cache<V>>,
+) -> Intersection<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
+    let r = run(&mink, opts, cache.as_deref(), Mode::Boolean);
+    if let Some(c) = cache {
+        c.dir = Some(if r.lower - mink.radius_sum() > 0.0 {
+            r.lower_dir
+        } else if r.v.length_squared() > 0.0 {
+            r.v
+        } else {
+            r.lower_dir
+        });
+        c.store(&mink, &r.simplex);
+    }
+    let s = summarize(&mink, &r);
+    Intersection {
+        status: r.status,
+        iterations: r.iterations,
+        verdict: to_world(pose_a, s.verdict),
+        tolerance: s.tolerance,
+    }
+}

@@ -1,0 +1,819 @@
+//! `ConvexPolyhedron`: the convex hull of a 3D point set as a half-edge mesh with polygonal
+//! (merged coplanar) faces, outward plane equations and vertex adjacency, plus support
+//! functions that beat a linear scan on large hulls.
+//!
+//! * Building: [`ConvexPolyhedron::build`] runs quickhull (`quickhull`, Barber, Dobkin and
+//!   Huhdanpaa 1996) with a thick-plane tolerance scaled to the data, merges coplanar
+//!   triangles into polygons and repairs any concave edge by merging; degenerate input is a
+//!   reported [`HullResult`] (flat polygon, segment, point), never a panic.
+//! * Checking: [`ConvexPolyhedron::validate`] (watertight half-edges, Euler's formula, planar
+//!   faces, locally convex edges, CCW outward faces, positive volume) and
+//!   [`ConvexPolyhedron::contains_points`].
+//! * Support: linear scan, hill climbing over the vertex graph ([`hill_climb`]) and hill
+//!   climbing from precomputed far starts; [`ConvexPolyhedron::support_index`] picks by size.
+//!
+//! Build versus depend: the library's only runtime dependency is glam, and the hull is small
+//! enough (≈600 lines) to own. Depending on parry or qhull bindings would pull in nalgebra or a
+//! C library and would not give us polygonal faces with a validated half-edge structure, nor
+//! control of the tolerance. parry's hull is used as an independent oracle in the tests only.
+//!
+//! Tolerance: `tol = 16 ε Σ_k max_i |p_i[k]|` by default (qhull's `DISTround` is
+//! `3 ε (Σ max|coord|)` per distance computation; the factor covers the plane fit and the
+//! shift to the bounding-box centre). Points within `tol` of a face plane count as on it.
+//! Exact predicates are not used at run time (only in the tests, via `robust`): decisions
+//! inside the thick plane may go either way, and the merge step repairs the consequences.
+//!
+//! Robustness: the build is checked (structure, Euler, planarity, convexity across every edge,
+//! and every vertex against every face when V·F ≤ 4·10⁶) at 4 tol; if that fails it is
+//! repeated with a plane four times thicker (at most 5 builds), and `tolerance()` reports the
+//! width actually used. Measured on the nasty-input tests (rotated gridded box, lattice ball,
+//! rounded sphere, jittered cylinder, thin slab, near-flat cloud; 700 sets): every input
+//! point within 1 tol of every face plane. Known weakness: 7 of 100 jittered cylinders (points
+//! within 1e-14 of the hull's edges) leave a needle face with a wrong normal after every
+//! retry; `build` then returns `Problem::Invalid`, never an unchecked hull. The real fix is
+//! qhull-style merging of such facets during construction (not done).
+//!
+//! Complexity: building is expected O(n log n) (100 000 points on a sphere: 0.45 s of CPU in
+//! release); `validate` is O(V + E + F) for the local
+//! checks plus O(V F) for a global convexity check when V·F ≤ 4·10⁶.
+
+pub mod dk;
+pub mod hill_climb;
+mod quickhull;
+
+pub use crate::math::hull2d::hull2d;
+
+use crate::error::{InputError, Problem, MAX_MAGNITUDE};
+use crate::shape::{Points, SupportMap};
+use glam::{DVec2, DVec3};
+
+/// Options for [`ConvexPolyhedron::build`].
+#[derive(Clone, Debug, Default)]
+pub struct HullOptions {
+    /// Thick-plane half width; `None` scales it to the data (see the module header).
+    pub tolerance: Option<f64>,
+}
+
+/// The hull of a point set, whatever its dimension.
+// `Solid` is large, but a hull is built once and then moved out of the result: boxing it
+// would only add an allocation and a less direct API.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum HullResult {
+    /// A full-dimensional polyhedron.
+    Solid(ConvexPolyhedron),
+    /// All points within the tolerance of a plane: the convex polygon, CCW seen from the side
+    /// `normal` points to (`normal · x ≈ offset`), with the input index of each vertex.
+    Flat {
+        normal: DVec3,
+        offset: f64,
+        vertices: Vec<DVec3>,
+        indices: Vec<usize>,
+    },
+    /// All points within the tolerance of a line: its two extreme input points.
+    Segment { a: DVec3, b: DVec3 },
+    /// All points within the tolerance of one point.
+    Point(DVec3),
+}
+
+/// What [`ConvexPolyhedron::validate`] or [`ConvexPolyhedron::contains_points`] found wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HullDefect {
+    /// Array sizes or indices are inconsistent (described in words).
+    Structure(String),
+    /// A half-edge without a proper twin (twin of twin is not itself, or the endpoints do not
+    /// match).
+    MissingTwin { half_edge: usize },
+    /// V − E + F ≠ 2.
+    Euler {
+        vertices: usize,
+        edges: usize,
+        faces: usize,
+    },
+    /// A face vertex is farther than the tolerance from the face plane.
+    NotPlanar {
+        face: usize,
+        vertex: usize,
+        distance: f64,
+    },
+    /// A vertex lies above a face plane by more than the tolerance.
+    NotConvex {
+        face: usize,
+        vertex: usize,
+        distance: f64,
+    },
+    /// A face's vertex order is not counter-clockwise about its outward normal.
+    Winding { face: usize },
+    /// The enclosed volume is not positive (normals point inward).
+    NonPositiveVolume(f64),
+    /// A point lies above a face plane by more than the tolerance.
+    PointOutside {
+        point: usize,
+        face: usize,
+        distance: f64,
+    },
+}
+
+/// One half-edge: it leaves `origin`, bounds `face` (CCW seen from outside), continues with
+/// `next` and runs opposite to `twin`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HalfEdge {
+    pub origin: usize,
+    pub twin: usize,
+    pub next: usize,
+    pub face: usize,
+}
+
+/// A convex polyhedron with a half-edge mesh. Faces are convex polygons with unit outward
+/// normals; vertices are copies of input points.
+#[derive(Clone, Debug)]
+pub struct ConvexPolyhedron {
+    vertices: Vec<DVec3>,
+    input_index: Vec<usize>,
+    half_edges: Vec<HalfEdge>,
+    face_first: Vec<usize>,
+    face_normal: Vec<DVec3>,
+    face_offset: Vec<f64>,
+    vertex_out: Vec<usize>,
+    nbr_start: Vec<usize>,
+    nbr: Vec<usize>,
+    edge_he: Vec<usize>,
+    far: Vec<(DVec3, usize)>,
+    /// The vertices as a `Points` for the four-lane linear scan (`None` only for the empty
+    /// placeholder that an impossible `cuboid` failure would return).
+    scan: Option<Points<DVec3>>,
+    tolerance: f64,
+    skipped: usize,
+}
+
+/// Default thick-plane half width for a point set (see the module header).
+pub fn default_tolerance(points: &[DVec3]) -> f64 {
+    let mut m = DVec3::ZERO;
+    for p in points {
+        m = m.max(p.abs());
+    }
+    16.0 * f64::EPSILON * (m.x + m.y + m.z)
+}
+
+impl ConvexPolyhedron {
+    /// The hull of a full-dimensional point set. Flat, collinear or single-point input is an
+    /// error (`Problem::Invalid` naming the degeneracy); use [`ConvexPolyhedron::build`] to
+    /// get those as results.
+    pub fn from_points(points: &[DVec3]) -> Result<ConvexPolyhedron, InputError> {
+        match Self::build(points, &HullOptions::default())? {
+            HullResult::Solid(p) => Ok(p),
+            HullResult::Flat { .. } => Err(InputError::new(
+                "points",
+                Problem::Invalid("the points are flat (coplanar within tolerance)".into()),
+            )),
+            HullResult::Segment { .. } => Err(InputError::new(
+                "points",
+                Problem::Invalid("the points are collinear within tolerance".into()),
+            )),
+            HullResult::Point(_) => Err(InputError::new(
+                "points",
+                Problem::Invalid("the points coincide within tolerance".into()),
+            )),
+        }
+    }
+
+    /// The hull of any finite point set; degenerate sets are reported as [`HullResult`]
+    /// variants. Errors: empty set, non-finite or out-of-range coordinates (naming
+    /// `points[i][k]`), a negative or non-finite tolerance, and (rarely: 7 in 100 of the
+    /// "jittered cylinder" fuzz sets, whose points sit within 1e-14 of hull edges) a hull that
+    /// still fails its own convexity check after [`MAX_BUILD_ATTEMPTS`] builds
+    /// (`Problem::Invalid`).
+    pub fn build(points: &[DVec3], opts: &HullOptions) -> Result<HullResult, InputError> {
+        if points.is_empty() {
+            return Err(InputError::new("points", Problem::Empty));
+        }
+        for (i, p) in points.iter().enumerate() {
+            if !p.is_finite() || p.abs().max_element() > MAX_MAGNITUDE {
+                crate::math::vector::finite_vec(&format!("points[{i}]"), *p)?;
+            }
+        }
+        let tol = match opts.tolerance {
+            Some(t) => crate::error::non_negative("opts.tolerance", t)?,
+            None => default_tolerance(points),
+        };
+        let (mut lo, mut hi) = (points[0], points[0]);
+        for p in points {
+            lo = lo.min(*p);
+            hi = hi.max(*p);
+        }
+        let center = (lo + hi) * 0.5;
+        // Quickhull inside a thick plane can, on inputs with many near-degeneracies, produce
+        // a needle face with a meaningless normal. The result is checked locally (structure,
+        // planarity, convexity across every edge: O(E)); on failure the build is repeated with
+        // a four times thicker plane, which absorbs the offending near-degeneracy.
+        let mut attempt_tol = tol;
+        let mut defect = None;
+        for _attempt in 0..MAX_BUILD_ATTEMPTS {
+            let r = Self::build_once(points, center, attempt_tol)?;
+            if let HullResult::Solid(ref p) = r {
+                if let Err(e) = p.check(4.0 * attempt_tol, true) {
+                    defect = Some(e);
+                    attempt_tol *= 4.0;
+                    continue;
+                }
+            }
+            return Ok(r);
+        }
+        // Never hand out a hull that failed its own check.
+        Err(InputError::new(
+            "points",
+            Problem::Invalid(format!(
+                "the hull failed its own check after {MAX_BUILD_ATTEMPTS} builds \
+                 (tolerance up to {:e}): {defect:?}; the input has near-degeneracies this \
+                 quickhull cannot resolve",
+                attempt_tol / 4.0
+            )),
+        ))
+    }
+
+    fn build_once(points: &[DVec3], center: DVec3, tol: f64) -> Result<HullResult, InputError> {
+        match quickhull::quickhull(points, center, tol) {
+            quickhull::Raw::Point(i) => Ok(HullResult::Point(points[i.min(points.len() - 1)])),
+            quickhull::Raw::Segment(a, b) => Ok(HullResult::Segment {
+                a: points[a],
+                b: points[b],
+            }),
+            quickhull::Raw::Flat { normal } => Ok(flat(points, center, normal)),
+            quickhull::Raw::Solid { mesh, skipped } => {
+                let polys = quickhull::merge(&mesh, points, center, tol);
+                let poly =
+                    Self::from_polygons(points, center, &polys, tol, skipped).or_else(|| {
+                        let tris = quickhull::triangles(&mesh, points, center);
+                        Self::from_polygons(points, center, &tris, tol, skipped)
+                    });
+                match poly {
+                    Some(p) => Ok(HullResult::Solid(p)),
+                    None => Err(InputError::new(
+                        "points",
+                        Problem::Invalid("hull construction failed to close the mesh".into()),
+                    )),
+                }
+            }
+        }
+    }
+
+    /// The box `[-half, half]` with 8 vertices and 6 quadrilateral faces (exact planes).
+    /// Negative half extents are taken by magnitude.
+    pub fn cuboid(half: DVec3) -> ConvexPolyhedron {
+        let h = half.abs();
+        let vertices: Vec<DVec3> = (0..8)
+            .map(|i| {
+                DVec3::new(
+                    if i & 1 == 0 { -h.x } else { h.x },
+                    if i & 2 == 0 { -h.y } else { h.y },
+                    if i & 4 == 0 { -h.z } else { h.z },
+                )
+            })
+            .collect();
+        // Faces CCW seen from outside.
+        let faces: [([usize; 4], DVec3, f64); 6] = [
+            ([0, 4, 6, 2], DVec3::NEG_X, h.x),
+            ([1, 3, 7, 5], DVec3::X, h.x),
+            ([0, 1, 5, 4], DVec3::NEG_Y, h.y),
+            ([2, 6, 7, 3], DVec3::Y, h.y),
+            ([0, 2, 3, 1], DVec3::NEG_Z, h.z),
+            ([4, 5, 7, 6], DVec3::Z, h.z),
+        ];
+        let polys: Vec<Vec<usize>> = faces.iter().map(|f| f.0.to_vec()).collect();
+        let planes: Vec<(DVec3, f64)> = faces.iter().map(|f| (f.1, f.2)).collect();
+        let tol = default_tolerance(&vertices);
+        // The box is always well formed; `assemble` cannot fail on it.
+        Self::assemble(vertices, (0..8).collect(), &polys, planes, tol, 0)
+            .unwrap_or_else(unreachable_box)
+    }
+
+    fn from_polygons(
+        points: &[DVec3],
+        center: DVec3,
+        polys: &[(Vec<u32>, (DVec3, f64))],
+        tol: f64,
+        skipped: usize,
+    ) -> Option<ConvexPolyhedron> {
+        // Renumber the used input indices as vertices 0..V.
+        let mut map = vec![usize::MAX; points.len()];
+        let mut input_index = Vec::new();
+        let mut faces = Vec::with_capacity(polys.len());
+        for (p, _) in polys {
+            let mut f = Vec::with_capacity(p.len());
+            for &i in p {
+                let slot = map.get_mut(i as usize)?;
+                if *slot == usize::MAX {
+                    *slot = input_index.len();
+                    input_index.push(i as usize);
+                }
+                f.push(*slot);
+            }
+            faces.push(f);
+        }
+        let vertices: Vec<DVec3> = input_index.iter().map(|&i| points[i]).collect();
+        let planes = polys
+            .iter()
+            .map(|(_, (n, d))| (*n, d + n.dot(center)))
+            .collect();
+        Self::assemble(vertices, input_index, &faces, planes, tol, skipped)
+    }
+
+    /// Builds the half-edge structure from CCW polygons; `None` if a directed edge repeats or
+    /// lacks its opposite.
+    fn assemble(
+        vertices: Vec<DVec3>,
+        input_index: Vec<usize>,
+        faces: &[Vec<usize>],
+        planes: Vec<(DVec3, f64)>,
+        tol: f64,
+        skipped: usize,
+    ) -> Option<ConvexPolyhedron> {
+        let nv = vertices.len();
+        let mut half_edges = Vec::new();
+        let mut face_first = Vec::with_capacity(faces.len());
+        for (f, poly) in faces.iter().enumerate() {
+            let m = poly.len();
+            if m < 3 {
+                return None;
+            }
+            let base = half_edges.len();
+            face_first.push(base);
+            for (k, &origin) in poly.iter().enumerate() {
+                if origin >= nv {
+                    return None;
+                }
+                half_edges.push(HalfEdge {
+                    origin,
+                    twin: usize::MAX,
+                    next: base + (k + 1) % m,
+                    face: f,
+                });
+            }
+        }
+        // Outgoing half-edges per vertex (CSR); the twin of a → b is the b → a among b's.
+        let mut deg = vec![0usize; nv];
+        for e in &half_edges {
+            deg[e.origin] += 1;
+        }
+        let mut out_start = Vec::with_capacity(nv + 1);
+        let mut acc = 0;
+        for d in &deg {
+            out_start.push(acc);
+            acc += d;
+        }
+        out_start.push(acc);
+        let mut fill = out_start.clone();
+        let mut out = vec![0usize; acc];
+        for (h, e) in half_edges.iter().enumerate() {
+            out[fill[e.origin]] = h;
+            fill[e.origin] += 1;
+        }
+        let dest = |h: usize| half_edges[half_edges[h].next].origin;
+        let mut twins = vec![usize::MAX; half_edges.len()];
+        for h in 0..half_edges.len() {
+            let (a, b) = (half_edges[h].origin, dest(h));
+            let mut found = usize::MAX;
+            for &g in &out[out_start[b]..out_start[b + 1]] {
+                if dest(g) == a {
+                    if found != usize::MAX {
+                        return None; // a directed edge repeats
+                    }
+                    found = g;
+                }
+            }
+            if found == usize::MAX || a == b {
+                return None;
+            }
+            twins[h] = found;
+        }
+        for (e, t) in half_edges.iter_mut().zip(twins) {
+            e.twin = t;
+        }
+        let mut vertex_out = vec![usize::MAX; nv];
+        for (h, e) in half_edges.iter().enumerate() {
+            vertex_out[e.origin] = h;
+        }
+        if vertex_out.contains(&usize::MAX) {
+            return None;
+        }
+        let mut nbr_start = Vec::with_capacity(nv + 1);
+        let mut acc = 0;
+        for d in &deg {
+            nbr_start.push(acc);
+            acc += d;
+        }
+        nbr_start.push(acc);
+        let mut fill = nbr_start.clone();
+        let mut nbr = vec![0usize; acc];
+        for e in &half_edges {
+            let b = half_edges[e.next].origin;
+            nbr[fill[e.origin]] = b;
+            fill[e.origin] += 1;
+        }
+        let edge_he = (0..half_edges.len())
+            .filter(|&h| h < half_edges[h].twin)
+            .collect();
+        let (face_normal, face_offset) = planes.into_iter().unzip();
+        let scan = Some(Points::new(&vertices).ok()?);
+        let mut poly = ConvexPolyhedron {
+            vertices,
+            input_index,
+            half_edges,
+            face_first,
+            face_normal,
+            face_offset,
+            vertex_out,
+            nbr_start,
+            nbr,
+            edge_he,
+            far: Vec::new(),
+            scan,
+            tolerance: tol,
+            skipped,
+        };
+        poly.far = hill_climb::far_starts(&poly);
+        Some(poly)
+    }
+
+    /// The vertices (copies of input points).
+    pub fn vertices(&self) -> &[DVec3] {
+        &self.vertices
+    }
+
+    /// The input index of each vertex (for [`ConvexPolyhedron::cuboid`], 0..8).
+    pub fn input_indices(&self) -> &[usize] {
+        &self.input_index
+    }
+
+    pub fn num_vertices(&self) -> usize {
+        self.vertices.len()
+    }
+
+    pub fn num_faces(&self) -> usize {
+        self.face_first.len()
+    }
+
+    pub fn num_edges(&self) -> usize {
+        self.edge_he.len()
+    }
+
+    pub fn num_half_edges(&self) -> usize {
+        self.half_edges.len()
+    }
+
+    /// The thick-plane tolerance the hull was built with.
+    pub fn tolerance(&self) -> f64 {
+        self.tolerance
+    }
+
+    /// Input points dropped during the build because rounding made their visible region
+    /// inconsistent (they lie within a few tolerances of the hull). Normally 0.
+    pub fn skipped_points(&self) -> usize {
+        self.skipped
+    }
+
+    /// Unit outward normal `n` and offset `d` of face `f` (`n · x = d` on the face). Out of
+    /// range: `(0, 0)`.
+    pub fn face_plane(&self, f: usize) -> (DVec3, f64) {
+        match (self.face_normal.get(f), self.face_offset.get(f)) {
+            (Some(n), Some(d)) => (*n, *d),
+            _ => (DVec3::ZERO, 0.0),
+        }
+    }
+
+    /// The vertex indices of face `f`, counter-clockwise seen from outside (empty if out of
+    /// range).
+    pub fn face_vertices(&self, f: usize) -> impl Iterator<Item = usize> + '_ {
+        self.face_half_edges(f).map(|h| self.half_edges[h].origin)
+    }
+
+    /// The half-edges of face `f`, in order.
+    pub fn face_half_edges(&self, f: usize) -> impl Iterator<Item = usize> + '_ {
+        let first = self.face_first.get(f).copied();
+        let cap = self.half_edges.len();
+        let mut cur = first;
+        let mut count = 0;
+        std::iter::from_fn(move || {
+            let h = cur?;
+            count += 1;
+            let nx = self.half_edges.get(h)?.next;
+            cur = if Some(nx) == first || count >= cap {
+                None
+            } else {
+                Some(nx)
+            };
+            Some(h)
+        })
+    }
+
+    /// First half-edge of face `f`.
+    pub fn face_half_edge(&self, f: usize) -> usize {
+        self.face_first.get(f).copied().unwrap_or(0)
+    }
+
+    /// One half-edge leaving vertex `v`.
+    pub fn vertex_half_edge(&self, v: usize) -> usize {
+        self.vertex_out.get(v).copied().unwrap_or(0)
+    }
+
+    /// Half-edge `h` (out of range: half-edge 0).
+    pub fn half_edge(&self, h: usize) -> HalfEdge {
+        self.half_edges
+            .get(h)
+            .or_else(|| self.half_edges.first())
+            .copied()
+            .unwrap_or(HalfEdge {
+                origin: 0,
+                twin: 0,
+                next: 0,
+                face: 0,
+            })
+    }
+
+    /// The vertices joined to `v` by an edge.
+    pub fn vertex_neighbors(&self, v: usize) -> &[usize] {
+        match (self.nbr_start.get(v), self.nbr_start.get(v + 1)) {
+            (Some(&a), Some(&b)) => &self.nbr[a..b],
+            _ => &[],
+        }
+    }
+
+    /// Each undirected edge once, as `(origin, destination)` of its lower-numbered half-edge.
+    pub fn edges(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.edge_he.iter().map(move |&h| {
+            let e = self.half_edges[h];
+            (e.origin, self.half_edges[e.next].origin)
+        })
+    }
+
+    /// The half-edge of edge `e` (same indexing as [`ConvexPolyhedron::edges`]).
+    pub fn edge_half_edge(&self, e: usize) -> usize {
+        self.edge_he.get(e).copied().unwrap_or(0)
+    }
+
+    /// The two faces of edge `e`: the face of its half-edge (on whose boundary the edge runs
+    /// from `edges()`'s origin to destination) and the face of the twin.
+    pub fn edge_faces(&self, e: usize) -> (usize, usize) {
+        let h = self.half_edge(self.edge_half_edge(e));
+        (h.face, self.half_edge(h.twin).face)
+    }
+
+    /// Checks the structure and geometry within `tol`: every half-edge has a proper twin,
+    /// every face cycle closes, V − E + F = 2, every face is planar, no vertex of a face is
+    /// above the plane of a neighbouring face (local convexity, which on a closed
+    /// genus-0 surface with positive volume implies global convexity), faces are wound CCW
+    /// about their outward normals and the volume is positive. When V·F ≤ 4·10⁶ the global
+    /// condition (every vertex below every face plane) is checked directly as well.
+    pub fn validate(&self, tol: f64) -> Result<(), HullDefect> {
+        self.check(tol, true)
+    }
+
+    fn check(&self, tol: f64, global: bool) -> Result<(), HullDefect> {
+        let nh = self.half_edges.len();
+        let nv = self.vertices.len();
+        let nf = self.face_first.len();
+        if self.face_normal.len() != nf || self.face_offset.len() != nf {
+            return Err(HullDefect::Structure("face arrays differ in length".into()));
+        }
+        for (h, e) in self.half_edges.iter().enumerate() {
+            if e.origin >= nv || e.twin >= nh || e.next >= nh || e.face >= nf {
+                return Err(HullDefect::Structure(format!("half-edge {h} out of range")));
+            }
+            let t = self.half_edges[e.twin];
+            let dest = self.half_edges[e.next].origin;
+            if e.twin == h || t.twin != h || t.origin != dest || t.face == e.face {
+                return Err(HullDefect::MissingTwin { half_edge: h });
+            }
+            if self.half_edges[e.next].face != e.face {
+                return Err(HullDefect::Structure(format!(
+                    "half-edge {h}: next is on another face"
+                )));
+            }
+        }
+        let mut seen = vec![false; nh];
+        for f in 0..nf {
+            let mut count = 0;
+            for h in self.face_half_edges(f) {
+                if seen[h] || self.half_edges[h].face != f {
+                    return Err(HullDefect::Structure(format!("face {f} cycle is broken")));
+                }
+                seen[h] = true;
+                count += 1;
+            }
+            if count < 3 {
+                return Err(HullDefect::Structure(format!("face {f} has {count} edges")));
+            }
+        }
+        if seen.iter().any(|s| !s) {
+            return Err(HullDefect::Structure(
+                "a half-edge is on no face cycle".into(),
+            ));
+        }
+        for v in 0..nv {
+            match self.half_edges.get(self.vertex_out[v]) {
+                Some(e) if e.origin == v => {}
+                _ => {
+                    return Err(HullDefect::Structure(format!(
+                        "vertex {v} has no outgoing half-edge"
+                    )))
+                }
+            }
+        }
+        let ne = nh / 2;
+        if nh % 2 != 0 || nv + nf != ne + 2 {
+            return Err(HullDefect::Euler {
+                vertices: nv,
+                edges: ne,
+                faces: nf,
+            });
+        }
+        let mut volume6 = 0.0;
+        let c0 = self.vertices[0];
+        for f in 0..nf {
+            let (n, d) = (self.face_normal[f], self.face_offset[f]);
+            if !((n.length() - 1.0).abs() < 1e-9) || !d.is_finite() {
+                return Err(HullDefect::Structure(format!(
+                    "face {f} normal is not unit"
+                )));
+            }
+            let mut area = DVec3::ZERO;
+            let vs: Vec<usize> = self.face_vertices(f).collect();
+            for k in 0..vs.len() {
+                let a = self.vertices[vs[k]] - c0;
+                let b = self.vertices[vs[(k + 1) % vs.len()]] - c0;
+                area += a.cross(b);
+                let dist = n.dot(self.vertices[vs[k]]) - d;
+                if !(dist.abs() <= tol) {
+                    return Err(HullDefect::NotPlanar {
+                        face: f,
+                        vertex: vs[k],
+                        distance: dist,
+                    });
+                }
+            }
+            // Twice the vector area; its triple product with c0 gives six times the volume.
+            let pa = self.vertices[vs[0]] - c0;
+            volume6 += pa.dot(area);
+            if !(area.dot(n) > 0.0) {
+                return Err(HullDefect::Winding { face: f });
+            }
+        }
+        if !(volume6 > 0.0) {
+            return Err(HullDefect::NonPositiveVolume(volume6 / 6.0));
+        }
+        for e in &self.half_edges {
+            let (n, d) = (self.face_normal[e.face], self.face_offset[e.face]);
+            let other = self.half_edges[e.twin].face;
+            for v in self.face_vertices(other) {
+                let dist = n.dot(self.vertices[v]) - d;
+                if !(dist <= tol) {
+                    return Err(HullDefect::NotConvex {
+                        face: e.face,
+                        vertex: v,
+                        distance: dist,
+                    });
+                }
+            }
+        }
+        if global && nv.saturating_mul(nf) <= 4_000_000 {
+            self.contains_points(&self.vertices, tol)
+                .map_err(|e| match e {
+                    HullDefect::PointOutside {
+                        point,
+                        face,
+                        distance,
+                    } => HullDefect::NotConvex {
+                        face,
+                        vertex: point,
+                        distance,
+                    },
+                    other => other,
+                })?;
+        }
+        Ok(())
+    }
+
+    /// Checks that every point satisfies `n · p − d ≤ tol` for every face (O(n F)).
+    pub fn contains_points(&self, pts: &[DVec3], tol: f64) -> Result<(), HullDefect> {
+        for (i, p) in pts.iter().enumerate() {
+            for f in 0..self.face_first.len() {
+                let dist = self.face_normal[f].dot(*p) - self.face_offset[f];
+                if !(dist <= tol) {
+                    return Err(HullDefect::PointOutside {
+                        point: i,
+                        face: f,
+                        distance: dist,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Index of a vertex maximising `dir · v`. Up to [`LINEAR_MAX_VERTICES`] vertices this is
+    /// a linear scan; above, hill climbing from `hint` (a vertex index from a previous, nearby
+    /// query) or, without a hint, from the best precomputed far start. The returned value
+    /// `dir · v` equals the linear scan's maximum (see [`hill_climb`] for the argument and its
+    /// floating-point caveat).
+    pub fn support_index(&self, dir: DVec3, hint: Option<usize>) -> usize {
+        if self.vertices.len() <= LINEAR_MAX_VERTICES {
+            return self.support_linear(dir);
+        }
+        match hint {
+            Some(h) if h < self.vertices.len() => self.support_hill_climb(dir, h).0,
+            _ => self.support_far(dir),
+        }
+    }
+
+    /// Linear scan over the vertices (four-lane scan of [`Points::support_index`]).
+    pub fn support_linear(&self, dir: DVec3) -> usize {
+        match &self.scan {
+            Some(s) => s.support_index(dir),
+            None => 0,
+        }
+    }
+
+    /// Hill climbing from vertex `start`; returns the vertex and the number of moves.
+    pub fn support_hill_climb(&self, dir: DVec3, start: usize) -> (usize, usize) {
+        hill_climb::climb(self, dir, start)
+    }
+
+    /// Hill climbing started from the precomputed far start best aligned with `dir`.
+    pub fn support_far(&self, dir: DVec3) -> usize {
+        hill_climb::climb(self, dir, hill_climb::best_start(self, dir)).0
+    }
+}
+
+/// Up to this many vertices [`ConvexPolyhedron::support_index`] scans linearly. From the
+/// `polyhedron_support` benchmark: linear 181 ns vs far-start climbing 224 ns at 32 vertices,
+/// 388 ns vs 180 ns at 128; the lines cross near 50.
+pub const LINEAR_MAX_VERTICES: usize = 48;
+
+/// Builds tried by [`ConvexPolyhedron::build`], each with a plane four times thicker.
+pub const MAX_BUILD_ATTEMPTS: usize = 5;
+
+#[cold]
+fn unreachable_box() -> ConvexPolyhedron {
+    // Only reachable if `assemble` rejected the fixed box topology, which it cannot; return an
+    // empty (invalid) polyhedron rather than panic.
+    ConvexPolyhedron {
+        vertices: Vec::new(),
+        input_index: Vec::new(),
+        half_edges: Vec::new(),
+        face_first: Vec::new(),
+        face_normal: Vec::new(),
+        face_offset: Vec::new(),
+        vertex_out: Vec::new(),
+        nbr_start: vec![0],
+        nbr: Vec::new(),
+        edge_he: Vec::new(),
+        far: Vec::new(),
+        scan: None,
+        tolerance: 0.0,
+        skipped: 0,
+    }
+}
+
+fn flat(points: &[DVec3], center: DVec3, normal: DVec3) -> HullResult {
+    let u = normal.any_orthonormal_vector();
+    let v = normal.cross(u);
+    let p2: Vec<DVec2> = points
+        .iter()
+        .map(|p| {
+            let q = *p - center;
+            DVec2::new(q.dot(u), q.dot(v))
+        })
+        .collect();
+    let indices = hull2d(&p2);
+    let vertices: Vec<DVec3> = indices.iter().map(|&i| points[i]).collect();
+    let offset = if vertices.is_empty() {
+        normal.dot(center)
+    } else {
+        vertices.iter().map(|p| normal.dot(*p)).sum::<f64>() / vertices.len() as f64
+    };
+    HullResult::Flat {
+        normal,
+        offset,
+        vertices,
+        indices,
+    }
+}
+
+impl SupportMap<DVec3> for ConvexPolyhedron {
+    #[inline]
+    fn core_support(&self, dir: DVec3) -> DVec3 {
+        self.vertices
+            .get(self.support_index(dir, None))
+            .copied()
+            .unwrap_or(DVec3::ZERO)
+    }
+    fn center(&self) -> DVec3 {
+        self.scan.as_ref().map_or(DVec3::ZERO, SupportMap::center)
+    }
+    fn size(&self) -> f64 {
+        self.scan.as_ref().map_or(0.0, SupportMap::size)
+    }
+    fn bounding_radius(&self) -> f64 {
+        self.scan.as_ref().map_or(0.0, SupportMap::bounding_radius)
+    }
+}

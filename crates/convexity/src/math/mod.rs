@@ -1,0 +1,18 @@
+//! Ground-floor mathematics: imports nothing from the crate above [`crate::error`].
+//!
+//! * [`vector`]: the small [`Vector`](vector::Vector) trait that lets one algorithm serve 2D and
+//!   3D (glam `DVec2`/`DVec3`), and rotations.
+//! * [`pose`]: rigid poses (`pose_ab` is the pose of B in A's frame).
+//! * [`slice`]: helpers on n-dimensional coordinate slices.
+//! * [`hull2d`]: the one planar convex hull (Andrew's monotone chain), generic over the turn test.
+//! * [`halfspaces`]: systems of half-spaces and Farkas certificates, in any dimension.
+//! * [`seidel_lp`]: Seidel's small-dimension LP solver over such systems. It sits here, not in
+//!   [`crate::lp`], because a shape ([`crate::shape::BoundedHalfspaces`]) needs it to enumerate
+//!   its vertices, and a shape may not import an upper floor.
+
+pub mod halfspaces;
+pub mod hull2d;
+pub mod pose;
+pub mod seidel_lp;
+pub mod slice;
+pub mod vector;

@@ -1,0 +1,138 @@
+//! Rigid poses (rotation then translation) in 2D and 3D.
+//!
+//! `Pose<DVec3>` holds a unit `DQuat`; `Pose<DVec2>` holds a [`Rot2`](crate::Rot2). A pose maps
+//! local coordinates to the parent frame: `x_parent = R x_local + t`. Relative poses are named
+//! plainly: `pose_ab` is the pose of B in A's frame, `pose_ab = pose_a⁻¹ ∘ pose_b`.
+//!
+//! Constructors validate: finite translation, and a rotation whose norm is within
+//! [`UNIT_TOLERANCE`] of 1 (it is then renormalised exactly).
+
+use crate::error::{InputError, Problem};
+use crate::math::vector::finite_vec;
+use crate::math::vector::{Rotation, Vector};
+
+/// How far from unit norm a given rotation may be before it is rejected.
+pub const UNIT_TOLERANCE: f64 = 1e-6;
+
+/// A rigid transform. Fields are private so that every pose in the system is valid.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose<V: Vector> {
+    rotation: V::Rotation,
+    translation: V,
+}
+
+pub type Pose2 = Pose<glam::DVec2>;
+pub type Pose3 = Pose<glam::DVec3>;
+
+impl<V: Vector> Default for Pose<V> {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl<V: Vector> Pose<V> {
+    pub const IDENTITY: Self = Pose {
+        rotation: <V::Rotation as Rotation<V>>::IDENTITY,
+        translation: V::ZERO,
+    };
+
+    /// A validated pose.
+    pub fn new(translation: V, rotation: V::Rotation) -> Result<Self, InputError> {
+        finite_vec("translation", translation)?;
+        let err = rotation.unit_error();
+        if !err.is_finite() || err > UNIT_TOLERANCE {
+            return Err(InputError::new("rotation", Problem::NotUnit(err + 1.0)));
+        }
+        Ok(Pose {
+            rotation: rotation.renormalize(),
+            translation,
+        })
+    }
+
+    /// A pure translation.
+    pub fn from_translation(translation: V) -> Result<Self, InputError> {
+        Self::new(translation, <V::Rotation as Rotation<V>>::IDENTITY)
+    }
+
+    #[inline]
+    pub fn translation(&self) -> V {
+        self.translation
+    }
+    #[inline]
+    pub fn rotation(&self) -> V::Rotation {
+        self.rotation
+    }
+
+    /// Local point to parent frame.
+    #[inline]
+    pub fn transform_point(&self, p: V) -> V {
+        self.rotation.rotate(p) + self.translation
+    }
+    /// Parent-frame point to local frame.
+    #[inline]
+    pub fn inverse_transform_point(&self, p: V) -> V {
+        self.rotation.inverse_rotate(p - self.translation)
+    }
+    #[inline]
+    pub fn transform_vector(&self, v: V) -> V {
+        self.rotation.rotate(v)
+    }
+    #[inline]
+    pub fn inverse_transform_vector(&self, v: V) -> V {
+        self.rotation.inverse_rotate(v)
+    }
+
+    /// `self ∘ other`: first `other`, then `self`.
+    pub fn compose(&self, other: &Self) -> Self {
+        Pose {
+            rotation: self.rotation.compose(&other.rotation),
+            translation: self.transform_point(other.translation),
+        }
+    }
+
+    pub fn inverse(&self) -> Self {
+        let r = self.rotation.inverse();
+        Pose {
+            rotation: r,
+            translation: -r.rotate(self.translation),
+        }
+    }
+
+    /// `pose_ab = self⁻¹ ∘ pose_b`, computed without forming the inverse explicitly so that a
+    /// scene far from the origin loses only the rounding of one subtraction.
+    pub fn relative(&self, pose_b: &Self) -> Self {
+        Pose {
+            rotation: self.rotation.inverse().compose(&pose_b.rotation),
+            translation: self
+                .rotation
+                .inverse_rotate(pose_b.translation - self.translation),
+        }
+    }
+}
+
+impl Pose3 {
+    /// A pose from a translation and a quaternion given as `[x, y, z, w]`.
+    pub fn from_parts(translation: [f64; 3], quat_xyzw: [f64; 4]) -> Result<Self, InputError> {
+        for (i, q) in quat_xyzw.iter().enumerate() {
+            if !q.is_finite() {
+                return Err(InputError::new(
+                    format!("rotation[{i}]"),
+                    Problem::NotFinite(*q),
+                ));
+            }
+        }
+        let q = glam::DQuat::from_xyzw(quat_xyzw[0], quat_xyzw[1], quat_xyzw[2], quat_xyzw[3]);
+        Self::new(glam::DVec3::from_array(translation), q)
+    }
+}
+
+impl Pose2 {
+    /// A pose from a translation and an angle in radians.
+    pub fn from_angle(translation: [f64; 2], angle: f64) -> Result<Self, InputError> {
+        crate::error::finite("angle", angle)?;
+        Self::new(
+            glam::DVec2::from_array(translation),
+            crate::math::vector::Rot2::from_angle(angle),
+        )
+    }
+}

@@ -1,0 +1,18 @@
+//! Methods on polytopes (vertex sets with topology) and on polygons.
+//!
+//! * [`sat2d`]: separating axes for convex polygons with a separating-edge cache;
+//!   [`contact2d`]: the classification of 2D contacts.
+//! * [`sat3d`]: separating axes for polyhedra (Gauss-map pruning); [`box_box`]: the 15-axis box
+//!   test; [`manifold`]: contact manifolds by reference/incident face clipping.
+//! * [`vclip`]: V-Clip closest features with a warm start.
+//! * [`boundary`]: the vertex/face and edge/face test with exact predicates.
+//!
+//! Floor: above [`crate::hull`] (topology) and [`crate::gjk`] (tolerances, EPA depths).
+
+pub mod boundary;
+pub mod box_box;
+pub mod contact2d;
+pub mod manifold;
+pub mod sat2d;
+pub mod sat3d;
+pub mod vclip;
