@@ -22,7 +22,7 @@
 //! ```
 //! use convexity::nd::gjk::NdOptions;
 //! use convexity::nd::separate::{separate_labelled, Separation};
-//! use convexity::ndim::PointsN;
+//! use convexity::nd::points::PointsN;
 //!
 //! // Four labelled points in 3D: the `true` class sits above the plane z = 1.
 //! let pts = PointsN::from_rows(&[
