@@ -6,7 +6,7 @@
 //! (expected O(d!·m) for m rows in dimension d); this module builds the programs:
 //! * intersection of two half-space systems: feasibility of their union; an infeasible union is
 //!   proved by a Farkas combination, split into a separating hyperplane between the two
-//!   systems ([`split_farkas`]);
+//!   systems (`split_farkas`);
 //! * separating plane between two vertex sets: maximise the margin t subject to
 //!   `w·aᵢ + t ≤ c ≤ w·bⱼ`, `|w|∞ ≤ 1`, so the gap found is at least distance/√d.
 //!

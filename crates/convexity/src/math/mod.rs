@@ -3,7 +3,7 @@
 //! * [`vector`]: the small [`Vector`](vector::Vector) trait that lets one algorithm serve 2D and
 //!   3D (glam `DVec2`/`DVec3`), and rotations.
 //! * [`pose`]: rigid poses (`pose_ab` is the pose of B in A's frame).
-//! * [`slice`]: helpers on n-dimensional coordinate slices.
+//! * [`slice`](mod@slice): helpers on n-dimensional coordinate slices.
 //! * [`hull2d`]: the one planar convex hull (Andrew's monotone chain), generic over the turn test.
 //! * [`halfspaces`]: systems of half-spaces and Farkas certificates, in any dimension.
 //! * [`seidel_lp`]: Seidel's small-dimension LP solver over such systems. It sits here, not in
