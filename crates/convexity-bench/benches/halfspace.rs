@@ -51,7 +51,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("seidel", |bch| {
         bch.iter(|| {
             for (a, b) in &data {
-                black_box(seidel::intersect_pair(a, &id, b, &id, &Options::default()).ok());
+                black_box(seidel::intersect_pair(a, &id, b, &id, &SeidelOptions::default()).ok());
             }
         })
     });
@@ -68,7 +68,8 @@ fn bench(c: &mut Criterion) {
         bch.iter(|| {
             for (a, b) in &data {
                 black_box(
-                    seidel::separating_plane(a.vertices(), b.vertices(), &Options::default()).ok(),
+                    seidel::separating_plane(a.vertices(), b.vertices(), &SeidelOptions::default())
+                        .ok(),
                 );
             }
         })

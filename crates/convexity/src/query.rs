@@ -532,7 +532,7 @@ where
                 pose_a,
                 hb,
                 pose_b,
-                &crate::math::seidel_lp::Options::default(),
+                &crate::math::seidel_lp::SeidelOptions::default(),
             )
             .map_err(internal)?;
             (r.verdict, r.status, r.tolerance)
@@ -542,8 +542,12 @@ where
             let vb = vertices(&|| b.vertex_set(), "b")?;
             let wa: Vec<V> = va.iter().map(|&p| pose_a.transform_point(p)).collect();
             let wb: Vec<V> = vb.iter().map(|&p| pose_b.transform_point(p)).collect();
-            let r = seidel::separating_plane(&wa, &wb, &crate::math::seidel_lp::Options::default())
-                .map_err(internal)?;
+            let r = seidel::separating_plane(
+                &wa,
+                &wb,
+                &crate::math::seidel_lp::SeidelOptions::default(),
+            )
+            .map_err(internal)?;
             (r.verdict, r.status, r.tolerance)
         }
         (_, ha, hb) => {
@@ -573,18 +577,20 @@ where
                 Ok(r) => (r.verdict, r.status, r.tolerance),
                 // Rounding defeated every elimination: an honest "no answer".
                 Err(fourier_motzkin::FmError::Unverified { .. }) => {
-                    (Verdict::Undetermined, seidel::PairStatus::Uncertified, 0.0)
+                    (Verdict::Undetermined, Status::Numerical, 0.0)
                 }
                 Err(e) => return Err(Skip::TooLarge(e.to_string())),
             }
         }
     };
     let (verdict, status, tolerance) = answer;
-    let status = match status {
-        seidel::PairStatus::Certified | seidel::PairStatus::PointFromGjk => Status::Converged,
-        seidel::PairStatus::Uncertified => Status::Degenerate,
-    };
-    Ok(Outcome::boolean(method, status, 0, verdict, tolerance))
+    Ok(Outcome::boolean(
+        method,
+        status.general(),
+        0,
+        verdict,
+        tolerance,
+    ))
 }
 
 /// Vertex methods return above; this keeps the match exhaustive without a panic.
@@ -679,19 +685,14 @@ pub fn run_n(method: Method, a: &PointsN, b: &PointsN) -> Result<OutcomeN, Skip>
 /// A boolean LP answer; a common point found by the LP is also its witness pair.
 fn lp_outcome(
     method: Method,
-    status: lp::LpStatus,
+    status: Status,
     iterations: u32,
     verdict: VerdictN,
     tolerance: f64,
 ) -> OutcomeN {
-    let status = match status {
-        lp::LpStatus::Optimal | lp::LpStatus::Certified => Status::Converged,
-        lp::LpStatus::IterationLimit => Status::IterationLimit,
-        lp::LpStatus::Numerical => Status::Degenerate,
-    };
     OutcomeN {
         method,
-        status,
+        status: status.general(),
         iterations,
         verdict,
         distance: None,

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use convexity::lp::fourier_motzkin::{feasible, FmError, FmLimits, FmOutcome};
-use convexity::math::seidel_lp::{solve, LpStatus, Options};
+use convexity::math::seidel_lp::{solve, LpOutcome, SeidelOptions};
 use convexity::Halfspaces;
 use convexity_testkit::rng::{case_rng, Rng};
 
@@ -181,8 +181,11 @@ fn depth(h: &Halfspaces) -> f64 {
     normals.push(top.clone());
     offsets.push(10.0);
     let lifted = Halfspaces::from_rows(&normals, &offsets).unwrap();
-    match solve(&lifted, &top, &Options::default()).unwrap().status {
-        LpStatus::Optimal { value, .. } => value,
+    match solve(&lifted, &top, &SeidelOptions::default())
+        .unwrap()
+        .outcome
+    {
+        LpOutcome::Optimal { value, .. } => value,
         s => panic!("{s:?}"),
     }
 }
@@ -219,9 +222,9 @@ fn random_systems_agree_with_seidel_and_brute_force() {
             truth,
             "case {case}: brute force vs depth {t}"
         );
-        let seidel = solve(&h, &vec![0.0; d], &Options::default()).unwrap();
+        let seidel = solve(&h, &vec![0.0; d], &SeidelOptions::default()).unwrap();
         assert_eq!(
-            matches!(seidel.status, LpStatus::Optimal { .. }),
+            matches!(seidel.outcome, LpOutcome::Optimal { .. }),
             truth,
             "case {case}: seidel"
         );

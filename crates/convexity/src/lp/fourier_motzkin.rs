@@ -473,7 +473,7 @@ fn dedupe(rows: &mut Vec<Row>) -> usize {
 /// Drops rows implied by the others (over the variables `0..nvar`). Returns the number dropped.
 fn lp_prune(rows: &mut Vec<Row>, nvar: usize, rel: f64) -> usize {
     let mut keep = vec![true; rows.len()];
-    let opts = seidel_lp::Options::default();
+    let opts = seidel_lp::SeidelOptions::default();
     for i in 0..rows.len() {
         let others: Vec<usize> = (0..rows.len()).filter(|&j| j != i && keep[j]).collect();
         if others.is_empty() {
@@ -491,12 +491,12 @@ fn lp_prune(rows: &mut Vec<Row>, nvar: usize, rel: f64) -> usize {
         let Ok(r) = seidel_lp::solve(&h, &rows[i].coef[..nvar], &opts) else {
             continue;
         };
-        let drop = match r.status {
-            seidel_lp::LpStatus::Optimal { value, .. } => value <= rows[i].off + rel * rows[i].mag,
+        let drop = match r.outcome {
+            seidel_lp::LpOutcome::Optimal { value, .. } => value <= rows[i].off + rel * rows[i].mag,
             // The other rows alone are infeasible: dropping row i keeps the system infeasible,
             // and the elimination still derives its own certificate from the rows kept.
-            seidel_lp::LpStatus::Infeasible { .. } => true,
-            seidel_lp::LpStatus::Unbounded { .. } => false,
+            seidel_lp::LpOutcome::Infeasible { .. } => true,
+            seidel_lp::LpOutcome::Unbounded { .. } => false,
         };
         if drop {
             keep[i] = false;

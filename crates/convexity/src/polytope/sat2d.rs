@@ -28,13 +28,13 @@
 //! Complexity: O((n + m)²) for a full test (each axis projects both polygons; polygons are
 //! small), O(n m) for the common point. Works in A's frame: B's vertices are moved once with
 //! `pose_ab`. Preconditions: validated polygons and poses (their constructors check).
-//! No failure modes beyond `SatStatus::Degenerate` (two coincident points, no axis exists).
+//! No failure modes beyond `Status::Degenerate` (two coincident points, no axis exists).
 
 use crate::gjk;
 use crate::gjk::minkowski::MinkowskiDifference;
 use crate::math::pose::Pose2;
 use crate::shape::ConvexPolygon;
-use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
+use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
 use glam::DVec2;
 
 /// Which polygon an edge belongs to.
@@ -52,17 +52,6 @@ pub struct ReferenceEdge {
     pub index: usize,
     /// The axis is the edge's direction, not its normal (degenerate polygons only).
     pub along_edge: bool,
-}
-
-/// How the answer was obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SatStatus {
-    /// Every candidate axis was tested.
-    Exhaustive,
-    /// The cached edge still separates; no other axis was tested.
-    CachedAxis,
-    /// Both polygons are the same single point (no axis can be formed): touching.
-    Degenerate,
 }
 
 /// The last separating edge of one pair, reused by the next query on the same pair.
@@ -96,7 +85,10 @@ pub struct SatResult {
     pub axis: DVec2,
     /// The edge that defines `axis` (`None` only for two points).
     pub reference: Option<ReferenceEdge>,
-    pub status: SatStatus,
+    /// `Converged` (every candidate axis tested), `CachedAxis` (the cached edge still
+    /// separates; no other axis tested) or `Degenerate` (both polygons are the same single
+    /// point: touching).
+    pub status: Status,
     /// Number of axes projected.
     pub axes_tested: usize,
     /// The touch tolerance (touching within it counts as intersecting): GJK's default,
@@ -186,7 +178,7 @@ pub fn sat(
                             separation: s,
                             axis: world(u),
                             reference: Some(edge),
-                            status: SatStatus::CachedAxis,
+                            status: Status::CachedAxis,
                             axes_tested: 1,
                             tolerance: tol,
                         };
@@ -240,7 +232,7 @@ pub fn sat(
                         separation: 0.0,
                         axis: world(DVec2::X),
                         reference: None,
-                        status: SatStatus::Degenerate,
+                        status: Status::Degenerate,
                         axes_tested: 0,
                         tolerance: tol,
                     };
@@ -305,7 +297,7 @@ pub fn sat(
         separation: s,
         axis: world(u),
         reference,
-        status: SatStatus::Exhaustive,
+        status: Status::Converged,
         axes_tested: tested,
         tolerance: tol,
     }
