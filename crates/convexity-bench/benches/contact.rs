@@ -226,8 +226,8 @@ fn bench_coherent(c: &mut Criterion) {
             let cwc = chung_wang::separate(a, pa, b, pb, &cwo, None);
             let cww = chung_wang::separate(a, pa, b, pb, &cwo, Some(&mut cc[*t]));
             for (slot, v) in [
-                vw.steps,
-                vc.steps,
+                vw.iterations,
+                vc.iterations,
                 gd.iterations,
                 gw.iterations,
                 bc.iterations,

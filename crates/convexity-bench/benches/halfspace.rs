@@ -9,7 +9,7 @@
 
 use convexity::lp::fourier_motzkin::{self, FmLimits};
 use convexity::lp::seidel;
-use convexity::math::seidel_lp::Options;
+use convexity::math::seidel_lp::SeidelOptions;
 use convexity::{gjk, BoundedHalfspaces, DVec3, Halfspaces, Pose};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use rand::{Rng, SeedableRng};

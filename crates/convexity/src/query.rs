@@ -285,7 +285,7 @@ impl QuerySpace for DVec3 {
                 Ok(Outcome {
                     method,
                     status: r.status,
-                    iterations: r.steps,
+                    iterations: r.iterations,
                     verdict: r.verdict,
                     distance: Some(if hit { 0.0 } else { r.distance }),
                     penetration_depth: None,
@@ -324,10 +324,10 @@ impl QuerySpace for DVec3 {
                 Ok(Outcome {
                     method,
                     status: r.status,
-                    iterations: r.axes_tested,
+                    iterations: r.iterations,
                     verdict: r.verdict,
                     distance: None,
-                    penetration_depth: hit.then(|| r.depth().max(0.0)),
+                    penetration_depth: hit.then(|| r.depth()),
                     point_a: None,
                     point_b: None,
                     normal: Some(r.axis),
@@ -374,10 +374,10 @@ impl QuerySpace for DVec2 {
                 Ok(Outcome {
                     method,
                     status: Status::Converged,
-                    iterations: u32::try_from(r.axes_tested).unwrap_or(u32::MAX),
+                    iterations: r.iterations,
                     verdict: r.verdict,
                     distance: None,
-                    penetration_depth: hit.then(|| r.depth().max(0.0)),
+                    penetration_depth: hit.then(|| r.depth()),
                     point_a: None,
                     point_b: None,
                     normal: Some(r.axis),
@@ -657,7 +657,7 @@ pub fn run_n(method: Method, a: &PointsN, b: &PointsN) -> Result<OutcomeN, Skip>
             OutcomeN {
                 method,
                 status: r.status,
-                iterations: r.generations_run,
+                iterations: r.iterations,
                 distance: Some(if hit { 0.0 } else { r.distance }),
                 point_a: Some(r.point_a),
                 point_b: Some(r.point_b),

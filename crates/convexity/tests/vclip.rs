@@ -75,8 +75,8 @@ fn random_pairs_agree_with_gjk_distance_and_certificates_verify() {
             None,
         );
         assert_ne!(r.status, Status::IterationLimit, "pair {i}: {r:?}");
-        max_steps = max_steps.max(r.steps);
-        if r.steps >= 64 {
+        max_steps = max_steps.max(r.iterations);
+        if r.iterations >= 64 {
             // Ended by the touching check: only legitimate for a pair within the band.
             touch_ended += 1;
             assert!(
@@ -188,8 +188,8 @@ fn warm_start_takes_few_steps_along_a_trajectory() {
         let warm = closest_features(&a, &pa, &b, &pb, &Options::default(), Some(&mut state));
         let cold = closest_features(&a, &pa, &b, &pb, &Options::default(), None);
         assert!((warm.distance - cold.distance).abs() <= 1e-12, "frame {k}");
-        warm_steps += u64::from(warm.steps);
-        cold_steps += u64::from(cold.steps);
+        warm_steps += u64::from(warm.iterations);
+        cold_steps += u64::from(cold.iterations);
     }
     let (w, c) = (
         warm_steps as f64 / frames as f64,
@@ -293,7 +293,7 @@ fn iteration_cap_is_reported() {
     let a = ConvexPolyhedron::from_points(&sphere_points(&mut rng, 500, 1.0)).unwrap();
     let b = ConvexPolyhedron::from_points(&sphere_points(&mut rng, 500, 1.0)).unwrap();
     let opts = Options {
-        max_steps: 1,
+        max_iterations: 1,
         ..Options::default()
     };
     let r = closest_features(

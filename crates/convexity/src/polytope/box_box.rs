@@ -333,7 +333,7 @@ fn run(
         separation: axis.sep,
         feature,
         tolerance: f.tol,
-        axes_tested: tested,
+        iterations: tested,
     };
     if axis.sep > f.tol {
         out.verdict = Verdict::Separated(SeparatingAxis {

@@ -89,15 +89,16 @@ pub struct SatResult {
     /// separates; no other axis tested) or `Degenerate` (both polygons are the same single
     /// point: touching).
     pub status: Status,
-    /// Number of axes projected.
-    pub axes_tested: usize,
+    /// Iterations: the number of axes projected.
+    pub iterations: u32,
     /// The touch tolerance (touching within it counts as intersecting): GJK's default,
     /// `1e-10 × (size_A + size_B) + 4ε × magnitude`.
     pub tolerance: f64,
 }
 
 impl SatResult {
-    /// Penetration depth (0 when separated).
+    /// Penetration depth, `max(−separation, 0)`: 0 when separated (the signed quantity is
+    /// [`SatResult::separation`]). One meaning across the crate: `sat3d` and `box_box` agree.
     pub fn depth(&self) -> f64 {
         (-self.separation).max(0.0)
     }
@@ -179,7 +180,7 @@ pub fn sat(
                             axis: world(u),
                             reference: Some(edge),
                             status: Status::CachedAxis,
-                            axes_tested: 1,
+                            iterations: 1,
                             tolerance: tol,
                         };
                     }
@@ -233,7 +234,7 @@ pub fn sat(
                         axis: world(DVec2::X),
                         reference: None,
                         status: Status::Degenerate,
-                        axes_tested: 0,
+                        iterations: 0,
                         tolerance: tol,
                     };
                 }
@@ -298,7 +299,7 @@ pub fn sat(
         axis: world(u),
         reference,
         status: Status::Converged,
-        axes_tested: tested,
+        iterations: tested,
         tolerance: tol,
     }
 }

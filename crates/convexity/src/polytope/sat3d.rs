@@ -91,13 +91,18 @@ pub struct SatResult {
     /// The touch tolerance used.
     pub tolerance: f64,
     /// How many axes were evaluated (after pruning).
-    pub axes_tested: u32,
+    pub iterations: u32,
 }
 
 impl SatResult {
-    /// Penetration depth (`−separation`; negative when separated).
+    /// Penetration depth, `max(−separation, 0)`: 0 when separated (the signed quantity is
+    /// [`SatResult::separation`]), as in [`crate::polytope::sat2d::SatResult::depth`].
     pub fn depth(&self) -> f64 {
-        -self.separation
+        (-self.separation).max(0.0)
+    }
+    /// The gap, `max(separation, 0)`: 0 when touching or overlapping.
+    pub fn gap(&self) -> f64 {
+        self.separation.max(0.0)
     }
     pub fn intersecting(&self) -> Option<bool> {
         self.verdict.intersecting()
@@ -646,7 +651,7 @@ where
         separation: best.sep,
         feature: best.feature,
         tolerance: tol,
-        axes_tested: tested,
+        iterations: tested,
     };
     if !best.sep.is_finite() {
         // No axis at all (no faces): leave the verdict to GJK.

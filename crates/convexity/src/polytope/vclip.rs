@@ -24,7 +24,7 @@
 //! [`VClipState`]); a cold start walks O(√V) features on typical hulls; the local-minimum
 //! search costs O(F) when it runs.
 //! Preconditions: two solid [`ConvexPolyhedron`]s (validated hulls) and valid poses.
-//! Failure modes: the walk is capped (`Options::max_steps`); hitting the cap returns
+//! Failure modes: the walk is capped (`Options::max_iterations`); hitting the cap returns
 //! `Status::IterationLimit` and an undetermined verdict. Floating-point ties near parallel
 //! features can make the walk take extra steps; it never panics or returns NaN.
 
@@ -47,7 +47,7 @@ pub enum Feature {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
     /// Cap on feature updates.
-    pub max_steps: u32,
+    pub max_iterations: u32,
     /// Relative touch tolerance (times the pair's size), as in GJK.
     pub rel_tolerance: f64,
 }
@@ -55,7 +55,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            max_steps: 10_000,
+            max_iterations: 10_000,
             rel_tolerance: 1e-10,
         }
     }
@@ -84,7 +84,7 @@ impl VClipState {
 pub struct VClipResult {
     pub status: Status,
     /// Feature updates performed.
-    pub steps: u32,
+    pub iterations: u32,
     /// The final feature pair (of A, of B).
     pub features: (Feature, Feature),
     /// Distance between the polyhedra (0 when intersecting).
@@ -610,7 +610,7 @@ pub fn closest_features(
     let mut hit = None;
     let mut status = Status::Converged;
     loop {
-        if steps >= opts.max_steps {
+        if steps >= opts.max_iterations {
             status = Status::IterationLimit;
             break;
         }
@@ -657,7 +657,7 @@ pub fn closest_features(
         let (pa, pb) = feature_points(&ba, fa, &bb, fb);
         return VClipResult {
             status,
-            steps,
+            iterations: steps,
             features: (fa, fb),
             distance: (pb - pa).length(),
             point_a: to_world(pa),
@@ -670,7 +670,7 @@ pub fn closest_features(
         let w = to_world(x);
         return VClipResult {
             status,
-            steps,
+            iterations: steps,
             features: (fa, fb),
             distance: 0.0,
             point_a: w,
@@ -686,7 +686,7 @@ pub fn closest_features(
         let mid = (wa + wb) * 0.5;
         return VClipResult {
             status,
-            steps,
+            iterations: steps,
             features: (fa, fb),
             distance: 0.0,
             point_a: wa,
@@ -715,7 +715,7 @@ pub fn closest_features(
         } else {
             Status::Degenerate
         },
-        steps,
+        iterations: steps,
         features: (fa, fb),
         distance: d,
         point_a: wa,
