@@ -7,7 +7,7 @@
 //! Data: 64 pairs of hulls of 12 points on spheres of radius 1 (≈20 facets each), B's centre
 //! at distance 0..2.5 from A's in a random direction (about half of them intersect), seeded.
 
-use convexity::lp::fourier_motzkin::{self, FmLimits};
+use convexity::lp::fourier_motzkin::{self, FmOptions};
 use convexity::lp::seidel;
 use convexity::math::seidel_lp::SeidelOptions;
 use convexity::{gjk, BoundedHalfspaces, DVec3, Halfspaces, Pose};
@@ -59,7 +59,7 @@ fn bench(c: &mut Criterion) {
         bch.iter(|| {
             for (a, b) in &data {
                 black_box(
-                    fourier_motzkin::intersect_pair(a, &id, b, &id, &FmLimits::default()).ok(),
+                    fourier_motzkin::intersect_pair(a, &id, b, &id, &FmOptions::default()).ok(),
                 );
             }
         })

@@ -278,7 +278,7 @@ impl QuerySpace for DVec3 {
                     pose_a,
                     &pb,
                     pose_b,
-                    &vclip::Options::default(),
+                    &vclip::VClipOptions::default(),
                     None,
                 );
                 let hit = r.verdict.intersecting() == Some(true);
@@ -447,7 +447,7 @@ where
     }
     Ok(match method {
         Method::Gjk => {
-            let d = gjk::distance(a, pose_a, b, pose_b, &gjk::Options::default(), None);
+            let d = gjk::distance(a, pose_a, b, pose_b, &gjk::GjkOptions::default(), None);
             let hit = d.intersecting() == Some(true);
             Outcome {
                 method,
@@ -463,12 +463,18 @@ where
             }
         }
         Method::GjkBoolean => {
-            let r = gjk::intersects(a, pose_a, b, pose_b, &gjk::Options::default(), None);
+            let r = gjk::intersects(a, pose_a, b, pose_b, &gjk::GjkOptions::default(), None);
             Outcome::boolean(method, r.status, r.iterations, r.verdict, r.tolerance)
         }
         Method::ChungWang => {
-            let r =
-                chung_wang::separate(a, pose_a, b, pose_b, &chung_wang::Options::default(), None);
+            let r = chung_wang::separate(
+                a,
+                pose_a,
+                b,
+                pose_b,
+                &chung_wang::ChungWangOptions::default(),
+                None,
+            );
             Outcome::boolean(method, r.status, r.iterations, r.verdict, r.tolerance)
         }
         Method::Epa => {
@@ -572,7 +578,7 @@ where
                 pose_a,
                 hb,
                 pose_b,
-                &fourier_motzkin::FmLimits::default(),
+                &fourier_motzkin::FmOptions::default(),
             ) {
                 Ok(r) => (r.verdict, r.status, r.tolerance),
                 // Rounding defeated every elimination: an honest "no answer".

@@ -2,7 +2,7 @@
 //! integer reference cases, brute-force vertex enumeration of small LPs, the clarabel hull
 //! distance oracle, GJK on the enumerated vertices, Fourier–Motzkin, and the certificate checker.
 
-use convexity::lp::fourier_motzkin::{self, FmLimits};
+use convexity::lp::fourier_motzkin::{self, FmOptions};
 use convexity::lp::seidel::{self, halfspaces_intersect, separating_plane, HalfspaceVerdict};
 use convexity::math::seidel_lp::{solve, LpOutcome, SeidelOptions};
 use convexity::{gjk, BoundedHalfspaces, DVec2, DVec3, Halfspaces, Pose, Problem, Vector};
@@ -96,7 +96,7 @@ fn all_methods_2d(ta: &[[f64; 2]; 3], tb: &[[f64; 2]; 3], shift: [f64; 2]) -> bo
     let id = Pose::IDENTITY;
     let s = seidel::intersect_pair(&ba, &id, &bb, &id, &opts).unwrap();
     verify(&ba, &id, &bb, &id, &s.verdict, s.tolerance).unwrap();
-    let f = fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmLimits::default()).unwrap();
+    let f = fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmOptions::default()).unwrap();
     verify(&ba, &id, &bb, &id, &f.verdict, f.tolerance).unwrap();
     let p = separating_plane(&points2(ta, shift), &points2(tb, shift), &opts).unwrap();
     let pa = convexity::Points::new(&points2(ta, shift)).unwrap();
@@ -524,7 +524,7 @@ fn compare_pair<V: Vector>(
         "{label}: seidel, distance {dist}"
     );
     verify(&ba, &id, &bb, &id, &s.verdict, s.tolerance).unwrap_or_else(|e| panic!("{label}: {e}"));
-    let f = fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmLimits::default()).unwrap();
+    let f = fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmOptions::default()).unwrap();
     assert_eq!(
         f.verdict.intersecting(),
         Some(truth),
@@ -772,7 +772,8 @@ fn gaps_near_the_tolerance_give_checked_certificates() {
         let ba = BoundedHalfspaces::<DVec2>::new(tri_of(A, [0.0, 0.0])).unwrap();
         let bb = BoundedHalfspaces::<DVec2>::new(tri_of(moved, [0.0, 0.0])).unwrap();
         let sd = seidel::intersect_pair(&ba, &id, &bb, &id, &SeidelOptions::default()).unwrap();
-        let fm = fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmLimits::default()).unwrap();
+        let fm =
+            fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmOptions::default()).unwrap();
         let pl = separating_plane(
             &points2(&A, [0.0, 0.0]),
             &points2(&moved, [0.0, 0.0]),

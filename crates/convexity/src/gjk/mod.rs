@@ -51,7 +51,7 @@ use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
 
 /// GJK settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Options {
+pub struct GjkOptions {
     pub max_iterations: u32,
     /// Relative tolerance on the duality gap and on touching.
     pub rel_tolerance: f64,
@@ -61,9 +61,13 @@ pub struct Options {
     pub abs_tolerance: Option<f64>,
 }
 
-impl Default for Options {
+/// The short name of [`GjkOptions`], kept because most callers (tests, benches, the README)
+/// spell it `gjk::Options`.
+pub type Options = GjkOptions;
+
+impl Default for GjkOptions {
     fn default() -> Self {
-        Options {
+        GjkOptions {
             max_iterations: 128,
             rel_tolerance: 1e-10,
             abs_tolerance: None,
@@ -78,7 +82,7 @@ impl Default for Options {
 /// (the query starts cold) when it is passed with other shapes, so reusing it by mistake costs
 /// speed, never correctness. Do not rebuild a shape in place while keeping its cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Cache<V> {
+pub struct GjkCache<V> {
     dir: Option<V>,
     /// Addresses of the shapes the cache was filled for.
     owner: (usize, usize),
@@ -88,7 +92,10 @@ pub struct Cache<V> {
     len: usize,
 }
 
-impl<V: Vector> Cache<V> {
+/// The short name of [`GjkCache`] (see [`Options`]).
+pub type Cache<V> = GjkCache<V>;
+
+impl<V: Vector> GjkCache<V> {
     pub fn new() -> Self {
         Cache {
             dir: None,

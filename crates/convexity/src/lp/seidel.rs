@@ -303,7 +303,7 @@ pub fn separating_plane<V: Vector>(
         }
     }
     // No plane separates by more than the tolerance: a common point from GJK.
-    let g = gjk::distance(&pa, &id, &pb, &id, &gjk::Options::default(), None);
+    let g = gjk::distance(&pa, &id, &pb, &id, &gjk::GjkOptions::default(), None);
     let verdict = match g.verdict {
         Verdict::Intersecting(c) => Verdict::Intersecting(c),
         _ if g.distance <= tolerance => Verdict::Intersecting(CommonPoint {

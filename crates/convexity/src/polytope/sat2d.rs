@@ -150,7 +150,7 @@ pub fn sat(
 ) -> SatResult {
     // GJK's touch tolerance, so that both methods call the same pairs touching.
     let tol = MinkowskiDifference::new(a, pose_a, b, pose_b)
-        .tolerance(gjk::Options::default().rel_tolerance)
+        .tolerance(gjk::GjkOptions::default().rel_tolerance)
         .max(f64::MIN_POSITIVE);
     let pose_ab = pose_a.relative(pose_b);
     let va = a.vertices();

@@ -634,7 +634,7 @@ where
 {
     let pose_ab = pose_a.relative(pose_b);
     let tol = MinkowskiDifference::new(a, pose_a, b, pose_b)
-        .tolerance(gjk::Options::default().rel_tolerance);
+        .tolerance(gjk::GjkOptions::default().rel_tolerance);
     let pair = Pair {
         a,
         b,
@@ -656,7 +656,7 @@ where
     if !best.sep.is_finite() {
         // No axis at all (no faces): leave the verdict to GJK.
         out.status = Status::Degenerate;
-        let g = gjk::intersects(a, pose_a, b, pose_b, &gjk::Options::default(), None);
+        let g = gjk::intersects(a, pose_a, b, pose_b, &gjk::GjkOptions::default(), None);
         out.verdict = g.verdict;
         return (out, None);
     }
@@ -691,7 +691,7 @@ where
     out.verdict = match common {
         Some(point) => Verdict::Intersecting(CommonPoint { point }),
         None => {
-            let g = gjk::intersects(a, pose_a, b, pose_b, &gjk::Options::default(), None);
+            let g = gjk::intersects(a, pose_a, b, pose_b, &gjk::GjkOptions::default(), None);
             if g.status != Status::Converged {
                 out.status = g.status;
             }
@@ -735,7 +735,7 @@ where
 {
     let pose_ab = pose_a.relative(pose_b);
     let tol = MinkowskiDifference::new(a, pose_a, b, pose_b)
-        .tolerance(gjk::Options::default().rel_tolerance);
+        .tolerance(gjk::GjkOptions::default().rel_tolerance);
     let pair = Pair {
         a,
         b,

@@ -21,10 +21,10 @@
 //! also count as intersecting.
 //!
 //! Complexity: O(1) amortised feature steps per query under coherent motion (warm start with
-//! [`VClipState`]); a cold start walks O(√V) features on typical hulls; the local-minimum
+//! [`VClipCache`]); a cold start walks O(√V) features on typical hulls; the local-minimum
 //! search costs O(F) when it runs.
 //! Preconditions: two solid [`ConvexPolyhedron`]s (validated hulls) and valid poses.
-//! Failure modes: the walk is capped (`Options::max_iterations`); hitting the cap returns
+//! Failure modes: the walk is capped (`VClipOptions::max_iterations`); hitting the cap returns
 //! `Status::IterationLimit` and an undetermined verdict. Floating-point ties near parallel
 //! features can make the walk take extra steps; it never panics or returns NaN.
 
@@ -45,16 +45,16 @@ pub enum Feature {
 
 /// V-Clip settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Options {
+pub struct VClipOptions {
     /// Cap on feature updates.
     pub max_iterations: u32,
     /// Relative touch tolerance (times the pair's size), as in GJK.
     pub rel_tolerance: f64,
 }
 
-impl Default for Options {
+impl Default for VClipOptions {
     fn default() -> Self {
-        Options {
+        VClipOptions {
             max_iterations: 10_000,
             rel_tolerance: 1e-10,
         }
@@ -63,14 +63,14 @@ impl Default for Options {
 
 /// Warm-start state: the last pair of closest features, for the same two polyhedra.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct VClipState {
+pub struct VClipCache {
     pair: Option<(Feature, Feature)>,
     owner: (usize, usize),
 }
 
-impl VClipState {
+impl VClipCache {
     pub fn new() -> Self {
-        VClipState::default()
+        VClipCache::default()
     }
 
     /// The cached feature pair, if any.
@@ -572,8 +572,8 @@ pub fn closest_features(
     pose_a: &Pose3,
     b: &ConvexPolyhedron,
     pose_b: &Pose3,
-    opts: &Options,
-    state: Option<&mut VClipState>,
+    opts: &VClipOptions,
+    state: Option<&mut VClipCache>,
 ) -> VClipResult {
     let pose_ab = pose_a.relative(pose_b);
     let ba = Body {
