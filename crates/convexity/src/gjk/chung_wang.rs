@@ -48,6 +48,7 @@
 //! Preconditions: shapes and poses validated by their constructors. Failure modes: a support
 //! map returning non-finite points gives status `Degenerate` and an `Undetermined` verdict.
 
+use crate::gjk::common_point;
 use crate::gjk::minkowski::MinkowskiDifference;
 use crate::gjk::simplex::Simplex;
 use crate::math::pose::Pose;
@@ -118,16 +119,6 @@ pub struct ChungWangResult<V> {
 impl<V> ChungWangResult<V> {
     pub fn intersecting(&self) -> Option<bool> {
         self.verdict.intersecting()
-    }
-}
-
-/// A point of both rounded cores from the cores' nearest points (as GJK's).
-fn common_point<V: Vector>(pa: V, pb: V, ra: f64, rb: f64) -> V {
-    let rsum = ra + rb;
-    if rsum > 0.0 {
-        pa + (pb - pa) * (ra / rsum)
-    } else {
-        (pa + pb) * 0.5
     }
 }
 

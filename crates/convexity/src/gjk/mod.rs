@@ -44,6 +44,7 @@ pub mod simplex;
 
 use crate::gjk::minkowski::MinkowskiDifference;
 use crate::gjk::simplex::Simplex;
+use crate::math::pair_key::PairKey;
 use crate::math::pose::Pose;
 use crate::math::vector::Vector;
 use crate::shape::SupportMap;
@@ -84,8 +85,8 @@ impl Default for GjkOptions {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GjkCache<V> {
     dir: Option<V>,
-    /// Addresses of the shapes the cache was filled for.
-    owner: (usize, usize),
+    /// The pair the cache was filled for.
+    owner: PairKey,
     /// The last simplex's support points: A's in A's frame, B's in B's own frame, so that the
     /// next query can re-place them with its relative pose (they stay points of A and of B).
     pts: [(V, V); 4],
@@ -99,18 +100,10 @@ impl<V: Vector> GjkCache<V> {
     pub fn new() -> Self {
         Cache {
             dir: None,
-            owner: (0, 0),
+            owner: PairKey::default(),
             pts: [(V::ZERO, V::ZERO); 4],
             len: 0,
         }
-    }
-
-    /// The cache's key for a pair: the addresses of the two shapes.
-    fn key<A: ?Sized, B: ?Sized>(a: &A, b: &B) -> (usize, usize) {
-        (
-            a as *const A as *const () as usize,
-            b as *const B as *const () as usize,
-        )
     }
 
     /// Whether the cache was filled for this pair of shapes.
@@ -118,7 +111,7 @@ impl<V: Vector> GjkCache<V> {
         &self,
         mink: &MinkowskiDifference<'_, V, A, B>,
     ) -> bool {
-        self.owner == Self::key(mink.a, mink.b)
+        self.owner == PairKey::of(mink.a, mink.b)
     }
 
     /// Keeps `s` for the next query on this pair (B's points in B's own frame).
@@ -127,7 +120,7 @@ impl<V: Vector> GjkCache<V> {
         mink: &MinkowskiDifference<'_, V, A, B>,
         s: &Simplex<V>,
     ) {
-        self.owner = Self::key(mink.a, mink.b);
+        self.owner = PairKey::of(mink.a, mink.b);
         self.len = s.len;
         for (slot, p) in self.pts.iter_mut().zip(s.points()) {
             *slot = (p.a, mink.pose_ab().inverse_transform_point(p.b));
@@ -153,7 +146,7 @@ impl<V: Vector> GjkCache<V> {
         mink: &MinkowskiDifference<'_, V, A, B>,
         dir: V,
     ) {
-        self.owner = Self::key(mink.a, mink.b);
+        self.owner = PairKey::of(mink.a, mink.b);
         self.dir = Some(dir);
         self.len = 0;
     }
@@ -249,7 +242,7 @@ where
     let rel_tol = opts.rel_tolerance;
     let rsum = mink.radius_sum();
     // A cache filled for other shapes is ignored entirely (see `Cache`).
-    let cache = cache.filter(|c| c.owner == Cache::<V>::key(mink.a, mink.b));
+    let cache = cache.filter(|c| c.belongs_to(mink));
     let mut dir = cache.and_then(|c| c.dir).unwrap_or_else(|| mink.center());
     if !(dir.length_squared() > 0.0) || !dir.is_finite() {
         dir = V::AXIS;
@@ -373,7 +366,8 @@ where
 }
 
 /// A point of both rounded cores, given the cores' closest points `pa`, `pb` (A's frame).
-fn common_point<V: Vector>(pa: V, pb: V, ra: f64, rb: f64) -> V {
+/// Also Chung–Wang's.
+pub(crate) fn common_point<V: Vector>(pa: V, pb: V, ra: f64, rb: f64) -> V {
     let rsum = ra + rb;
     if rsum > 0.0 {
         // Split the segment pa→pb in the ratio of the radii: both parts are within their radius.

@@ -32,6 +32,7 @@
 
 use crate::gjk;
 use crate::gjk::minkowski::MinkowskiDifference;
+use crate::math::pair_key::PairKey;
 use crate::math::pose::Pose2;
 use crate::shape::ConvexPolygon;
 use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
@@ -61,7 +62,7 @@ pub struct ReferenceEdge {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SatCache {
     edge: Option<ReferenceEdge>,
-    owner: (usize, usize),
+    owner: PairKey,
 }
 
 impl SatCache {
@@ -159,10 +160,7 @@ pub fn sat(
         .iter()
         .map(|p| pose_ab.transform_point(*p))
         .collect();
-    let owner = (
-        a as *const ConvexPolygon as usize,
-        b as *const ConvexPolygon as usize,
-    );
+    let owner = PairKey::of(a, b);
     let world = |u: DVec2| pose_a.transform_vector(u);
 
     if let Some(c) = cache.as_deref() {

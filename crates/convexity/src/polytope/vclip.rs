@@ -30,6 +30,7 @@
 
 use crate::gjk::minkowski::MinkowskiDifference;
 use crate::hull::ConvexPolyhedron;
+use crate::math::pair_key::PairKey;
 use crate::math::pose::Pose3;
 use crate::verdict::Status;
 use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
@@ -65,7 +66,7 @@ impl Default for VClipOptions {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct VClipCache {
     pair: Option<(Feature, Feature)>,
-    owner: (usize, usize),
+    owner: PairKey,
 }
 
 impl VClipCache {
@@ -586,10 +587,7 @@ pub fn closest_features(
         rot: DMat3::from_quat(pose_ab.rotation()),
         t: pose_ab.translation(),
     };
-    let owner = (
-        a as *const ConvexPolyhedron as usize,
-        b as *const ConvexPolyhedron as usize,
-    );
+    let owner = PairKey::of(a, b);
     let valid = |f: Feature, p: &ConvexPolyhedron| match f {
         Feature::Vertex(i) => i < p.num_vertices(),
         Feature::Edge(h) => h < p.num_half_edges(),
