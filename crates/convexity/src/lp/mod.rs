@@ -66,7 +66,7 @@ use crate::math::pose::Pose;
 use crate::math::vector::Vector;
 use crate::nd::points::{CommonPointN, PointsN, SeparatingHyperplane, VerdictN};
 use crate::shape::Points;
-use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
+use crate::verdict::{Status, Verdict};
 use revised::{EarlyExit, Outcome, Problem, Solver};
 
 /// Solver options.
@@ -520,36 +520,6 @@ pub fn l1_distance(a: &PointsN, b: &PointsN, opts: &LpOptions) -> Result<L1Dista
     })
 }
 
-/// The vertices of a `Points` shape placed at `pose`, as an n-D set.
-pub fn world_points_n<V: Vector>(
-    points: &Points<V>,
-    pose: &Pose<V>,
-) -> Result<PointsN, InputError> {
-    let mut coords = Vec::with_capacity(V::DIM * points.len());
-    for p in points.points() {
-        let w = pose.transform_point(*p);
-        for k in 0..V::DIM {
-            coords.push(w.coord(k));
-        }
-    }
-    PointsN::new(V::DIM, coords)
-}
-
-/// Converts an n-D verdict to a 2D/3D one (`Undetermined` if the dimension does not fit).
-pub fn to_verdict<V: Vector>(v: &VerdictN) -> Verdict<V> {
-    match v {
-        VerdictN::Separated(h) => match V::from_slice(&h.normal) {
-            Some(axis) => Verdict::Separated(SeparatingAxis { axis, gap: h.gap }),
-            None => Verdict::Undetermined,
-        },
-        VerdictN::Intersecting(c) => match V::from_slice(&c.point) {
-            Some(point) => Verdict::Intersecting(CommonPoint { point }),
-            None => Verdict::Undetermined,
-        },
-        VerdictN::Undetermined => Verdict::Undetermined,
-    }
-}
-
 /// [`intersect`] on two posed 2D/3D hulls (vertices transformed to the world frame first).
 /// For `query::Method` wiring: `--algorithm lp`. Errors only if a world coordinate exceeds
 /// [`crate::error::MAX_MAGNITUDE`] (field `a` or `b`).
@@ -560,13 +530,13 @@ pub fn intersect_points<V: Vector>(
     pose_b: &Pose<V>,
     opts: &LpOptions,
 ) -> Result<LpQuery<V>, InputError> {
-    let wa = world_points_n(a, pose_a).map_err(|e| e.within("a"))?;
-    let wb = world_points_n(b, pose_b).map_err(|e| e.within("b"))?;
+    let wa = PointsN::posed(a.points(), pose_a).map_err(|e| e.within("a"))?;
+    let wb = PointsN::posed(b.points(), pose_b).map_err(|e| e.within("b"))?;
     let r = intersect(&wa, &wb, opts)?;
     Ok(LpQuery {
         status: r.status,
         iterations: r.iterations,
-        verdict: to_verdict(&r.verdict),
+        verdict: r.verdict.typed(),
         tolerance: r.tolerance,
     })
 }
@@ -579,13 +549,13 @@ pub fn intersect_points_reference<V: Vector>(
     pose_b: &Pose<V>,
     opts: &LpOptions,
 ) -> Result<LpQuery<V>, InputError> {
-    let wa = world_points_n(a, pose_a).map_err(|e| e.within("a"))?;
-    let wb = world_points_n(b, pose_b).map_err(|e| e.within("b"))?;
+    let wa = PointsN::posed(a.points(), pose_a).map_err(|e| e.within("a"))?;
+    let wb = PointsN::posed(b.points(), pose_b).map_err(|e| e.within("b"))?;
     let r = intersect_reference(&wa, &wb, opts)?;
     Ok(LpQuery {
         status: r.status,
         iterations: r.iterations,
-        verdict: to_verdict(&r.verdict),
+        verdict: r.verdict.typed(),
         tolerance: r.tolerance,
     })
 }
