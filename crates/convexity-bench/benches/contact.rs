@@ -9,7 +9,7 @@
 //! * `coherent-hull128` (issue 3, item 4): [`COHERENT_TRAJECTORIES`] closed trajectories of
 //!   [`COHERENT_STEPS`] small steps each (`convexity_bench::trajectories`: B orbits A,
 //!   alternately overlapping and separated) on hull128 pairs, the polyhedra built once
-//!   (untimed). Per-step cost of V-Clip warm (one `VClipState` per trajectory, carried from
+//!   (untimed). Per-step cost of V-Clip warm (one `VClipCache` per trajectory, carried from
 //!   step to step) and cold, GJK distance and boolean cold and warm (one `gjk::Cache` per
 //!   trajectory), Chung–Wang cold and warm, and parry3d-f64's distance. All of ours run on the
 //!   same `ConvexPolyhedron`s (GJK and Chung–Wang with the hill-climbing support).
@@ -29,7 +29,7 @@ use convexity::gjk::{self, Cache};
 use convexity::polytope::box_box::box_box;
 use convexity::polytope::box_box::box_box_manifold;
 use convexity::polytope::sat3d::{polyhedron_manifold_with, SatContext};
-use convexity::polytope::vclip::{self, VClipState};
+use convexity::polytope::vclip::{self, VClipCache};
 use convexity::{ConvexPolyhedron, DVec3};
 use convexity_bench::{
     box_set_with_pairs, hull_set_with_pairs, overlapping, to_parry64, trajectories, write_raw, Kind,
@@ -171,14 +171,14 @@ fn bench_coherent(c: &mut Criterion) {
         }
     }
     let n = steps.len();
-    let cwo = chung_wang::Options::default();
+    let cwo = chung_wang::ChungWangOptions::default();
     let go = gjk::Options::default();
-    let vo = vclip::Options::default();
+    let vo = vclip::VClipOptions::default();
     let shapes = |k: usize| {
         let (_, (ia, ib), pa, pb) = &steps[k];
         (&polys[*ia as usize], pa, &polys[*ib as usize], pb)
     };
-    let run_vclip = |k: usize, st: Option<&mut VClipState>| {
+    let run_vclip = |k: usize, st: Option<&mut VClipCache>| {
         let (a, pa, b, pb) = shapes(k);
         vclip::closest_features(a, pa, b, pb, &vo, st).distance
     };
@@ -207,7 +207,7 @@ fn bench_coherent(c: &mut Criterion) {
     };
     // Untimed, two passes over every trajectory (the second pass starts warm as well):
     // average iterations / feature steps, and agreement of V-Clip (warm) with GJK (cold).
-    let mut vs = vec![VClipState::new(); nt];
+    let mut vs = vec![VClipCache::new(); nt];
     let mut gc = vec![Cache::new(); nt];
     let mut gbc = vec![Cache::new(); nt];
     let mut cc = vec![ChungWangCache::new(); nt];
@@ -226,8 +226,8 @@ fn bench_coherent(c: &mut Criterion) {
             let cwc = chung_wang::separate(a, pa, b, pb, &cwo, None);
             let cww = chung_wang::separate(a, pa, b, pb, &cwo, Some(&mut cc[*t]));
             for (slot, v) in [
-                vw.steps,
-                vc.steps,
+                vw.iterations,
+                vc.iterations,
                 gd.iterations,
                 gw.iterations,
                 bc.iterations,
@@ -282,7 +282,7 @@ fn bench_coherent(c: &mut Criterion) {
     let mut g = c.benchmark_group("coherent-hull128");
     g.throughput(Throughput::Elements(BATCH as u64));
     g.bench_function("vclip-warm", |b| {
-        let mut st = vec![VClipState::new(); nt];
+        let mut st = vec![VClipCache::new(); nt];
         batched(b, n, BATCH, |k| run_vclip(k, Some(&mut st[steps[k].0])))
     });
     g.bench_function("vclip-cold", |b| {
@@ -313,7 +313,7 @@ fn bench_coherent(c: &mut Criterion) {
     g.finish();
 
     // Interleaved: everything relative to cold GJK distance.
-    let mut st = vec![VClipState::new(); nt];
+    let mut st = vec![VClipCache::new(); nt];
     let mut c1 = vec![Cache::new(); nt];
     let mut c2 = vec![Cache::new(); nt];
     let mut c3 = vec![ChungWangCache::new(); nt];

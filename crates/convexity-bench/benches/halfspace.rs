@@ -7,9 +7,9 @@
 //! Data: 64 pairs of hulls of 12 points on spheres of radius 1 (≈20 facets each), B's centre
 //! at distance 0..2.5 from A's in a random direction (about half of them intersect), seeded.
 
-use convexity::lp::fourier_motzkin::{self, FmLimits};
+use convexity::lp::fourier_motzkin::{self, FmOptions};
 use convexity::lp::seidel;
-use convexity::math::seidel_lp::Options;
+use convexity::math::seidel_lp::SeidelOptions;
 use convexity::{gjk, BoundedHalfspaces, DVec3, Halfspaces, Pose};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use rand::{Rng, SeedableRng};
@@ -51,7 +51,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("seidel", |bch| {
         bch.iter(|| {
             for (a, b) in &data {
-                black_box(seidel::intersect_pair(a, &id, b, &id, &Options::default()).ok());
+                black_box(seidel::intersect_pair(a, &id, b, &id, &SeidelOptions::default()).ok());
             }
         })
     });
@@ -59,7 +59,7 @@ fn bench(c: &mut Criterion) {
         bch.iter(|| {
             for (a, b) in &data {
                 black_box(
-                    fourier_motzkin::intersect_pair(a, &id, b, &id, &FmLimits::default()).ok(),
+                    fourier_motzkin::intersect_pair(a, &id, b, &id, &FmOptions::default()).ok(),
                 );
             }
         })
@@ -68,7 +68,8 @@ fn bench(c: &mut Criterion) {
         bch.iter(|| {
             for (a, b) in &data {
                 black_box(
-                    seidel::separating_plane(a.vertices(), b.vertices(), &Options::default()).ok(),
+                    seidel::separating_plane(a.vertices(), b.vertices(), &SeidelOptions::default())
+                        .ok(),
                 );
             }
         })

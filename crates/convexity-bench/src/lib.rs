@@ -423,7 +423,8 @@ pub struct SetStats {
     /// Our max |depth − overlap(normal)| over the penetration results with status
     /// `Converged` only.
     pub max_inconsistency_ours_converged: f64,
-    /// Status counts of our queries: `[converged, iteration_limit, degenerate]`.
+    /// Status counts of our queries: `[converged, iteration_limit, degenerate or other]` (GJK
+    /// and EPA report only the first three statuses).
     pub status_distance: [usize; 3],
     pub status_penetration: [usize; 3],
     pub hull_retries: usize,
@@ -433,7 +434,7 @@ fn status_slot(s: convexity::Status) -> usize {
     match s {
         convexity::Status::Converged => 0,
         convexity::Status::IterationLimit => 1,
-        convexity::Status::Degenerate => 2,
+        _ => 2,
     }
 }
 

@@ -61,11 +61,11 @@ use crate::toi_cmd::read_json;
 use crate::{emit, exit, Fatal};
 use convexity::error::MAX_MAGNITUDE;
 use convexity::polytope::contact2d::{classify, ContactClass, ContactKind};
-use convexity::polytope::sat2d::{sat, Body, SatResult, SatStatus};
+use convexity::polytope::sat2d::{sat, Body, SatResult};
 use convexity::primitives::polygon::{
     polygon_intersections, polyline_intersections, FillRule, HitKind, Location, Polygon, SegmentHit,
 };
-use convexity::{ConvexPolygon, DVec2, InputError, Pose2, Problem};
+use convexity::{ConvexPolygon, DVec2, InputError, Pose2, Problem, Status};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -345,9 +345,9 @@ fn sat_json(r: &SatResult, pa: &Poly, pb: &Poly, verified: Result<(), String>) -
         "axis": pt(r.axis),
         "reference": reference,
         "status": match r.status {
-            SatStatus::Exhaustive => "exhaustive",
-            SatStatus::CachedAxis => "cached_axis",
-            SatStatus::Degenerate => "degenerate",
+            Status::CachedAxis => "cached_axis",
+            Status::Degenerate => "degenerate",
+            _ => "exhaustive",
         },
         "tolerance": r.tolerance,
         "certificate": Certificate::from_verdict(&r.verdict),

@@ -30,7 +30,7 @@ use crate::polytope::vclip;
 use crate::primitives::tri_tri;
 use crate::shape::{BoundedHalfspaces, ConvexPolygon, Cuboid, Halfspaces, Polytope};
 use crate::verdict::Status;
-use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
+use crate::verdict::Verdict;
 use core::fmt;
 use glam::{DVec2, DVec3};
 
@@ -249,13 +249,15 @@ impl<V: Vector> Outcome<V> {
 
 /// The dimensions the query layer answers, with their dimension-specific methods.
 pub trait QuerySpace: EpaSpace {
-    /// Runs a method that needs topology on world-frame-posed vertex sets.
+    /// Runs a method that needs topology on posed vertex sets; `boxes` holds each shape's
+    /// half extents when it is a box ([`Polytope::box_half_extents`]).
     fn run_polytope(
         method: Method,
         a: &[Self],
         pose_a: &Pose<Self>,
         b: &[Self],
         pose_b: &Pose<Self>,
+        boxes: (Option<Self>, Option<Self>),
     ) -> Result<Outcome<Self>, Skip>;
 }
 
@@ -266,6 +268,7 @@ impl QuerySpace for DVec3 {
         pose_a: &Pose3,
         b: &[DVec3],
         pose_b: &Pose3,
+        boxes: (Option<DVec3>, Option<DVec3>),
     ) -> Result<Outcome<DVec3>, Skip> {
         let solid = |v: &[DVec3], which| {
             ConvexPolyhedron::from_points(v).map_err(|_| Skip::DegenerateHull { method, which })
@@ -278,14 +281,14 @@ impl QuerySpace for DVec3 {
                     pose_a,
                     &pb,
                     pose_b,
-                    &vclip::Options::default(),
+                    &vclip::VClipOptions::default(),
                     None,
                 );
                 let hit = r.verdict.intersecting() == Some(true);
                 Ok(Outcome {
                     method,
                     status: r.status,
-                    iterations: r.steps,
+                    iterations: r.iterations,
                     verdict: r.verdict,
                     distance: Some(if hit { 0.0 } else { r.distance }),
                     penetration_depth: None,
@@ -315,8 +318,8 @@ impl QuerySpace for DVec3 {
                 Ok(Outcome::boolean(method, status, 0, verdict, 0.0))
             }
             Method::Sat => {
-                let boxed = |v: &[DVec3]| box_of(v);
-                let r = match (boxed(a), boxed(b)) {
+                let boxed = |h: Option<DVec3>| h.and_then(|h| Cuboid::new(h).ok());
+                let r = match (boxed(boxes.0), boxed(boxes.1)) {
                     (Some(ba), Some(bb)) => box_box::box_box(&ba, pose_a, &bb, pose_b),
                     _ => sat3d::sat(&solid(a, "a")?, pose_a, &solid(b, "b")?, pose_b),
                 };
@@ -324,10 +327,10 @@ impl QuerySpace for DVec3 {
                 Ok(Outcome {
                     method,
                     status: r.status,
-                    iterations: r.axes_tested,
+                    iterations: r.iterations,
                     verdict: r.verdict,
                     distance: None,
-                    penetration_depth: hit.then(|| r.depth().max(0.0)),
+                    penetration_depth: hit.then(|| r.depth()),
                     point_a: None,
                     point_b: None,
                     normal: Some(r.axis),
@@ -357,6 +360,7 @@ impl QuerySpace for DVec2 {
         pose_a: &Pose<DVec2>,
         b: &[DVec2],
         pose_b: &Pose<DVec2>,
+        _boxes: (Option<DVec2>, Option<DVec2>),
     ) -> Result<Outcome<DVec2>, Skip> {
         // The convex polygon of a vertex set (segments and points are kept: SAT handles them).
         let polygon = |v: &[DVec2], which| {
@@ -374,10 +378,10 @@ impl QuerySpace for DVec2 {
                 Ok(Outcome {
                     method,
                     status: Status::Converged,
-                    iterations: u32::try_from(r.axes_tested).unwrap_or(u32::MAX),
+                    iterations: r.iterations,
                     verdict: r.verdict,
                     distance: None,
-                    penetration_depth: hit.then(|| r.depth().max(0.0)),
+                    penetration_depth: hit.then(|| r.depth()),
                     point_a: None,
                     point_b: None,
                     normal: Some(r.axis),
@@ -386,27 +390,6 @@ impl QuerySpace for DVec2 {
             }
             _ => Err(Skip::Dimension { method, dim: 2 }),
         }
-    }
-}
-
-/// The box whose 8 corners are exactly `v` (in any order), as the specialised SAT needs.
-fn box_of(v: &[DVec3]) -> Option<Cuboid<DVec3>> {
-    if v.len() != 8 {
-        return None;
-    }
-    let h = v[0].abs();
-    let all_corners = (0..8).all(|k| {
-        let c = DVec3::new(
-            if k & 1 == 0 { -h.x } else { h.x },
-            if k & 2 == 0 { -h.y } else { h.y },
-            if k & 4 == 0 { -h.z } else { h.z },
-        );
-        v.contains(&c)
-    });
-    if all_corners {
-        Cuboid::new(h).ok()
-    } else {
-        None
     }
 }
 
@@ -443,11 +426,12 @@ where
             let (na, nb) = (world_n(&va, pose_a)?, world_n(&vb, pose_b)?);
             return Ok(from_n(run_n(method, &na, &nb)?));
         }
-        return V::run_polytope(method, &va, pose_a, &vb, pose_b);
+        let boxes = (a.box_half_extents(), b.box_half_extents());
+        return V::run_polytope(method, &va, pose_a, &vb, pose_b, boxes);
     }
     Ok(match method {
         Method::Gjk => {
-            let d = gjk::distance(a, pose_a, b, pose_b, &gjk::Options::default(), None);
+            let d = gjk::distance(a, pose_a, b, pose_b, &gjk::GjkOptions::default(), None);
             let hit = d.intersecting() == Some(true);
             Outcome {
                 method,
@@ -463,12 +447,18 @@ where
             }
         }
         Method::GjkBoolean => {
-            let r = gjk::intersects(a, pose_a, b, pose_b, &gjk::Options::default(), None);
+            let r = gjk::intersects(a, pose_a, b, pose_b, &gjk::GjkOptions::default(), None);
             Outcome::boolean(method, r.status, r.iterations, r.verdict, r.tolerance)
         }
         Method::ChungWang => {
-            let r =
-                chung_wang::separate(a, pose_a, b, pose_b, &chung_wang::Options::default(), None);
+            let r = chung_wang::separate(
+                a,
+                pose_a,
+                b,
+                pose_b,
+                &chung_wang::ChungWangOptions::default(),
+                None,
+            );
             Outcome::boolean(method, r.status, r.iterations, r.verdict, r.tolerance)
         }
         Method::Epa => {
@@ -532,7 +522,7 @@ where
                 pose_a,
                 hb,
                 pose_b,
-                &crate::math::seidel_lp::Options::default(),
+                &crate::math::seidel_lp::SeidelOptions::default(),
             )
             .map_err(internal)?;
             (r.verdict, r.status, r.tolerance)
@@ -542,8 +532,12 @@ where
             let vb = vertices(&|| b.vertex_set(), "b")?;
             let wa: Vec<V> = va.iter().map(|&p| pose_a.transform_point(p)).collect();
             let wb: Vec<V> = vb.iter().map(|&p| pose_b.transform_point(p)).collect();
-            let r = seidel::separating_plane(&wa, &wb, &crate::math::seidel_lp::Options::default())
-                .map_err(internal)?;
+            let r = seidel::separating_plane(
+                &wa,
+                &wb,
+                &crate::math::seidel_lp::SeidelOptions::default(),
+            )
+            .map_err(internal)?;
             (r.verdict, r.status, r.tolerance)
         }
         (_, ha, hb) => {
@@ -568,23 +562,25 @@ where
                 pose_a,
                 hb,
                 pose_b,
-                &fourier_motzkin::FmLimits::default(),
+                &fourier_motzkin::FmOptions::default(),
             ) {
                 Ok(r) => (r.verdict, r.status, r.tolerance),
                 // Rounding defeated every elimination: an honest "no answer".
                 Err(fourier_motzkin::FmError::Unverified { .. }) => {
-                    (Verdict::Undetermined, seidel::PairStatus::Uncertified, 0.0)
+                    (Verdict::Undetermined, Status::Numerical, 0.0)
                 }
                 Err(e) => return Err(Skip::TooLarge(e.to_string())),
             }
         }
     };
     let (verdict, status, tolerance) = answer;
-    let status = match status {
-        seidel::PairStatus::Certified | seidel::PairStatus::PointFromGjk => Status::Converged,
-        seidel::PairStatus::Uncertified => Status::Degenerate,
-    };
-    Ok(Outcome::boolean(method, status, 0, verdict, tolerance))
+    Ok(Outcome::boolean(
+        method,
+        status.general(),
+        0,
+        verdict,
+        tolerance,
+    ))
 }
 
 /// Vertex methods return above; this keeps the match exhaustive without a panic.
@@ -651,7 +647,7 @@ pub fn run_n(method: Method, a: &PointsN, b: &PointsN) -> Result<OutcomeN, Skip>
             OutcomeN {
                 method,
                 status: r.status,
-                iterations: r.generations_run,
+                iterations: r.iterations,
                 distance: Some(if hit { 0.0 } else { r.distance }),
                 point_a: Some(r.point_a),
                 point_b: Some(r.point_b),
@@ -679,19 +675,14 @@ pub fn run_n(method: Method, a: &PointsN, b: &PointsN) -> Result<OutcomeN, Skip>
 /// A boolean LP answer; a common point found by the LP is also its witness pair.
 fn lp_outcome(
     method: Method,
-    status: lp::LpStatus,
+    status: Status,
     iterations: u32,
     verdict: VerdictN,
     tolerance: f64,
 ) -> OutcomeN {
-    let status = match status {
-        lp::LpStatus::Optimal | lp::LpStatus::Certified => Status::Converged,
-        lp::LpStatus::IterationLimit => Status::IterationLimit,
-        lp::LpStatus::Numerical => Status::Degenerate,
-    };
     OutcomeN {
         method,
-        status,
+        status: status.general(),
         iterations,
         verdict,
         distance: None,
@@ -703,28 +694,14 @@ fn lp_outcome(
 
 /// The world-frame vertices as an n-D set.
 fn world_n<V: Vector>(v: &[V], pose: &Pose<V>) -> Result<PointsN, Skip> {
-    let coords: Vec<f64> = v
-        .iter()
-        .flat_map(|&p| pose.transform_point(p).to_vec())
-        .collect();
     // Vertices of validated shapes under validated poses are finite and non-empty.
-    PointsN::new(V::DIM, coords).map_err(|e| Skip::Internal(e.to_string()))
+    PointsN::posed(v, pose).map_err(|e| Skip::Internal(e.to_string()))
 }
 
 /// An n-D outcome of a 2D/3D pair, with vectors typed back.
 fn from_n<V: Vector>(o: OutcomeN) -> Outcome<V> {
     let typed = |c: &[f64]| V::from_slice(c);
-    let verdict = match &o.verdict {
-        VerdictN::Separated(h) => match typed(&h.normal) {
-            Some(axis) => Verdict::Separated(SeparatingAxis { axis, gap: h.gap }),
-            None => Verdict::Undetermined,
-        },
-        VerdictN::Intersecting(c) => match typed(&c.point) {
-            Some(point) => Verdict::Intersecting(CommonPoint { point }),
-            None => Verdict::Undetermined,
-        },
-        VerdictN::Undetermined => Verdict::Undetermined,
-    };
+    let verdict = o.verdict.typed();
     let pa = o.point_a.as_deref().and_then(typed);
     let pb = o.point_b.as_deref().and_then(typed);
     Outcome {

@@ -83,15 +83,32 @@ impl core::fmt::Display for CertificateError {
 
 impl std::error::Error for CertificateError {}
 
-/// How an iterative query ended.
+/// How an iterative method ended: the one status of every method in the crate.
+///
+/// The first four variants are the general outcomes; the last four are the few reasons only
+/// one method reports (each says which). [`Status::general`] folds those into the first four.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
-    /// The termination criterion was met.
+    /// The termination criterion was met (for an exact method: it ran to completion).
     Converged,
     /// The iteration cap was hit before convergence.
     IterationLimit,
-    /// Numerical stall or non-finite support output; the bounds returned are still valid.
+    /// Degenerate input (a point pair, a polynomial with a non-finite coefficient), or a
+    /// numerical stall or non-finite support output; the bounds returned are still valid.
     Degenerate,
+    /// Numerical trouble: a singular basis or failed ratio test (LP), or a certificate that did
+    /// not survive its recomputation from the data; the verdict is `Undetermined`.
+    Numerical,
+    /// LP methods: stopped before optimality because a certificate was already proved (early
+    /// exit).
+    Certified,
+    /// SAT 2D: the cached edge still separates; no other axis was tested.
+    CachedAxis,
+    /// Seidel / Fourier–Motzkin pair queries: the LP only proved that no plane separates the
+    /// pair, and the common point came from GJK on the vertex sets.
+    PointFromGjk,
+    /// Polynomial roots: the polynomial is identically zero (every point is a root).
+    Identical,
 }
 
 impl Status {
@@ -100,6 +117,22 @@ impl Status {
             Status::Converged => "converged",
             Status::IterationLimit => "iteration_limit",
             Status::Degenerate => "degenerate",
+            Status::Numerical => "numerical",
+            Status::Certified => "certified",
+            Status::CachedAxis => "cached_axis",
+            Status::PointFromGjk => "point_from_gjk",
+            Status::Identical => "identical",
+        }
+    }
+
+    /// The general outcome: a method-specific success (early exit with a certificate, a cached
+    /// axis, a point from GJK, an identically zero polynomial) is `Converged`.
+    pub fn general(self) -> Status {
+        match self {
+            Status::Certified | Status::CachedAxis | Status::PointFromGjk | Status::Identical => {
+                Status::Converged
+            }
+            s => s,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! the iteration cap), warm start on a coherent trajectory, curved and degenerate shapes.
 
 use convexity::gjk::certificate::{tolerance_for, verify};
-use convexity::gjk::chung_wang::{separate, ChungWangCache, ChungWangResult, Options};
+use convexity::gjk::chung_wang::{separate, ChungWangCache, ChungWangOptions, ChungWangResult};
 use convexity::*;
 use convexity_testkit::degenerate;
 use convexity_testkit::gen3::{random_hull3, random_pose3, random_quat, unit_vector3};
@@ -16,7 +16,7 @@ where
     A: SupportMap<DVec3> + ?Sized,
     B: SupportMap<DVec3> + ?Sized,
 {
-    separate(a, pa, b, pb, &Options::default(), None)
+    separate(a, pa, b, pb, &ChungWangOptions::default(), None)
 }
 
 /// Agreement with GJK outside the band and a verified certificate. Returns the verdict.
@@ -243,7 +243,14 @@ fn warm_start_on_a_coherent_trajectory() {
         )
         .unwrap();
         let cold = cw(&a, &pa, &b, &pb);
-        let warm = separate(&a, &pa, &b, &pb, &Options::default(), Some(&mut cache));
+        let warm = separate(
+            &a,
+            &pa,
+            &b,
+            &pb,
+            &ChungWangOptions::default(),
+            Some(&mut cache),
+        );
         assert_eq!(cold.intersecting(), warm.intersecting(), "step {k}");
         verify(
             &a,
@@ -294,7 +301,7 @@ fn warm_start_on_a_coherent_trajectory() {
         &Pose3::IDENTITY,
         &b,
         &pb,
-        &Options::default(),
+        &ChungWangOptions::default(),
         Some(&mut cache),
     );
     assert_eq!(r.intersecting(), Some(false));

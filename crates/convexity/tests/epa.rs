@@ -1156,7 +1156,7 @@ fn never_nan_on_mixed_and_degenerate_inputs() {
         statuses[match p.status {
             Status::Converged => 0,
             Status::IterationLimit => 1,
-            Status::Degenerate => 2,
+            _ => 2,
         }] += 1;
         assert!(p.depth.is_finite() && p.point_a.is_finite() && p.point_b.is_finite());
         assert!((p.normal.length() - 1.0).abs() < 1e-12, "{p:?}");
@@ -1548,7 +1548,7 @@ fn contract_breaking_custom_supports_never_give_nan() {
         statuses[match p.status {
             Status::Converged => 0,
             Status::IterationLimit => 1,
-            Status::Degenerate => 2,
+            _ => 2,
         }] += 1;
         assert!(p.depth.is_finite() && p.point_a.is_finite() && p.point_b.is_finite());
         assert!((p.normal.length() - 1.0).abs() < 1e-12, "{p:?}");

@@ -4,8 +4,8 @@
 
 use std::time::Instant;
 
-use convexity::lp::fourier_motzkin::{feasible, FmError, FmLimits, FmOutcome};
-use convexity::math::seidel_lp::{solve, LpStatus, Options};
+use convexity::lp::fourier_motzkin::{feasible, FmError, FmOptions, FmOutcome};
+use convexity::math::seidel_lp::{solve, LpOutcome, SeidelOptions};
 use convexity::Halfspaces;
 use convexity_testkit::rng::{case_rng, Rng};
 
@@ -22,10 +22,10 @@ fn tri(p: [f64; 2], q: [f64; 2], r: [f64; 2]) -> (Vec<Vec<f64>>, Vec<f64>) {
     (normals, offsets)
 }
 
-fn no_lp() -> FmLimits {
-    FmLimits {
+fn no_lp() -> FmOptions {
+    FmOptions {
         lp_prune: false,
-        ..FmLimits::default()
+        ..FmOptions::default()
     }
 }
 
@@ -36,7 +36,7 @@ fn reference_triangles_are_feasible_together() {
     n.extend(nb);
     o.extend(ob);
     let h = Halfspaces::from_rows(&n, &o).unwrap();
-    for limits in [FmLimits::default(), no_lp()] {
+    for limits in [FmOptions::default(), no_lp()] {
         let r = feasible(&h, &limits).unwrap();
         match r.outcome {
             FmOutcome::Feasible {
@@ -93,7 +93,7 @@ fn infeasible_single_system_has_a_certificate() {
         &[1.0, 0.0, 0.0, -1.5],
     )
     .unwrap();
-    match feasible(&h, &FmLimits::default()).unwrap().outcome {
+    match feasible(&h, &FmOptions::default()).unwrap().outcome {
         FmOutcome::Infeasible { combination } => {
             let c = combination.check(&h).unwrap();
             assert!(
@@ -181,8 +181,11 @@ fn depth(h: &Halfspaces) -> f64 {
     normals.push(top.clone());
     offsets.push(10.0);
     let lifted = Halfspaces::from_rows(&normals, &offsets).unwrap();
-    match solve(&lifted, &top, &Options::default()).unwrap().status {
-        LpStatus::Optimal { value, .. } => value,
+    match solve(&lifted, &top, &SeidelOptions::default())
+        .unwrap()
+        .outcome
+    {
+        LpOutcome::Optimal { value, .. } => value,
         s => panic!("{s:?}"),
     }
 }
@@ -219,13 +222,13 @@ fn random_systems_agree_with_seidel_and_brute_force() {
             truth,
             "case {case}: brute force vs depth {t}"
         );
-        let seidel = solve(&h, &vec![0.0; d], &Options::default()).unwrap();
+        let seidel = solve(&h, &vec![0.0; d], &SeidelOptions::default()).unwrap();
         assert_eq!(
-            matches!(seidel.status, LpStatus::Optimal { .. }),
+            matches!(seidel.outcome, LpOutcome::Optimal { .. }),
             truth,
             "case {case}: seidel"
         );
-        for limits in [no_lp(), FmLimits::default()] {
+        for limits in [no_lp(), FmOptions::default()] {
             let fm = feasible(&h, &limits).unwrap();
             match fm.outcome {
                 FmOutcome::Feasible {
@@ -257,9 +260,9 @@ fn size_limit_refuses_quickly() {
         .collect();
     let offsets: Vec<f64> = (0..200).map(|_| r.gen_range(0.5..1.0)).collect();
     let h = Halfspaces::from_rows(&normals, &offsets).unwrap();
-    let limits = FmLimits {
+    let limits = FmOptions {
         max_rows: 1000,
-        ..FmLimits::default()
+        ..FmOptions::default()
     };
     let t = Instant::now();
     let e = feasible(&h, &limits).unwrap_err();
@@ -279,7 +282,7 @@ fn size_limit_refuses_quickly() {
     // Too many variables.
     let wide = Halfspaces::from_rows(&[vec![1.0; 20]], &[1.0]).unwrap();
     assert!(matches!(
-        feasible(&wide, &FmLimits::default()),
+        feasible(&wide, &FmOptions::default()),
         Err(FmError::TooManyVariables { dim: 20, .. })
     ));
 }

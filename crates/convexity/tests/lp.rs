@@ -4,11 +4,11 @@
 
 use convexity::lp::{
     contains, intersect, intersect_points, intersect_points_reference, intersect_reference,
-    l1_distance, point_in_hull, points_in_hull, ContainmentOutcome, LpOptions, LpStatus,
+    l1_distance, point_in_hull, points_in_hull, ContainmentOutcome, LpOptions,
 };
 use convexity::math::slice::dot;
 use convexity::nd::points::{verify_n, PointsN, VerdictN};
-use convexity::{gjk, DVec2, DVec3, Points, Pose2, Pose3, Problem};
+use convexity::{gjk, DVec2, DVec3, Points, Pose2, Pose3, Problem, Status};
 use convexity_testkit::lp_oracle::l1_distance_oracle;
 use convexity_testkit::{hull_distance, rng, ChaCha8Rng};
 use rand::Rng;
@@ -173,7 +173,7 @@ fn defect1_reference_objective_is_not_a_distance() {
     assert_eq!(r.intersecting(), Some(false));
     verify_n(&r.verdict, &k, &l, r.tolerance).unwrap();
     let d = l1_distance(&k, &l, &opts()).unwrap();
-    assert_eq!(d.status, LpStatus::Optimal);
+    assert_eq!(d.status, Status::Converged);
     assert!((d.d1 - 0.2).abs() < 1e-15, "d1 {}", d.d1);
     let d2 = 0.02f64.sqrt();
     assert!(d.d2_lower <= d2 + 1e-15 && d2 <= d.d2_upper + 1e-15);
@@ -246,7 +246,7 @@ fn agreement_with_clarabel_gjk_and_reference_on_random_pairs() {
             }
             // Exact L1 distance: the d₂ bracket must contain clarabel's Euclidean distance.
             let d = l1_distance(&pa, &pb, &opts()).unwrap();
-            assert_eq!(d.status, LpStatus::Optimal, "{ctx}");
+            assert_eq!(d.status, Status::Converged, "{ctx}");
             let o = hull_distance(&a, &b).unwrap();
             let slack = 1e-9 * (1.0 + o.scale) + 1e-15 * pa.magnitude().max(pb.magnitude());
             assert!(
@@ -558,15 +558,15 @@ fn iteration_cap_reports_status() {
         ..LpOptions::default()
     };
     let p = intersect(&a, &b, &capped).unwrap();
-    assert_eq!(p.status, LpStatus::IterationLimit);
+    assert_eq!(p.status, Status::IterationLimit);
     assert!(p.iterations <= 1);
     if p.verdict != VerdictN::Undetermined {
         verify_n(&p.verdict, &a, &b, p.tolerance).unwrap();
     }
     let q = intersect_reference(&a, &b, &capped).unwrap();
-    assert_eq!(q.status, LpStatus::IterationLimit);
+    assert_eq!(q.status, Status::IterationLimit);
     let d = l1_distance(&a, &b, &capped).unwrap();
-    assert_eq!(d.status, LpStatus::IterationLimit);
+    assert_eq!(d.status, Status::IterationLimit);
     assert!(d.d1.is_finite() && d.d2_lower <= d.d2_upper);
     // Uncapped, the same problem is solved and certified.
     let full = intersect(&a, &b, &opts()).unwrap();

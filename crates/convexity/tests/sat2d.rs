@@ -3,7 +3,7 @@
 //! properties (swap, rigid motion, offset 1e6, size ratio 1e4) and exact touching.
 
 use convexity::gjk::epa::{penetration, Context, Options as EpaOptions};
-use convexity::polytope::sat2d::{sat, SatCache, SatStatus};
+use convexity::polytope::sat2d::{sat, SatCache};
 use convexity::*;
 use convexity_testkit::gen2::{random_hull2, random_pose2, rect_corners};
 use convexity_testkit::rng::rng;
@@ -200,9 +200,9 @@ fn cache_returns_the_same_answer_with_one_axis() {
             "frame {k}"
         );
         verify(&a, &Pose2::IDENTITY, &b, &pb, &c.verdict, c.tolerance).unwrap();
-        if c.status == SatStatus::CachedAxis {
+        if c.status == Status::CachedAxis {
             cached += 1;
-            assert_eq!(c.axes_tested, 1);
+            assert_eq!(c.iterations, 1);
         } else {
             assert_eq!(c.separation, f.separation);
         }
@@ -217,7 +217,7 @@ fn cache_returns_the_same_answer_with_one_axis() {
         &pose([0.5, 0.0], 0.0),
         Some(&mut cache),
     );
-    assert_eq!(s.status, SatStatus::Exhaustive);
+    assert_eq!(s.status, Status::Converged);
 }
 
 #[test]
@@ -259,7 +259,7 @@ fn degenerate_polygons() {
         v => panic!("{v:?}"),
     }
     let s = sat(&p, &Pose2::IDENTITY, &p, &Pose2::IDENTITY, None);
-    assert_eq!(s.status, SatStatus::Degenerate);
+    assert_eq!(s.status, Status::Degenerate);
     assert!(matches!(s.verdict, Verdict::Intersecting(_)));
     // Point inside a square, and outside.
     let sq = poly(&rect_corners(DVec2::ONE));

@@ -442,7 +442,7 @@ fn polyhedron_sat_random_pairs_agree_with_gjk_epa_and_certificates() {
         );
         let scale = a.size() + b.size();
         let tol = r.tolerance;
-        pruned_max = pruned_max.max(r.axes_tested);
+        pruned_max = pruned_max.max(r.iterations);
         match r.intersecting() {
             Some(true) => {
                 hit += 1;

@@ -2,9 +2,9 @@
 //! integer reference cases, brute-force vertex enumeration of small LPs, the clarabel hull
 //! distance oracle, GJK on the enumerated vertices, Fourier–Motzkin, and the certificate checker.
 
-use convexity::lp::fourier_motzkin::{self, FmLimits};
+use convexity::lp::fourier_motzkin::{self, FmOptions};
 use convexity::lp::seidel::{self, halfspaces_intersect, separating_plane, HalfspaceVerdict};
-use convexity::math::seidel_lp::{solve, LpStatus, Options};
+use convexity::math::seidel_lp::{solve, LpOutcome, SeidelOptions};
 use convexity::{gjk, BoundedHalfspaces, DVec2, DVec3, Halfspaces, Pose, Problem, Vector};
 use convexity::{verify, Verdict};
 use convexity_testkit::gen2::random_hull2;
@@ -47,7 +47,7 @@ fn points2(t: &[[f64; 2]], shift: [f64; 2]) -> Vec<DVec2> {
 fn all_methods_2d(ta: &[[f64; 2]; 3], tb: &[[f64; 2]; 3], shift: [f64; 2]) -> bool {
     let ha = tri_of(*ta, shift);
     let hb = tri_of(*tb, shift);
-    let opts = Options::default();
+    let opts = SeidelOptions::default();
     let r = halfspaces_intersect(&ha, &hb, &opts).unwrap();
     let seidel_says = r.intersecting().expect("seidel decided");
     match &r.verdict {
@@ -96,7 +96,7 @@ fn all_methods_2d(ta: &[[f64; 2]; 3], tb: &[[f64; 2]; 3], shift: [f64; 2]) -> bo
     let id = Pose::IDENTITY;
     let s = seidel::intersect_pair(&ba, &id, &bb, &id, &opts).unwrap();
     verify(&ba, &id, &bb, &id, &s.verdict, s.tolerance).unwrap();
-    let f = fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmLimits::default()).unwrap();
+    let f = fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmOptions::default()).unwrap();
     verify(&ba, &id, &bb, &id, &f.verdict, f.tolerance).unwrap();
     let p = separating_plane(&points2(ta, shift), &points2(tb, shift), &opts).unwrap();
     let pa = convexity::Points::new(&points2(ta, shift)).unwrap();
@@ -259,15 +259,15 @@ fn lp_optimum_matches_brute_force_vertex_enumeration() {
         let lp = solve(
             &h,
             &c,
-            &Options {
+            &SeidelOptions {
                 seed: case,
-                ..Options::default()
+                ..SeidelOptions::default()
             },
         )
         .unwrap();
         let brute = brute_force_lp(&h, &c);
-        match (&lp.status, brute) {
-            (LpStatus::Optimal { x, value }, Some(b)) => {
+        match (&lp.outcome, brute) {
+            (LpOutcome::Optimal { x, value }, Some(b)) => {
                 assert!(
                     (value - b).abs() <= 1e-9 * (1.0 + b.abs()),
                     "case {case}: {value} vs {b}"
@@ -275,7 +275,7 @@ fn lp_optimum_matches_brute_force_vertex_enumeration() {
                 assert!(h.violation(x) <= 1e-12, "case {case}");
                 checked[d] += 1;
             }
-            (LpStatus::Infeasible { farkas }, None) => {
+            (LpOutcome::Infeasible { farkas }, None) => {
                 let f = farkas.as_ref().expect("certificate");
                 assert!(f.check(&h).unwrap().radius > 1e6, "case {case}");
                 infeasible += 1;
@@ -294,12 +294,12 @@ fn lp_optimum_matches_brute_force_vertex_enumeration() {
 fn lp_reports_unbounded_and_bounded_faces() {
     // max x subject to y ≤ 1: unbounded.
     let h = Halfspaces::from_rows(&[[0.0, 1.0]], &[1.0]).unwrap();
-    let r = solve(&h, &[1.0, 0.0], &Options::default()).unwrap();
-    assert!(matches!(r.status, LpStatus::Unbounded { .. }), "{r:?}");
+    let r = solve(&h, &[1.0, 0.0], &SeidelOptions::default()).unwrap();
+    assert!(matches!(r.outcome, LpOutcome::Unbounded { .. }), "{r:?}");
     // max y subject to y ≤ 1: bounded value although the optimal face is unbounded.
-    let r = solve(&h, &[0.0, 1.0], &Options::default()).unwrap();
-    match r.status {
-        LpStatus::Optimal { value, .. } => assert_eq!(value, 1.0),
+    let r = solve(&h, &[0.0, 1.0], &SeidelOptions::default()).unwrap();
+    match r.outcome {
+        LpOutcome::Optimal { value, .. } => assert_eq!(value, 1.0),
         s => panic!("{s:?}"),
     }
 }
@@ -309,8 +309,8 @@ fn same_seed_gives_the_same_answer() {
     let h = tri_of(A, [0.0, 0.0])
         .concat(&tri_of(B, [0.0, 0.0]))
         .unwrap();
-    let a = solve(&h, &[0.3, 0.7], &Options::default()).unwrap();
-    let b = solve(&h, &[0.3, 0.7], &Options::default()).unwrap();
+    let a = solve(&h, &[0.3, 0.7], &SeidelOptions::default()).unwrap();
+    let b = solve(&h, &[0.3, 0.7], &SeidelOptions::default()).unwrap();
     assert_eq!(a, b);
 }
 
@@ -329,9 +329,9 @@ fn unbounded_and_empty_sets_are_rejected_where_a_support_is_needed() {
     let e = BoundedHalfspaces::<DVec2>::new(empty.clone()).unwrap_err();
     assert!(e.to_string().contains("empty"), "{e}");
     // The LP itself reports the infeasible single system with a Farkas certificate.
-    let r = solve(&empty, &[0.0, 0.0], &Options::default()).unwrap();
-    match r.status {
-        LpStatus::Infeasible { farkas: Some(f) } => {
+    let r = solve(&empty, &[0.0, 0.0], &SeidelOptions::default()).unwrap();
+    match r.outcome {
+        LpOutcome::Infeasible { farkas: Some(f) } => {
             let c = f.check(&empty).unwrap();
             assert!(c.residual == 0.0 && c.value < 0.0, "{c:?}");
             assert!(f.weights.iter().all(|(i, _)| *i < 2));
@@ -340,7 +340,7 @@ fn unbounded_and_empty_sets_are_rejected_where_a_support_is_needed() {
     }
     // Empty side of a pair: reported as such, not as separated.
     let b = tri_of(B, [0.0, 0.0]);
-    let r = halfspaces_intersect(&b, &empty, &Options::default()).unwrap();
+    let r = halfspaces_intersect(&b, &empty, &SeidelOptions::default()).unwrap();
     assert!(
         matches!(
             r.verdict,
@@ -371,10 +371,10 @@ fn invalid_rows_are_named() {
     let e = Halfspaces::from_rows::<[f64; 2]>(&[], &[]).unwrap_err();
     assert_eq!(e.problem, Problem::Empty);
     let h = tri_of(A, [0.0, 0.0]);
-    assert!(solve(&h, &[1.0], &Options::default()).is_err());
-    assert!(solve(&h, &[f64::NAN, 0.0], &Options::default()).is_err());
+    assert!(solve(&h, &[1.0], &SeidelOptions::default()).is_err());
+    assert!(solve(&h, &[f64::NAN, 0.0], &SeidelOptions::default()).is_err());
     let h3 = Halfspaces::from_rows(&[[1.0, 0.0, 0.0]], &[1.0]).unwrap();
-    assert!(halfspaces_intersect(&h, &h3, &Options::default()).is_err());
+    assert!(halfspaces_intersect(&h, &h3, &SeidelOptions::default()).is_err());
 }
 
 #[test]
@@ -398,10 +398,10 @@ fn degenerate_systems() {
     }
     // The point against a triangle containing it, and one missing it.
     let around = tri_of([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]], [0.0, 0.0]);
-    let r = halfspaces_intersect(&pt, &around, &Options::default()).unwrap();
+    let r = halfspaces_intersect(&pt, &around, &SeidelOptions::default()).unwrap();
     assert_eq!(r.intersecting(), Some(true));
     let beside = tri_of([[2.0, 0.0], [4.0, 0.0], [4.0, 4.0]], [0.0, 0.0]);
-    let r = halfspaces_intersect(&pt, &beside, &Options::default()).unwrap();
+    let r = halfspaces_intersect(&pt, &beside, &SeidelOptions::default()).unwrap();
     assert_eq!(r.intersecting(), Some(false), "{r:?}");
     // Parallel rows: a strip closed by two more rows; duplicates of every row.
     let strip = Halfspaces::from_rows(
@@ -426,15 +426,15 @@ fn degenerate_systems() {
     // Identical shapes intersect.
     let a = tri_of(A, [0.0, 0.0]);
     assert_eq!(
-        halfspaces_intersect(&a, &a, &Options::default())
+        halfspaces_intersect(&a, &a, &SeidelOptions::default())
             .unwrap()
             .intersecting(),
         Some(true)
     );
     // Separating plane of identical point sets and of single points.
-    let p = separating_plane(&[DVec3::ZERO], &[DVec3::ZERO], &Options::default()).unwrap();
+    let p = separating_plane(&[DVec3::ZERO], &[DVec3::ZERO], &SeidelOptions::default()).unwrap();
     assert_eq!(p.verdict.intersecting(), Some(true));
-    let p = separating_plane(&[DVec3::ZERO], &[DVec3::X], &Options::default()).unwrap();
+    let p = separating_plane(&[DVec3::ZERO], &[DVec3::X], &SeidelOptions::default()).unwrap();
     match p.verdict {
         // The LP maximises the gap over |w|∞ ≤ 1, which ties here (w = (1, ±1, ±1) all give 1):
         // the recomputed Euclidean gap is within a factor √3 of the distance 1.
@@ -516,7 +516,7 @@ fn compare_pair<V: Vector>(
     tally.pairs += 1;
     tally.intersecting += truth as usize;
     let id = Pose::IDENTITY;
-    let opts = Options::default();
+    let opts = SeidelOptions::default();
     let s = seidel::intersect_pair(&ba, &id, &bb, &id, &opts).unwrap();
     assert_eq!(
         s.verdict.intersecting(),
@@ -524,7 +524,7 @@ fn compare_pair<V: Vector>(
         "{label}: seidel, distance {dist}"
     );
     verify(&ba, &id, &bb, &id, &s.verdict, s.tolerance).unwrap_or_else(|e| panic!("{label}: {e}"));
-    let f = fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmLimits::default()).unwrap();
+    let f = fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmOptions::default()).unwrap();
     assert_eq!(
         f.verdict.intersecting(),
         Some(truth),
@@ -714,7 +714,7 @@ fn posed_pairs_match_world_vertices() {
         if dist > 1e-8 && dist < 1e-6 {
             continue;
         }
-        let s = seidel::intersect_pair(&ba, &pa, &bb, &pb, &Options::default()).unwrap();
+        let s = seidel::intersect_pair(&ba, &pa, &bb, &pb, &SeidelOptions::default()).unwrap();
         assert_eq!(s.verdict.intersecting(), Some(dist <= 1e-8), "case {case}");
         verify(&ba, &pa, &bb, &pb, &s.verdict, s.tolerance).unwrap();
     }
@@ -771,12 +771,13 @@ fn gaps_near_the_tolerance_give_checked_certificates() {
         let moved = touch.map(|p| [p[0] - s, p[1] + s]);
         let ba = BoundedHalfspaces::<DVec2>::new(tri_of(A, [0.0, 0.0])).unwrap();
         let bb = BoundedHalfspaces::<DVec2>::new(tri_of(moved, [0.0, 0.0])).unwrap();
-        let sd = seidel::intersect_pair(&ba, &id, &bb, &id, &Options::default()).unwrap();
-        let fm = fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmLimits::default()).unwrap();
+        let sd = seidel::intersect_pair(&ba, &id, &bb, &id, &SeidelOptions::default()).unwrap();
+        let fm =
+            fourier_motzkin::intersect_pair(&ba, &id, &bb, &id, &FmOptions::default()).unwrap();
         let pl = separating_plane(
             &points2(&A, [0.0, 0.0]),
             &points2(&moved, [0.0, 0.0]),
-            &Options::default(),
+            &SeidelOptions::default(),
         )
         .unwrap();
         let pa = convexity::Points::new(&points2(&A, [0.0, 0.0])).unwrap();

@@ -3,7 +3,7 @@
 
 use convexity::gjk::certificate::{tolerance_for, verify};
 use convexity::hull::ConvexPolyhedron;
-use convexity::polytope::vclip::{closest_features, Feature, Options, VClipState};
+use convexity::polytope::vclip::{closest_features, Feature, VClipCache, VClipOptions};
 use convexity::{gjk, DQuat, DVec3, Points, Pose3, Status, SupportMap, Verdict};
 use convexity_testkit::gen3::{random_hull3, random_quat, sphere_points, unit_vector3};
 use convexity_testkit::hull_oracle::hull_distance3;
@@ -65,7 +65,7 @@ fn random_pairs_agree_with_gjk_distance_and_certificates_verify() {
                 place_at_distance(&p.pa_pts, &pa, &p.pb_pts, rot_b, u, g).pose_b
             }
         };
-        let r = closest_features(&p.a, &pa, &p.b, &pb, &Options::default(), None);
+        let r = closest_features(&p.a, &pa, &p.b, &pb, &VClipOptions::default(), None);
         let g = gjk::distance(
             &p.pa_pts,
             &pa,
@@ -75,8 +75,8 @@ fn random_pairs_agree_with_gjk_distance_and_certificates_verify() {
             None,
         );
         assert_ne!(r.status, Status::IterationLimit, "pair {i}: {r:?}");
-        max_steps = max_steps.max(r.steps);
-        if r.steps >= 64 {
+        max_steps = max_steps.max(r.iterations);
+        if r.iterations >= 64 {
             // Ended by the touching check: only legitimate for a pair within the band.
             touch_ended += 1;
             assert!(
@@ -158,7 +158,7 @@ fn distance_matches_clarabel() {
         if oracle.distance < 1e-6 {
             continue;
         }
-        let r = closest_features(&p.a, &pa, &p.b, &pb, &Options::default(), None);
+        let r = closest_features(&p.a, &pa, &p.b, &pb, &VClipOptions::default(), None);
         assert!(
             (r.distance - oracle.distance).abs() <= 1e-9 * (1.0 + oracle.distance),
             "pair {i}: {} vs {}",
@@ -176,7 +176,7 @@ fn warm_start_takes_few_steps_along_a_trajectory() {
     let a = ConvexPolyhedron::from_points(&sphere_points(&mut rng, 128, 1.0)).unwrap();
     let b = ConvexPolyhedron::from_points(&sphere_points(&mut rng, 128, 1.0)).unwrap();
     let pa = Pose3::IDENTITY;
-    let mut state = VClipState::new();
+    let mut state = VClipCache::new();
     let (mut warm_steps, mut cold_steps) = (0u64, 0u64);
     let frames = 400;
     for k in 0..frames {
@@ -185,11 +185,11 @@ fn warm_start_takes_few_steps_along_a_trajectory() {
             DVec3::new(2.6 + 0.3 * s.sin(), 0.4 * s.cos(), 0.2 * s),
             DQuat::from_euler(glam::EulerRot::XYZ, s, 0.5 * s, 0.0),
         );
-        let warm = closest_features(&a, &pa, &b, &pb, &Options::default(), Some(&mut state));
-        let cold = closest_features(&a, &pa, &b, &pb, &Options::default(), None);
+        let warm = closest_features(&a, &pa, &b, &pb, &VClipOptions::default(), Some(&mut state));
+        let cold = closest_features(&a, &pa, &b, &pb, &VClipOptions::default(), None);
         assert!((warm.distance - cold.distance).abs() <= 1e-12, "frame {k}");
-        warm_steps += u64::from(warm.steps);
-        cold_steps += u64::from(cold.steps);
+        warm_steps += u64::from(warm.iterations);
+        cold_steps += u64::from(cold.iterations);
     }
     let (w, c) = (
         warm_steps as f64 / frames as f64,
@@ -216,7 +216,7 @@ fn parallel_faces_and_edges_give_exact_distances() {
             &id,
             &c,
             &pose(t, DQuat::IDENTITY),
-            &Options::default(),
+            &VClipOptions::default(),
             None,
         );
         assert!((r.distance - want).abs() < 1e-12, "{t}: {r:?}");
@@ -231,7 +231,7 @@ fn parallel_faces_and_edges_give_exact_distances() {
             DVec3::new(2.0, 0.0, 0.0),
             DQuat::from_rotation_z(0.25 * std::f64::consts::PI),
         ),
-        &Options::default(),
+        &VClipOptions::default(),
         None,
     );
     assert!(
@@ -253,7 +253,7 @@ fn touching_identical_and_nested_polyhedra_intersect() {
         (&small, DVec3::new(1e-3, 0.0, 0.0)),
     ] {
         let pb = pose(t, DQuat::IDENTITY);
-        let r = closest_features(&c, &id, b, &pb, &Options::default(), None);
+        let r = closest_features(&c, &id, b, &pb, &VClipOptions::default(), None);
         assert_eq!(r.verdict.intersecting(), Some(true), "{t}: {r:?}");
         let (pa_pts, pb_pts) = (
             Points::new(c.vertices()).unwrap(),
@@ -262,7 +262,7 @@ fn touching_identical_and_nested_polyhedra_intersect() {
         let tol = tolerance_for(&pa_pts, &id, &pb_pts, &pb);
         verify(&pa_pts, &id, &pb_pts, &pb, &r.verdict, tol).unwrap();
         // And the mirror image.
-        let r = closest_features(b, &pb, &c, &id, &Options::default(), None);
+        let r = closest_features(b, &pb, &c, &id, &VClipOptions::default(), None);
         assert_eq!(r.verdict.intersecting(), Some(true), "mirror {t}");
     }
 }
@@ -281,7 +281,7 @@ fn offsets_of_1e6_and_size_ratio_1e4() {
             .map(|v| -v.z)
             .fold(f64::NEG_INFINITY, f64::max);
         let pb = pose(off + DVec3::new(3.0, 2.0, 1e3 + top + gap), DQuat::IDENTITY);
-        let r = closest_features(&big, &pa, &small, &pb, &Options::default(), None);
+        let r = closest_features(&big, &pa, &small, &pb, &VClipOptions::default(), None);
         assert!((r.distance - gap).abs() < 1e-8, "gap {gap}: {r:?}");
         assert!(matches!(r.features.0, Feature::Face(_)), "{:?}", r.features);
     }
@@ -292,9 +292,9 @@ fn iteration_cap_is_reported() {
     let mut rng = seeded(0x7C5);
     let a = ConvexPolyhedron::from_points(&sphere_points(&mut rng, 500, 1.0)).unwrap();
     let b = ConvexPolyhedron::from_points(&sphere_points(&mut rng, 500, 1.0)).unwrap();
-    let opts = Options {
-        max_steps: 1,
-        ..Options::default()
+    let opts = VClipOptions {
+        max_iterations: 1,
+        ..VClipOptions::default()
     };
     let r = closest_features(
         &a,

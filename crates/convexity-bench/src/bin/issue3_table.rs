@@ -413,7 +413,7 @@ fn coherent_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) 
         "{} closed trajectories × {} small steps (`convexity_bench::trajectories`: B orbits A \
          at a distance oscillating between 0.55 and 1.05 × the set's offset scale, spinning; \
          overlap fraction {}), one hull128 pair each, polyhedra built once (untimed). Warm = \
-         one `VClipState` / `gjk::Cache` / `ChungWangCache` per trajectory carried from step \
+         one `VClipCache` / `gjk::Cache` / `ChungWangCache` per trajectory carried from step \
          to step. All of ours on the same `ConvexPolyhedron`s. ns per step; `cold GJK ÷ x` \
          divides the cold GJK query of the same kind (distance for V-Clip and GJK distance, \
          boolean for GJK boolean and Chung–Wang) by x. Target (issue): warm-started queries \

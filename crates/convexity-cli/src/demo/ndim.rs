@@ -483,7 +483,7 @@ fn l1_bracket(s: &mut Section, random: &[(String, PointsN, PointsN)]) {
                 l1.d2_lower,
                 l1.d2_upper
             ),
-            in_bracket && in_lp_bounds && exact_ok && l1.status == lp::LpStatus::Optimal,
+            in_bracket && in_lp_bounds && exact_ok && l1.status == convexity::Status::Converged,
         );
     }
 }

@@ -30,7 +30,7 @@
 //!   `r_A + r_B + tol` proves touching within the tolerance (closed sets: intersecting).
 //! * Why it fires. Chung–Wang's reflections do not aim at the origin, so for intersecting
 //!   pairs they need not bring it inside any four of the `w_k` (two concentric cubes cycle).
-//!   After [`Options::reflections`] reflections without a proof the search direction becomes
+//!   After [`ChungWangOptions::reflections`] reflections without a proof the search direction becomes
 //!   `−v`, `v` the simplex's nearest point: from there the iteration *is* GJK, warm-started with
 //!   the points already found, and GJK terminates finitely on polytopes (Gilbert, Johnson &
 //!   Keerthi 1988, Theorem 3) with either a separating direction or the origin enclosed. The
@@ -48,6 +48,7 @@
 //! Preconditions: shapes and poses validated by their constructors. Failure modes: a support
 //! map returning non-finite points gives status `Degenerate` and an `Undetermined` verdict.
 
+use crate::gjk::common_point;
 use crate::gjk::minkowski::MinkowskiDifference;
 use crate::gjk::simplex::Simplex;
 use crate::math::pose::Pose;
@@ -58,7 +59,7 @@ use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
 
 /// Settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Options {
+pub struct ChungWangOptions {
     /// Total iteration cap (reflection and GJK phases together).
     pub max_iterations: u32,
     /// Chung–Wang reflections allowed before the direction switches to GJK's `−v`. Default 2:
@@ -70,9 +71,9 @@ pub struct Options {
     pub rel_tolerance: f64,
 }
 
-impl Default for Options {
+impl Default for ChungWangOptions {
     fn default() -> Self {
-        Options {
+        ChungWangOptions {
             max_iterations: 128,
             reflections: 2,
             rel_tolerance: 1e-10,
@@ -82,18 +83,18 @@ impl Default for Options {
 
 /// The last separating vector (A's frame) for the next frame and, after an intersecting
 /// answer, the simplex of support points that proved it (re-placed with the next relative pose,
-/// as in [`crate::gjk::Cache`], it often proves the next frame's intersection at once). Keyed
+/// as in [`crate::gjk::GjkCache`], it often proves the next frame's intersection at once). Keyed
 /// to the pair of shapes (ignored when passed with other shapes). The storage is GJK's cache:
 /// the same direction, simplex and pair key.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ChungWangCache<V> {
-    inner: crate::gjk::Cache<V>,
+    inner: crate::gjk::GjkCache<V>,
 }
 
 impl<V: Vector> ChungWangCache<V> {
     pub fn new() -> Self {
         ChungWangCache {
-            inner: crate::gjk::Cache::new(),
+            inner: crate::gjk::GjkCache::new(),
         }
     }
     /// The cached vector (A's frame), if any.
@@ -121,23 +122,13 @@ impl<V> ChungWangResult<V> {
     }
 }
 
-/// A point of both rounded cores from the cores' nearest points (as GJK's).
-fn common_point<V: Vector>(pa: V, pb: V, ra: f64, rb: f64) -> V {
-    let rsum = ra + rb;
-    if rsum > 0.0 {
-        pa + (pb - pa) * (ra / rsum)
-    } else {
-        (pa + pb) * 0.5
-    }
-}
-
 /// Chung–Wang separating-vector search (see the module documentation).
 pub fn separate<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
     pose_b: &Pose<V>,
-    opts: &Options,
+    opts: &ChungWangOptions,
     cache: Option<&mut ChungWangCache<V>>,
 ) -> ChungWangResult<V>
 where
@@ -197,7 +188,7 @@ fn iterate<V, A, B>(
     mink: &MinkowskiDifference<'_, V, A, B>,
     mut s: V,
     start: Simplex<V>,
-    opts: &Options,
+    opts: &ChungWangOptions,
 ) -> (ChungWangResult<V>, V, Simplex<V>)
 where
     V: Vector,

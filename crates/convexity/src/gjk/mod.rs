@@ -44,6 +44,7 @@ pub mod simplex;
 
 use crate::gjk::minkowski::MinkowskiDifference;
 use crate::gjk::simplex::Simplex;
+use crate::math::pair_key::PairKey;
 use crate::math::pose::Pose;
 use crate::math::vector::Vector;
 use crate::shape::SupportMap;
@@ -51,7 +52,7 @@ use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
 
 /// GJK settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Options {
+pub struct GjkOptions {
     pub max_iterations: u32,
     /// Relative tolerance on the duality gap and on touching.
     pub rel_tolerance: f64,
@@ -61,9 +62,13 @@ pub struct Options {
     pub abs_tolerance: Option<f64>,
 }
 
-impl Default for Options {
+/// The short name of [`GjkOptions`], kept because most callers (tests, benches, the README)
+/// spell it `gjk::Options`.
+pub type Options = GjkOptions;
+
+impl Default for GjkOptions {
     fn default() -> Self {
-        Options {
+        GjkOptions {
             max_iterations: 128,
             rel_tolerance: 1e-10,
             abs_tolerance: None,
@@ -78,32 +83,27 @@ impl Default for Options {
 /// (the query starts cold) when it is passed with other shapes, so reusing it by mistake costs
 /// speed, never correctness. Do not rebuild a shape in place while keeping its cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Cache<V> {
+pub struct GjkCache<V> {
     dir: Option<V>,
-    /// Addresses of the shapes the cache was filled for.
-    owner: (usize, usize),
+    /// The pair the cache was filled for.
+    owner: PairKey,
     /// The last simplex's support points: A's in A's frame, B's in B's own frame, so that the
     /// next query can re-place them with its relative pose (they stay points of A and of B).
     pts: [(V, V); 4],
     len: usize,
 }
 
-impl<V: Vector> Cache<V> {
+/// The short name of [`GjkCache`] (see [`Options`]).
+pub type Cache<V> = GjkCache<V>;
+
+impl<V: Vector> GjkCache<V> {
     pub fn new() -> Self {
         Cache {
             dir: None,
-            owner: (0, 0),
+            owner: PairKey::default(),
             pts: [(V::ZERO, V::ZERO); 4],
             len: 0,
         }
-    }
-
-    /// The cache's key for a pair: the addresses of the two shapes.
-    fn key<A: ?Sized, B: ?Sized>(a: &A, b: &B) -> (usize, usize) {
-        (
-            a as *const A as *const () as usize,
-            b as *const B as *const () as usize,
-        )
     }
 
     /// Whether the cache was filled for this pair of shapes.
@@ -111,7 +111,7 @@ impl<V: Vector> Cache<V> {
         &self,
         mink: &MinkowskiDifference<'_, V, A, B>,
     ) -> bool {
-        self.owner == Self::key(mink.a, mink.b)
+        self.owner == PairKey::of(mink.a, mink.b)
     }
 
     /// Keeps `s` for the next query on this pair (B's points in B's own frame).
@@ -120,7 +120,7 @@ impl<V: Vector> Cache<V> {
         mink: &MinkowskiDifference<'_, V, A, B>,
         s: &Simplex<V>,
     ) {
-        self.owner = Self::key(mink.a, mink.b);
+        self.owner = PairKey::of(mink.a, mink.b);
         self.len = s.len;
         for (slot, p) in self.pts.iter_mut().zip(s.points()) {
             *slot = (p.a, mink.pose_ab().inverse_transform_point(p.b));
@@ -146,7 +146,7 @@ impl<V: Vector> Cache<V> {
         mink: &MinkowskiDifference<'_, V, A, B>,
         dir: V,
     ) {
-        self.owner = Self::key(mink.a, mink.b);
+        self.owner = PairKey::of(mink.a, mink.b);
         self.dir = Some(dir);
         self.len = 0;
     }
@@ -242,7 +242,7 @@ where
     let rel_tol = opts.rel_tolerance;
     let rsum = mink.radius_sum();
     // A cache filled for other shapes is ignored entirely (see `Cache`).
-    let cache = cache.filter(|c| c.owner == Cache::<V>::key(mink.a, mink.b));
+    let cache = cache.filter(|c| c.belongs_to(mink));
     let mut dir = cache.and_then(|c| c.dir).unwrap_or_else(|| mink.center());
     if !(dir.length_squared() > 0.0) || !dir.is_finite() {
         dir = V::AXIS;
@@ -366,7 +366,8 @@ where
 }
 
 /// A point of both rounded cores, given the cores' closest points `pa`, `pb` (A's frame).
-fn common_point<V: Vector>(pa: V, pb: V, ra: f64, rb: f64) -> V {
+/// Also Chung–Wang's.
+pub(crate) fn common_point<V: Vector>(pa: V, pb: V, ra: f64, rb: f64) -> V {
     let rsum = ra + rb;
     if rsum > 0.0 {
         // Split the segment pa→pb in the ratio of the radii: both parts are within their radius.

@@ -137,7 +137,7 @@ impl DkHierarchy {
     pub fn closest_point(&self, p: DVec3) -> Option<(DVec3, f64)> {
         let q = Points::new(&[p]).ok()?;
         let id = Pose3::IDENTITY;
-        let d = gjk::distance(self, &id, &q, &id, &gjk::Options::default(), None);
+        let d = gjk::distance(self, &id, &q, &id, &gjk::GjkOptions::default(), None);
         if d.status != crate::verdict::Status::Converged && d.intersecting().is_none() {
             return None;
         }

@@ -17,17 +17,17 @@
 
 use super::revised::{EarlyExit, Problem, Solver};
 use super::{
-    check_dims, check_options, decide, solve_scaled, tolerance_from, Bbox, LpOptions, LpStatus,
-    Scaling,
+    check_dims, check_options, decide, solve_scaled, tolerance_from, Bbox, LpOptions, Scaling,
 };
 use crate::error::InputError;
 use crate::nd::points::{PointsN, SeparatingHyperplane, VerdictN};
+use crate::verdict::Status;
 
 /// One point against one hull. The verdict is for the pair `(A = {p}, B = hull)`: check it
 /// with `verify_n(&verdict, &PointsN::from_rows(&[p])?, hull, tolerance)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PointContainment {
-    pub status: LpStatus,
+    pub status: Status,
     pub iterations: u32,
     /// `Intersecting`: the point is in the hull (weights over the hull in `weights_b`);
     /// `Separated`: a hyperplane with the point on its A side.
@@ -55,7 +55,7 @@ pub enum ContainmentOutcome {
         hyperplane: SeparatingHyperplane,
     },
     /// No vertex was proved outside, but `vertex` was not proved inside either.
-    Undetermined { vertex: usize, status: LpStatus },
+    Undetermined { vertex: usize, status: Status },
 }
 
 /// Result of [`contains`].
@@ -157,7 +157,7 @@ fn run_batch(
         );
         let iterations = solved.iterations;
         let (status, verdict, _) = decide(&single, hull, solved, tol);
-        warm = status != LpStatus::Numerical;
+        warm = status != Status::Numerical;
         let go_on = f(
             i,
             PointContainment {
@@ -186,7 +186,7 @@ pub fn contains(
     let mut iterations = 0u32;
     let mut tol = 0.0f64;
     let mut violated: Option<(usize, SeparatingHyperplane)> = None;
-    let mut undetermined: Option<(usize, LpStatus)> = None;
+    let mut undetermined: Option<(usize, Status)> = None;
     run_batch(inner, outer, opts, |i, r| {
         iterations = iterations.saturating_add(r.iterations);
         tol = tol.max(r.tolerance);

@@ -16,14 +16,14 @@
 //! **Exponential growth.** One step turns m rows into up to |Z| + |P|·|N| ≤ m²/4 rows, so k
 //! steps can give (m/2)^(2^k) rows: 40 rows in 4 variables can reach 20^16. Pruning keeps real
 //! systems far below that, but not all of them, so the elimination refuses to start a step
-//! whose row count would exceed [`FmLimits::max_rows`] and returns [`FmError::TooLarge`] at
-//! once (before building the rows), and refuses systems with more than [`FmLimits::max_dim`]
+//! whose row count would exceed [`FmOptions::max_rows`] and returns [`FmError::TooLarge`] at
+//! once (before building the rows), and refuses systems with more than [`FmOptions::max_dim`]
 //! variables.
 //!
 //! Pruning, after every step: (1) exact and scaled duplicates (rows are scaled to unit largest
 //! coefficient, so a scaled duplicate is an equal row; the tighter offset is kept); (2)
 //! Chernikov's rule: after k eliminations a row that combines more than k + 1 input rows is
-//! redundant; (3) optionally ([`FmLimits::lp_prune`]) an LP test: a row is dropped when
+//! redundant; (3) optionally ([`FmOptions::lp_prune`]) an LP test: a row is dropped when
 //! maximising its left side over the other rows (Seidel's LP, [`crate::lp::seidel`]) cannot exceed
 //! its offset by more than the tolerance. (3) makes the projections of bounded 2D/3D polytopes
 //! stay at their true facet counts; it uses the Seidel solver, so comparisons of the two methods
@@ -53,7 +53,7 @@ use crate::shape::{BoundedHalfspaces, Farkas, Halfspaces};
 
 /// Size limits and settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FmLimits {
+pub struct FmOptions {
     /// Largest number of rows allowed at any stage (checked before a step builds its rows).
     pub max_rows: usize,
     /// Largest number of variables.
@@ -63,9 +63,9 @@ pub struct FmLimits {
     pub lp_prune: bool,
 }
 
-impl Default for FmLimits {
+impl Default for FmOptions {
     fn default() -> Self {
-        FmLimits {
+        FmOptions {
             max_rows: 20_000,
             max_dim: 12,
             rel_tolerance: 1e-11,
@@ -84,7 +84,7 @@ pub enum FmError {
         rows: usize,
         limit: usize,
     },
-    /// The system has more variables than [`FmLimits::max_dim`].
+    /// The system has more variables than [`FmOptions::max_dim`].
     TooManyVariables {
         dim: usize,
         limit: usize,
@@ -198,7 +198,7 @@ impl Row {
 }
 
 /// Decides whether `system` has a solution.
-pub fn feasible(system: &Halfspaces, limits: &FmLimits) -> Result<FmReport, FmError> {
+pub fn feasible(system: &Halfspaces, limits: &FmOptions) -> Result<FmReport, FmError> {
     // A "feasible" answer is only returned when its point checks out against the original
     // rows. Chernikov's rule and the LP pruning can each drop a row that rounding made look
     // redundant, so a failed check retries without the rule, then without either.
@@ -223,7 +223,7 @@ pub fn feasible(system: &Halfspaces, limits: &FmLimits) -> Result<FmReport, FmEr
     if violated(&second).is_none() {
         return Ok(second);
     }
-    let plain = FmLimits {
+    let plain = FmOptions {
         lp_prune: false,
         ..*limits
     };
@@ -237,7 +237,7 @@ pub fn feasible(system: &Halfspaces, limits: &FmLimits) -> Result<FmReport, FmEr
 
 fn eliminate(
     system: &Halfspaces,
-    limits: &FmLimits,
+    limits: &FmOptions,
     use_chernikov: bool,
 ) -> Result<FmReport, FmError> {
     let d = system.dim();
@@ -473,7 +473,7 @@ fn dedupe(rows: &mut Vec<Row>) -> usize {
 /// Drops rows implied by the others (over the variables `0..nvar`). Returns the number dropped.
 fn lp_prune(rows: &mut Vec<Row>, nvar: usize, rel: f64) -> usize {
     let mut keep = vec![true; rows.len()];
-    let opts = seidel_lp::Options::default();
+    let opts = seidel_lp::SeidelOptions::default();
     for i in 0..rows.len() {
         let others: Vec<usize> = (0..rows.len()).filter(|&j| j != i && keep[j]).collect();
         if others.is_empty() {
@@ -491,12 +491,12 @@ fn lp_prune(rows: &mut Vec<Row>, nvar: usize, rel: f64) -> usize {
         let Ok(r) = seidel_lp::solve(&h, &rows[i].coef[..nvar], &opts) else {
             continue;
         };
-        let drop = match r.status {
-            seidel_lp::LpStatus::Optimal { value, .. } => value <= rows[i].off + rel * rows[i].mag,
+        let drop = match r.outcome {
+            seidel_lp::LpOutcome::Optimal { value, .. } => value <= rows[i].off + rel * rows[i].mag,
             // The other rows alone are infeasible: dropping row i keeps the system infeasible,
             // and the elimination still derives its own certificate from the rows kept.
-            seidel_lp::LpStatus::Infeasible { .. } => true,
-            seidel_lp::LpStatus::Unbounded { .. } => false,
+            seidel_lp::LpOutcome::Infeasible { .. } => true,
+            seidel_lp::LpOutcome::Unbounded { .. } => false,
         };
         if drop {
             keep[i] = false;
@@ -516,7 +516,7 @@ pub fn intersect_pair<V: Vector>(
     pose_a: &Pose<V>,
     b: &BoundedHalfspaces<V>,
     pose_b: &Pose<V>,
-    limits: &FmLimits,
+    limits: &FmOptions,
 ) -> Result<PairAnswer<V>, FmError> {
     let ha = a.halfspaces().transformed(pose_a)?;
     let hb = b.halfspaces().transformed(pose_b)?;

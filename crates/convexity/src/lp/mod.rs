@@ -46,8 +46,8 @@
 //! Complexity: O(n(|S| + |T|) + n²) per pivot, O(n³) per refactorisation (every 64 pivots);
 //! the number of pivots is typically a small multiple of n + 2. The reference costs
 //! O((n + 2)(|S| + |T| + n)) per pivot and Bland's rule pivots more.
-//! Failure modes: iteration cap ([`LpStatus::IterationLimit`]), numerically singular basis
-//! ([`LpStatus::Numerical`]); both return the best certificate proved, else `Undetermined`.
+//! Failure modes: iteration cap ([`Status::IterationLimit`]), numerically singular basis
+//! ([`Status::Numerical`]); both return the best certificate proved, else `Undetermined`.
 
 pub mod containment;
 pub mod fourier_motzkin;
@@ -66,7 +66,7 @@ use crate::math::pose::Pose;
 use crate::math::vector::Vector;
 use crate::nd::points::{CommonPointN, PointsN, SeparatingHyperplane, VerdictN};
 use crate::shape::Points;
-use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
+use crate::verdict::{Status, Verdict};
 use revised::{EarlyExit, Outcome, Problem, Solver};
 
 /// Solver options.
@@ -87,35 +87,10 @@ impl Default for LpOptions {
     }
 }
 
-/// How an LP solve ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LpStatus {
-    /// Solved to optimality (no reduced cost below −1e-11).
-    Optimal,
-    /// Stopped before optimality because a certificate was already proved (early exit).
-    Certified,
-    /// The pivot cap was reached.
-    IterationLimit,
-    /// The basis became numerically singular, the ratio test failed, or the optimal duals did
-    /// not give a hyperplane that separates the original data.
-    Numerical,
-}
-
-impl LpStatus {
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            LpStatus::Optimal => "optimal",
-            LpStatus::Certified => "certified",
-            LpStatus::IterationLimit => "iteration-limit",
-            LpStatus::Numerical => "numerical",
-        }
-    }
-}
-
 /// Result of [`intersect`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct LpIntersection {
-    pub status: LpStatus,
+    pub status: Status,
     /// Simplex pivots.
     pub iterations: u32,
     pub verdict: VerdictN,
@@ -135,7 +110,7 @@ impl LpIntersection {
 /// Result of [`l1_distance`]. See the module documentation for which quantity is which.
 #[derive(Clone, Debug, PartialEq)]
 pub struct L1Distance {
-    pub status: LpStatus,
+    pub status: Status,
     pub iterations: u32,
     /// L1 distance `min ‖x − y‖₁` over `x ∈ conv(S)`, `y ∈ conv(T)`: `‖point_a − point_b‖₁`
     /// evaluated on the data (exact up to rounding when `status` is `Optimal`, otherwise an
@@ -160,7 +135,7 @@ pub struct L1Distance {
 /// Result of [`intersect_points`]: the n-D answer converted to a 2D/3D [`Verdict`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LpQuery<V> {
-    pub status: LpStatus,
+    pub status: Status,
     pub iterations: u32,
     pub verdict: Verdict<V>,
     pub tolerance: f64,
@@ -428,16 +403,16 @@ pub(crate) fn decide(
     b: &PointsN,
     solved: Solved,
     tol: f64,
-) -> (LpStatus, VerdictN, f64) {
+) -> (Status, VerdictN, f64) {
     let pa = combine(a, &solved.weights_a);
     let pb = combine(b, &solved.weights_b);
     let diff: Vec<f64> = pb.iter().zip(&pa).map(|(y, x)| y - x).collect();
     let d1: f64 = diff.iter().map(|x| x.abs()).sum();
     let mut status = match solved.outcome {
-        Outcome::Optimal => LpStatus::Optimal,
-        Outcome::EarlyIntersecting | Outcome::EarlySeparated => LpStatus::Certified,
-        Outcome::IterationLimit => LpStatus::IterationLimit,
-        Outcome::Numerical => LpStatus::Numerical,
+        Outcome::Optimal => Status::Converged,
+        Outcome::EarlyIntersecting | Outcome::EarlySeparated => Status::Certified,
+        Outcome::IterationLimit => Status::IterationLimit,
+        Outcome::Numerical => Status::Numerical,
     };
     if d1 <= tol {
         let point = pa.iter().zip(&pb).map(|(x, y)| 0.5 * (x + y)).collect();
@@ -453,7 +428,7 @@ pub(crate) fn decide(
     let h = best_hyperplane(a, b, &[&solved.dual_w, &diff]);
     // Only an optimal LP has shown that the hulls are more than `tol` apart; otherwise demand
     // that the certificate itself shows it.
-    let need = if status == LpStatus::Optimal {
+    let need = if status == Status::Converged {
         0.0
     } else {
         tol
@@ -461,8 +436,8 @@ pub(crate) fn decide(
     match h {
         Some(h) if h.gap > need => (status, VerdictN::Separated(h), d1),
         _ => {
-            if status == LpStatus::Optimal || status == LpStatus::Certified {
-                status = LpStatus::Numerical;
+            if status == Status::Converged || status == Status::Certified {
+                status = Status::Numerical;
             }
             (status, VerdictN::Undetermined, d1)
         }
@@ -516,9 +491,9 @@ pub fn l1_distance(a: &PointsN, b: &PointsN, opts: &LpOptions) -> Result<L1Dista
     let mut solver = Solver::new(n);
     let solved = solve_scaled(&mut solver, &p, opts.max_iterations, None, false);
     let status = match solved.outcome {
-        Outcome::Optimal => LpStatus::Optimal,
-        Outcome::IterationLimit => LpStatus::IterationLimit,
-        _ => LpStatus::Numerical,
+        Outcome::Optimal => Status::Converged,
+        Outcome::IterationLimit => Status::IterationLimit,
+        _ => Status::Numerical,
     };
     let point_a = combine(a, &solved.weights_a);
     let point_b = combine(b, &solved.weights_b);
@@ -527,7 +502,7 @@ pub fn l1_distance(a: &PointsN, b: &PointsN, opts: &LpOptions) -> Result<L1Dista
     let d2_upper = revised::dot(&diff, &diff).sqrt();
     let separation = best_hyperplane(a, b, &[&solved.dual_w, &diff]).filter(|h| h.gap > 0.0);
     let mut d2_lower = separation.as_ref().map_or(0.0, |h| h.gap);
-    if status == LpStatus::Optimal {
+    if status == Status::Converged {
         d2_lower = d2_lower.max(d1 / (n as f64).sqrt());
     }
     Ok(L1Distance {
@@ -545,36 +520,6 @@ pub fn l1_distance(a: &PointsN, b: &PointsN, opts: &LpOptions) -> Result<L1Dista
     })
 }
 
-/// The vertices of a `Points` shape placed at `pose`, as an n-D set.
-pub fn world_points_n<V: Vector>(
-    points: &Points<V>,
-    pose: &Pose<V>,
-) -> Result<PointsN, InputError> {
-    let mut coords = Vec::with_capacity(V::DIM * points.len());
-    for p in points.points() {
-        let w = pose.transform_point(*p);
-        for k in 0..V::DIM {
-            coords.push(w.coord(k));
-        }
-    }
-    PointsN::new(V::DIM, coords)
-}
-
-/// Converts an n-D verdict to a 2D/3D one (`Undetermined` if the dimension does not fit).
-pub fn to_verdict<V: Vector>(v: &VerdictN) -> Verdict<V> {
-    match v {
-        VerdictN::Separated(h) => match V::from_slice(&h.normal) {
-            Some(axis) => Verdict::Separated(SeparatingAxis { axis, gap: h.gap }),
-            None => Verdict::Undetermined,
-        },
-        VerdictN::Intersecting(c) => match V::from_slice(&c.point) {
-            Some(point) => Verdict::Intersecting(CommonPoint { point }),
-            None => Verdict::Undetermined,
-        },
-        VerdictN::Undetermined => Verdict::Undetermined,
-    }
-}
-
 /// [`intersect`] on two posed 2D/3D hulls (vertices transformed to the world frame first).
 /// For `query::Method` wiring: `--algorithm lp`. Errors only if a world coordinate exceeds
 /// [`crate::error::MAX_MAGNITUDE`] (field `a` or `b`).
@@ -585,13 +530,13 @@ pub fn intersect_points<V: Vector>(
     pose_b: &Pose<V>,
     opts: &LpOptions,
 ) -> Result<LpQuery<V>, InputError> {
-    let wa = world_points_n(a, pose_a).map_err(|e| e.within("a"))?;
-    let wb = world_points_n(b, pose_b).map_err(|e| e.within("b"))?;
+    let wa = PointsN::posed(a.points(), pose_a).map_err(|e| e.within("a"))?;
+    let wb = PointsN::posed(b.points(), pose_b).map_err(|e| e.within("b"))?;
     let r = intersect(&wa, &wb, opts)?;
     Ok(LpQuery {
         status: r.status,
         iterations: r.iterations,
-        verdict: to_verdict(&r.verdict),
+        verdict: r.verdict.typed(),
         tolerance: r.tolerance,
     })
 }
@@ -604,13 +549,13 @@ pub fn intersect_points_reference<V: Vector>(
     pose_b: &Pose<V>,
     opts: &LpOptions,
 ) -> Result<LpQuery<V>, InputError> {
-    let wa = world_points_n(a, pose_a).map_err(|e| e.within("a"))?;
-    let wb = world_points_n(b, pose_b).map_err(|e| e.within("b"))?;
+    let wa = PointsN::posed(a.points(), pose_a).map_err(|e| e.within("a"))?;
+    let wb = PointsN::posed(b.points(), pose_b).map_err(|e| e.within("b"))?;
     let r = intersect_reference(&wa, &wb, opts)?;
     Ok(LpQuery {
         status: r.status,
         iterations: r.iterations,
-        verdict: to_verdict(&r.verdict),
+        verdict: r.verdict.typed(),
         tolerance: r.tolerance,
     })
 }

@@ -19,17 +19,18 @@
 //! Source: Chvátal, *Linear Programming* (1983), ch. 2–3 (tableau, Bland's rule), ch. 9
 //! (Farkas). Complexity: O((n + 2)(|S| + |T| + n + 2)) per pivot; no scaling, so the
 //! tolerances are relative to the largest coordinate. Failure modes: iteration cap, no pivot
-//! ([`LpStatus::Numerical`]); for data far from the origin the weights of an "intersecting"
+//! ([`Status::Numerical`]); for data far from the origin the weights of an "intersecting"
 //! answer may not reproduce a common point within the tolerance (then `Undetermined`).
 
-use super::{best_hyperplane, check_dims, check_options, combine, tolerance, LpOptions, LpStatus};
+use super::{best_hyperplane, check_dims, check_options, combine, tolerance, LpOptions};
 use crate::error::InputError;
 use crate::nd::points::{CommonPointN, PointsN, VerdictN};
+use crate::verdict::Status;
 
 /// Result of [`intersect_reference`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReferenceIntersection {
-    pub status: LpStatus,
+    pub status: Status,
     pub iterations: u32,
     pub verdict: VerdictN,
     pub tolerance: f64,
@@ -94,10 +95,10 @@ pub fn intersect_reference(
     let status = loop {
         // Bland: the smallest index with a negative reduced cost enters.
         let Some(q) = (0..nx + m).find(|&j| d[j] < -eps) else {
-            break LpStatus::Optimal;
+            break Status::Converged;
         };
         if iterations >= opts.max_iterations {
-            break LpStatus::IterationLimit;
+            break Status::IterationLimit;
         }
         // Ratio test; ties go to the smallest basic variable index (Bland).
         let mut leave: Option<(usize, f64)> = None;
@@ -120,7 +121,7 @@ pub fn intersect_reference(
         }
         let Some((r, _)) = leave else {
             // The objective is bounded below by 0, so an unbounded ray is rounding.
-            break LpStatus::Numerical;
+            break Status::Numerical;
         };
         iterations += 1;
         let inv = 1.0 / tab[r * width + q];
@@ -183,10 +184,10 @@ pub fn intersect_reference(
             });
             return Ok(result(status, verdict));
         }
-        return Ok(result(LpStatus::Numerical, VerdictN::Undetermined));
+        return Ok(result(Status::Numerical, VerdictN::Undetermined));
     }
     let w: Vec<f64> = (0..n).map(|i| 1.0 - d[nx + i]).collect();
-    let need = if status == LpStatus::Optimal {
+    let need = if status == Status::Converged {
         0.0
     } else {
         tol
@@ -194,8 +195,8 @@ pub fn intersect_reference(
     match best_hyperplane(a, b, &[&w]) {
         Some(h) if h.gap > need => Ok(result(status, VerdictN::Separated(h))),
         _ => Ok(result(
-            if status == LpStatus::Optimal {
-                LpStatus::Numerical
+            if status == Status::Converged {
+                Status::Numerical
             } else {
                 status
             },

@@ -11,18 +11,18 @@
 //!   `w·aᵢ + t ≤ c ≤ w·bⱼ`, `|w|∞ ≤ 1`, so the gap found is at least distance/√d.
 //!
 //! Failure modes: dimension mismatches are [`InputError`]s; an answer the solver cannot certify
-//! is [`PairStatus`]-reported as undetermined, never guessed.
+//! is reported as undetermined (status [`Status::Numerical`]), never guessed.
 
 use crate::error::InputError;
 use crate::gjk;
 use crate::gjk::certificate::tolerance_for;
 use crate::math::halfspaces::{Farkas, Halfspaces};
 use crate::math::pose::Pose;
-use crate::math::seidel_lp::{solve, LpResult, LpStatus, Options};
+use crate::math::seidel_lp::{solve, LpOutcome, LpResult, SeidelOptions};
 use crate::math::slice::dot;
 use crate::math::vector::Vector;
 use crate::shape::{BoundedHalfspaces, Points, SupportMap};
-use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
+use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
 
 /// Which input of a pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +54,7 @@ pub enum HalfspaceVerdict {
 #[derive(Clone, Debug, PartialEq)]
 pub struct HalfspaceIntersection {
     pub verdict: HalfspaceVerdict,
-    /// The LP's own result (status, violation at the point, box).
+    /// The LP's own result (outcome, violation at the point, box).
     pub lp: LpResult,
 }
 
@@ -74,16 +74,16 @@ impl HalfspaceIntersection {
 pub fn halfspaces_intersect(
     a: &Halfspaces,
     b: &Halfspaces,
-    opts: &Options,
+    opts: &SeidelOptions,
 ) -> Result<HalfspaceIntersection, InputError> {
     let union = a.concat(b)?;
     let lp = solve(&union, &vec![0.0; a.dim()], opts)?;
-    let verdict = match &lp.status {
-        LpStatus::Optimal { x, .. } => HalfspaceVerdict::Intersecting { point: x.clone() },
-        LpStatus::Unbounded { .. } | LpStatus::Infeasible { farkas: None } => {
+    let verdict = match &lp.outcome {
+        LpOutcome::Optimal { x, .. } => HalfspaceVerdict::Intersecting { point: x.clone() },
+        LpOutcome::Unbounded { .. } | LpOutcome::Infeasible { farkas: None } => {
             HalfspaceVerdict::Undetermined
         }
-        LpStatus::Infeasible { farkas: Some(f) } => split_farkas(&union, a.len(), f),
+        LpOutcome::Infeasible { farkas: Some(f) } => split_farkas(&union, a.len(), f),
     };
     Ok(HalfspaceIntersection { verdict, lp })
 }
@@ -145,25 +145,11 @@ pub(crate) fn split_farkas(union: &Halfspaces, na: usize, f: &Farkas) -> Halfspa
     }
 }
 
-/// How a 2D/3D pair answer was obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PairStatus {
-    /// The certificate came straight from the method (a feasible point, or a Farkas plane
-    /// whose gap was recomputed from the vertices and is positive).
-    Certified,
-    /// The common point came from GJK on the vertex sets (the LP only proved that no plane
-    /// separates them).
-    PointFromGjk,
-    /// The method answered but its certificate did not survive the recomputation, or the LP
-    /// needed the bounding box: the verdict is `Undetermined`.
-    Uncertified,
-}
-
 /// A 2D/3D pair answer with a certificate the project's checker accepts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PairAnswer<V> {
     pub verdict: Verdict<V>,
-    pub status: PairStatus,
+    pub status: Status,
     /// `certificate::tolerance_for` the pair: the tolerance to check the certificate with.
     pub tolerance: f64,
 }
@@ -185,14 +171,14 @@ pub(crate) fn typed_verdict<V: Vector>(
     let tolerance = tolerance_for(a, pose_a, b, pose_b);
     let undetermined = PairAnswer {
         verdict: Verdict::Undetermined,
-        status: PairStatus::Uncertified,
+        status: Status::Numerical,
         tolerance,
     };
     match verdict {
         HalfspaceVerdict::Intersecting { point } => match V::from_slice(point) {
             Some(p) => PairAnswer {
                 verdict: Verdict::Intersecting(CommonPoint { point: p }),
-                status: PairStatus::Certified,
+                status: Status::Converged,
                 tolerance,
             },
             None => undetermined,
@@ -205,7 +191,7 @@ pub(crate) fn typed_verdict<V: Vector>(
             if gap > 0.0 {
                 PairAnswer {
                     verdict: Verdict::Separated(SeparatingAxis { axis, gap }),
-                    status: PairStatus::Certified,
+                    status: Status::Converged,
                     tolerance,
                 }
             } else {
@@ -224,7 +210,7 @@ pub fn intersect_pair<V: Vector>(
     pose_a: &Pose<V>,
     b: &BoundedHalfspaces<V>,
     pose_b: &Pose<V>,
-    opts: &Options,
+    opts: &SeidelOptions,
 ) -> Result<PairAnswer<V>, InputError> {
     let ha = a.halfspaces().transformed(pose_a)?;
     let hb = b.halfspaces().transformed(pose_b)?;
@@ -236,7 +222,7 @@ pub fn intersect_pair<V: Vector>(
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlaneSeparation<V> {
     pub verdict: Verdict<V>,
-    pub status: PairStatus,
+    pub status: Status,
     /// The LP optimum: the largest gap over planes with `|w|∞ ≤ 1` (≤ 0 when none separates).
     pub lp_gap: f64,
     pub tolerance: f64,
@@ -252,12 +238,12 @@ pub struct PlaneSeparation<V> {
 ///
 /// Separated when the plane's gap, recomputed from the points along `w/|w|`, exceeds the pair's
 /// tolerance (`certificate::tolerance_for`); otherwise the hulls touch or overlap, and the
-/// common point comes from GJK on the two hulls (status [`PairStatus::PointFromGjk`]); the LP
+/// common point comes from GJK on the two hulls (status [`Status::PointFromGjk`]); the LP
 /// proves only that no plane separates them.
 pub fn separating_plane<V: Vector>(
     a: &[V],
     b: &[V],
-    opts: &Options,
+    opts: &SeidelOptions,
 ) -> Result<PlaneSeparation<V>, InputError> {
     let pa = Points::new(a).map_err(|e| e.within("a"))?;
     let pb = Points::new(b).map_err(|e| e.within("b"))?;
@@ -292,12 +278,12 @@ pub fn separating_plane<V: Vector>(
     let lp = solve(&system, &objective, &o)?;
     let id = Pose::<V>::IDENTITY;
     let tolerance = tolerance_for(&pa, &id, &pb, &id);
-    let (lp_gap, w) = match &lp.status {
-        LpStatus::Optimal { x, .. } => (x[d + 1], V::from_slice(&x[..d])),
+    let (lp_gap, w) = match &lp.outcome {
+        LpOutcome::Optimal { x, .. } => (x[d + 1], V::from_slice(&x[..d])),
         _ => {
             return Ok(PlaneSeparation {
                 verdict: Verdict::Undetermined,
-                status: PairStatus::Uncertified,
+                status: Status::Numerical,
                 lp_gap: 0.0,
                 tolerance,
             })
@@ -310,14 +296,14 @@ pub fn separating_plane<V: Vector>(
         if lp_gap > 0.0 && gap > tolerance {
             return Ok(PlaneSeparation {
                 verdict: Verdict::Separated(SeparatingAxis { axis, gap }),
-                status: PairStatus::Certified,
+                status: Status::Converged,
                 lp_gap,
                 tolerance,
             });
         }
     }
     // No plane separates by more than the tolerance: a common point from GJK.
-    let g = gjk::distance(&pa, &id, &pb, &id, &gjk::Options::default(), None);
+    let g = gjk::distance(&pa, &id, &pb, &id, &gjk::GjkOptions::default(), None);
     let verdict = match g.verdict {
         Verdict::Intersecting(c) => Verdict::Intersecting(c),
         _ if g.distance <= tolerance => Verdict::Intersecting(CommonPoint {
@@ -326,9 +312,9 @@ pub fn separating_plane<V: Vector>(
         _ => Verdict::Undetermined,
     };
     let status = if matches!(verdict, Verdict::Undetermined) {
-        PairStatus::Uncertified
+        Status::Numerical
     } else {
-        PairStatus::PointFromGjk
+        Status::PointFromGjk
     };
     Ok(PlaneSeparation {
         verdict,

@@ -5,6 +5,7 @@
 //! * [`pose`]: rigid poses (`pose_ab` is the pose of B in A's frame).
 //! * [`slice`](mod@slice): helpers on n-dimensional coordinate slices.
 //! * [`hull2d`]: the one planar convex hull (Andrew's monotone chain), generic over the turn test.
+//! * [`pair_key`]: the key that ties a warm-start cache to one pair of shapes.
 //! * [`halfspaces`]: systems of half-spaces and Farkas certificates, in any dimension.
 //! * [`seidel_lp`]: Seidel's small-dimension LP solver over such systems. It sits here, not in
 //!   [`crate::lp`], because a shape ([`crate::shape::BoundedHalfspaces`]) needs it to enumerate
@@ -12,6 +13,7 @@
 
 pub mod halfspaces;
 pub mod hull2d;
+pub mod pair_key;
 pub mod pose;
 pub mod seidel_lp;
 pub mod slice;

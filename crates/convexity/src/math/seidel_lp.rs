@@ -18,7 +18,7 @@
 //! optimum, as the expected-time analysis requires; a zero objective (feasibility) stays zero.
 //!
 //! Complexity: expected O(d!·m) arithmetic operations for m rows in dimension d (the expectation
-//! is over the shuffle, for any input). The shuffle is seeded ([`Options::seed`]), so results are
+//! is over the shuffle, for any input). The shuffle is seeded ([`SeidelOptions::seed`]), so results are
 //! deterministic.
 //!
 //! Tolerance: a row counts as satisfied when its residual, as a distance (rows are normalised),
@@ -26,9 +26,9 @@
 //! with those magnitudes. In the base case two bounds that cross by no more than that are a
 //! touching contact and yield a point; closed sets, so touching is intersecting.
 //!
-//! Unboundedness: the box `B` ([`Options::bound`], by default `10⁶ · (1 + max |oᵢ|/|nᵢ|)`)
+//! Unboundedness: the box `B` ([`SeidelOptions::bound`], by default `10⁶ · (1 + max |oᵢ|/|nᵢ|)`)
 //! makes every program bounded. An optimum on the box whose value still grows when the box is
-//! quadrupled is reported as [`LpStatus::Unbounded`]; an infeasibility proof that needs the box
+//! quadrupled is reported as [`LpOutcome::Unbounded`]; an infeasibility proof that needs the box
 //! means only "no point within the box" and carries no [`Farkas`] certificate.
 //!
 //! Infeasibility certificate: the base case that fails names two rows whose bounds cross; each
@@ -45,7 +45,7 @@ use crate::math::slice::dot;
 
 /// Solver settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Options {
+pub struct SeidelOptions {
     /// Seed of the row shuffle (results are deterministic for a given seed).
     pub seed: u64,
     /// Relative tolerance on residuals (see the module header).
@@ -54,9 +54,9 @@ pub struct Options {
     pub bound: Option<f64>,
 }
 
-impl Default for Options {
+impl Default for SeidelOptions {
     fn default() -> Self {
-        Options {
+        SeidelOptions {
             seed: 0x005e_1de1,
             rel_tolerance: 1e-13,
             bound: None,
@@ -66,7 +66,7 @@ impl Default for Options {
 
 /// How a linear program ended.
 #[derive(Clone, Debug, PartialEq)]
-pub enum LpStatus {
+pub enum LpOutcome {
     /// An optimal point and its objective value.
     Optimal { x: Vec<f64>, value: f64 },
     /// No feasible point. `farkas` is a certificate over the input rows, checked to exclude the
@@ -82,7 +82,7 @@ pub enum LpStatus {
 /// Result of [`solve`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct LpResult {
-    pub status: LpStatus,
+    pub outcome: LpOutcome,
     /// Largest row violation (a distance) at the returned point; 0 when infeasible.
     pub max_violation: f64,
     /// The box half-width used.
@@ -94,7 +94,7 @@ pub struct LpResult {
 pub fn solve(
     system: &Halfspaces,
     objective: &[f64],
-    opts: &Options,
+    opts: &SeidelOptions,
 ) -> Result<LpResult, InputError> {
     let d = system.dim();
     if objective.len() != d {
@@ -181,15 +181,15 @@ pub fn solve(
                         let v4 = dot(objective, &x4);
                         let slack = 1e-9 * (v4.abs() + value.abs()) + 1e-300;
                         if v4 > value + slack {
-                            LpStatus::Unbounded { x }
+                            LpOutcome::Unbounded { x }
                         } else {
-                            LpStatus::Optimal { x, value }
+                            LpOutcome::Optimal { x, value }
                         }
                     }
-                    Found::Infeasible { .. } => LpStatus::Optimal { x, value },
+                    Found::Infeasible { .. } => LpOutcome::Optimal { x, value },
                 }
             } else {
-                LpStatus::Optimal { x, value }
+                LpOutcome::Optimal { x, value }
             }
         }
         Found::Infeasible { weights } => {
@@ -224,15 +224,15 @@ pub fn solve(
                 let radius = 10.0 * (1.0 + system.magnitude());
                 (total > 0.0 && f.proves_within(system, radius)).then_some(f)
             };
-            LpStatus::Infeasible { farkas }
+            LpOutcome::Infeasible { farkas }
         }
     };
     let max_violation = match &status {
-        LpStatus::Optimal { x, .. } | LpStatus::Unbounded { x } => system.violation(x).max(0.0),
-        LpStatus::Infeasible { .. } => 0.0,
+        LpOutcome::Optimal { x, .. } | LpOutcome::Unbounded { x } => system.violation(x).max(0.0),
+        LpOutcome::Infeasible { .. } => 0.0,
     };
     Ok(LpResult {
-        status,
+        outcome: status,
         max_violation,
         bound,
     })

@@ -637,18 +637,8 @@ pub fn distance_points<V: Vector>(
     pose_b: &Pose<V>,
     opts: &NdOptions,
 ) -> Result<NdDistance, InputError> {
-    let world = |p: &Points<V>, pose: &Pose<V>| -> Result<PointsN, InputError> {
-        let mut coords = Vec::with_capacity(V::DIM * p.len());
-        for q in p.points() {
-            let w = pose.transform_point(*q);
-            for i in 0..V::DIM {
-                coords.push(w.coord(i));
-            }
-        }
-        PointsN::new(V::DIM, coords)
-    };
-    let wa = world(a, pose_a).map_err(|e| e.within("a"))?;
-    let wb = world(b, pose_b).map_err(|e| e.within("b"))?;
+    let wa = PointsN::posed(a.points(), pose_a).map_err(|e| e.within("a"))?;
+    let wb = PointsN::posed(b.points(), pose_b).map_err(|e| e.within("b"))?;
     distance_n(&wa, &wb, opts)
 }
 

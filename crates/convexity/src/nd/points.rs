@@ -12,10 +12,11 @@
 //! sets, zero dimension and ragged rows, naming the field (`points[i][j]`).
 
 use crate::error::{finite, InputError, Problem, MAX_MAGNITUDE};
+use crate::math::pose::Pose;
 use crate::math::slice::dot;
 use crate::math::vector::Vector;
 use crate::shape::Points;
-use crate::verdict::CertificateError;
+use crate::verdict::{CertificateError, CommonPoint, SeparatingAxis, Verdict};
 
 /// A non-empty finite set of points in Rⁿ, stored row-major.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,6 +75,20 @@ impl PointsN {
             coords.extend_from_slice(r);
         }
         PointsN::new(dim, coords)
+    }
+
+    /// Vertices of a 2D/3D shape placed at `pose` (the world frame), as an n-D set: the one
+    /// conversion every vertex method uses (LP, n-D GJK, the query layer). Errors as
+    /// [`PointsN::new`] (a world coordinate beyond [`MAX_MAGNITUDE`], or no vertices).
+    pub fn posed<V: Vector>(vertices: &[V], pose: &Pose<V>) -> Result<Self, InputError> {
+        let mut coords = Vec::with_capacity(V::DIM * vertices.len());
+        for p in vertices {
+            let w = pose.transform_point(*p);
+            for i in 0..V::DIM {
+                coords.push(w.coord(i));
+            }
+        }
+        PointsN::new(V::DIM, coords)
     }
 
     /// The vertices of a 2D/3D [`Points`] shape as an n-D set (already validated).
@@ -219,6 +234,22 @@ impl VerdictN {
             VerdictN::Separated(_) => Some(false),
             VerdictN::Intersecting(_) => Some(true),
             VerdictN::Undetermined => None,
+        }
+    }
+
+    /// The 2D/3D verdict with the same certificate (`Undetermined` if the dimension does not
+    /// fit): the one conversion from n-D answers back to typed vectors.
+    pub fn typed<V: Vector>(&self) -> Verdict<V> {
+        match self {
+            VerdictN::Separated(h) => match V::from_slice(&h.normal) {
+                Some(axis) => Verdict::Separated(SeparatingAxis { axis, gap: h.gap }),
+                None => Verdict::Undetermined,
+            },
+            VerdictN::Intersecting(c) => match V::from_slice(&c.point) {
+                Some(point) => Verdict::Intersecting(CommonPoint { point }),
+                None => Verdict::Undetermined,
+            },
+            VerdictN::Undetermined => Verdict::Undetermined,
         }
     }
 }

@@ -168,7 +168,7 @@ pub struct PsoResult {
     pub polished: bool,
     pub polish_iterations: u32,
     /// Generations (PSO) or penalty weights (penalty) run.
-    pub generations_run: u32,
+    pub iterations: u32,
     /// Objective evaluations (PSO) or gradient evaluations (penalty), polish excluded.
     pub evaluations: u64,
     pub verdict: VerdictN,
@@ -393,7 +393,7 @@ fn invalid(field: &str, what: &str) -> InputError {
 /// Finishing shared by both methods: report the raw weights, project, polish, certify.
 struct Finish {
     raw: Vec<f64>,
-    generations_run: u32,
+    iterations: u32,
     evaluations: u64,
     feasibility_tolerance: f64,
     polish: bool,
@@ -501,7 +501,7 @@ fn finish(a: &PointsN, b: &PointsN, m: &Model, fin: Finish) -> PsoResult {
         projected_distance,
         polished: fin.polish,
         polish_iterations,
-        generations_run: fin.generations_run,
+        iterations: fin.iterations,
         evaluations: fin.evaluations,
         verdict,
         tolerance,
@@ -630,7 +630,7 @@ pub fn pso_distance(a: &PointsN, b: &PointsN, opts: &PsoOptions) -> Result<PsoRe
         &m,
         Finish {
             raw,
-            generations_run: gen,
+            iterations: gen,
             evaluations,
             feasibility_tolerance: tau,
             polish: opts.polish,
@@ -709,7 +709,7 @@ pub fn penalty_distance(
         &m,
         Finish {
             raw: w,
-            generations_run: outer,
+            iterations: outer,
             evaluations,
             feasibility_tolerance: opts.feasibility_tolerance,
             polish: opts.polish,

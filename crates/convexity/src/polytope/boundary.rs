@@ -340,7 +340,7 @@ pub fn intersect(
             tolerance: tol,
         },
         best => {
-            let d = gjk::distance(a, pose_a, b, pose_b, &gjk::Options::default(), None);
+            let d = gjk::distance(a, pose_a, b, pose_b, &gjk::GjkOptions::default(), None);
             let verdict = match (d.verdict, best) {
                 (Verdict::Intersecting(c), _) => Verdict::Intersecting(c),
                 (_, Some(axis)) if axis.gap > 0.0 => Verdict::Separated(axis),
@@ -368,5 +368,5 @@ fn touch_tolerance(
     pose_b: &Pose3,
 ) -> f64 {
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
-    gjk::absolute_tolerance(&mink, &gjk::Options::default())
+    gjk::absolute_tolerance(&mink, &gjk::GjkOptions::default())
 }

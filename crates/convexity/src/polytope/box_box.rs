@@ -107,7 +107,7 @@ impl Frame {
         let pose_ab = pose_a.relative(pose_b);
         let m = pose_ab.rotation().to_matrix();
         let tol = MinkowskiDifference::new(a, pose_a, b, pose_b)
-            .tolerance(gjk::Options::default().rel_tolerance);
+            .tolerance(gjk::GjkOptions::default().rel_tolerance);
         Frame {
             ha: a.half_extents(),
             hb: b.half_extents(),
@@ -333,7 +333,7 @@ fn run(
         separation: axis.sep,
         feature,
         tolerance: f.tol,
-        axes_tested: tested,
+        iterations: tested,
     };
     if axis.sep > f.tol {
         out.verdict = Verdict::Separated(SeparatingAxis {
@@ -360,7 +360,7 @@ fn run(
     out.verdict = match common {
         Some(point) => Verdict::Intersecting(CommonPoint { point }),
         None => {
-            let g = gjk::intersects(a, pose_a, b, pose_b, &gjk::Options::default(), None);
+            let g = gjk::intersects(a, pose_a, b, pose_b, &gjk::GjkOptions::default(), None);
             if g.status != Status::Converged {
                 out.status = g.status;
             }

@@ -28,13 +28,14 @@
 //! Complexity: O((n + m)²) for a full test (each axis projects both polygons; polygons are
 //! small), O(n m) for the common point. Works in A's frame: B's vertices are moved once with
 //! `pose_ab`. Preconditions: validated polygons and poses (their constructors check).
-//! No failure modes beyond `SatStatus::Degenerate` (two coincident points, no axis exists).
+//! No failure modes beyond `Status::Degenerate` (two coincident points, no axis exists).
 
 use crate::gjk;
 use crate::gjk::minkowski::MinkowskiDifference;
+use crate::math::pair_key::PairKey;
 use crate::math::pose::Pose2;
 use crate::shape::ConvexPolygon;
-use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
+use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
 use glam::DVec2;
 
 /// Which polygon an edge belongs to.
@@ -54,17 +55,6 @@ pub struct ReferenceEdge {
     pub along_edge: bool,
 }
 
-/// How the answer was obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SatStatus {
-    /// Every candidate axis was tested.
-    Exhaustive,
-    /// The cached edge still separates; no other axis was tested.
-    CachedAxis,
-    /// Both polygons are the same single point (no axis can be formed): touching.
-    Degenerate,
-}
-
 /// The last separating edge of one pair, reused by the next query on the same pair.
 ///
 /// It records the polygons' addresses and is ignored for any other pair (costing speed,
@@ -72,7 +62,7 @@ pub enum SatStatus {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SatCache {
     edge: Option<ReferenceEdge>,
-    owner: (usize, usize),
+    owner: PairKey,
 }
 
 impl SatCache {
@@ -96,16 +86,20 @@ pub struct SatResult {
     pub axis: DVec2,
     /// The edge that defines `axis` (`None` only for two points).
     pub reference: Option<ReferenceEdge>,
-    pub status: SatStatus,
-    /// Number of axes projected.
-    pub axes_tested: usize,
+    /// `Converged` (every candidate axis tested), `CachedAxis` (the cached edge still
+    /// separates; no other axis tested) or `Degenerate` (both polygons are the same single
+    /// point: touching).
+    pub status: Status,
+    /// Iterations: the number of axes projected.
+    pub iterations: u32,
     /// The touch tolerance (touching within it counts as intersecting): GJK's default,
     /// `1e-10 × (size_A + size_B) + 4ε × magnitude`.
     pub tolerance: f64,
 }
 
 impl SatResult {
-    /// Penetration depth (0 when separated).
+    /// Penetration depth, `max(−separation, 0)`: 0 when separated (the signed quantity is
+    /// [`SatResult::separation`]). One meaning across the crate: `sat3d` and `box_box` agree.
     pub fn depth(&self) -> f64 {
         (-self.separation).max(0.0)
     }
@@ -157,7 +151,7 @@ pub fn sat(
 ) -> SatResult {
     // GJK's touch tolerance, so that both methods call the same pairs touching.
     let tol = MinkowskiDifference::new(a, pose_a, b, pose_b)
-        .tolerance(gjk::Options::default().rel_tolerance)
+        .tolerance(gjk::GjkOptions::default().rel_tolerance)
         .max(f64::MIN_POSITIVE);
     let pose_ab = pose_a.relative(pose_b);
     let va = a.vertices();
@@ -166,10 +160,7 @@ pub fn sat(
         .iter()
         .map(|p| pose_ab.transform_point(*p))
         .collect();
-    let owner = (
-        a as *const ConvexPolygon as usize,
-        b as *const ConvexPolygon as usize,
-    );
+    let owner = PairKey::of(a, b);
     let world = |u: DVec2| pose_a.transform_vector(u);
 
     if let Some(c) = cache.as_deref() {
@@ -186,8 +177,8 @@ pub fn sat(
                             separation: s,
                             axis: world(u),
                             reference: Some(edge),
-                            status: SatStatus::CachedAxis,
-                            axes_tested: 1,
+                            status: Status::CachedAxis,
+                            iterations: 1,
                             tolerance: tol,
                         };
                     }
@@ -240,8 +231,8 @@ pub fn sat(
                         separation: 0.0,
                         axis: world(DVec2::X),
                         reference: None,
-                        status: SatStatus::Degenerate,
-                        axes_tested: 0,
+                        status: Status::Degenerate,
+                        iterations: 0,
                         tolerance: tol,
                     };
                 }
@@ -305,8 +296,8 @@ pub fn sat(
         separation: s,
         axis: world(u),
         reference,
-        status: SatStatus::Exhaustive,
-        axes_tested: tested,
+        status: Status::Converged,
+        iterations: tested,
         tolerance: tol,
     }
 }

@@ -91,13 +91,18 @@ pub struct SatResult {
     /// The touch tolerance used.
     pub tolerance: f64,
     /// How many axes were evaluated (after pruning).
-    pub axes_tested: u32,
+    pub iterations: u32,
 }
 
 impl SatResult {
-    /// Penetration depth (`−separation`; negative when separated).
+    /// Penetration depth, `max(−separation, 0)`: 0 when separated (the signed quantity is
+    /// [`SatResult::separation`]), as in [`crate::polytope::sat2d::SatResult::depth`].
     pub fn depth(&self) -> f64 {
-        -self.separation
+        (-self.separation).max(0.0)
+    }
+    /// The gap, `max(separation, 0)`: 0 when touching or overlapping.
+    pub fn gap(&self) -> f64 {
+        self.separation.max(0.0)
     }
     pub fn intersecting(&self) -> Option<bool> {
         self.verdict.intersecting()
@@ -629,7 +634,7 @@ where
 {
     let pose_ab = pose_a.relative(pose_b);
     let tol = MinkowskiDifference::new(a, pose_a, b, pose_b)
-        .tolerance(gjk::Options::default().rel_tolerance);
+        .tolerance(gjk::GjkOptions::default().rel_tolerance);
     let pair = Pair {
         a,
         b,
@@ -646,12 +651,12 @@ where
         separation: best.sep,
         feature: best.feature,
         tolerance: tol,
-        axes_tested: tested,
+        iterations: tested,
     };
     if !best.sep.is_finite() {
         // No axis at all (no faces): leave the verdict to GJK.
         out.status = Status::Degenerate;
-        let g = gjk::intersects(a, pose_a, b, pose_b, &gjk::Options::default(), None);
+        let g = gjk::intersects(a, pose_a, b, pose_b, &gjk::GjkOptions::default(), None);
         out.verdict = g.verdict;
         return (out, None);
     }
@@ -686,7 +691,7 @@ where
     out.verdict = match common {
         Some(point) => Verdict::Intersecting(CommonPoint { point }),
         None => {
-            let g = gjk::intersects(a, pose_a, b, pose_b, &gjk::Options::default(), None);
+            let g = gjk::intersects(a, pose_a, b, pose_b, &gjk::GjkOptions::default(), None);
             if g.status != Status::Converged {
                 out.status = g.status;
             }
@@ -730,7 +735,7 @@ where
 {
     let pose_ab = pose_a.relative(pose_b);
     let tol = MinkowskiDifference::new(a, pose_a, b, pose_b)
-        .tolerance(gjk::Options::default().rel_tolerance);
+        .tolerance(gjk::GjkOptions::default().rel_tolerance);
     let pair = Pair {
         a,
         b,

@@ -21,15 +21,16 @@
 //! also count as intersecting.
 //!
 //! Complexity: O(1) amortised feature steps per query under coherent motion (warm start with
-//! [`VClipState`]); a cold start walks O(√V) features on typical hulls; the local-minimum
+//! [`VClipCache`]); a cold start walks O(√V) features on typical hulls; the local-minimum
 //! search costs O(F) when it runs.
 //! Preconditions: two solid [`ConvexPolyhedron`]s (validated hulls) and valid poses.
-//! Failure modes: the walk is capped (`Options::max_steps`); hitting the cap returns
+//! Failure modes: the walk is capped (`VClipOptions::max_iterations`); hitting the cap returns
 //! `Status::IterationLimit` and an undetermined verdict. Floating-point ties near parallel
 //! features can make the walk take extra steps; it never panics or returns NaN.
 
 use crate::gjk::minkowski::MinkowskiDifference;
 use crate::hull::ConvexPolyhedron;
+use crate::math::pair_key::PairKey;
 use crate::math::pose::Pose3;
 use crate::verdict::Status;
 use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
@@ -45,17 +46,17 @@ pub enum Feature {
 
 /// V-Clip settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Options {
+pub struct VClipOptions {
     /// Cap on feature updates.
-    pub max_steps: u32,
+    pub max_iterations: u32,
     /// Relative touch tolerance (times the pair's size), as in GJK.
     pub rel_tolerance: f64,
 }
 
-impl Default for Options {
+impl Default for VClipOptions {
     fn default() -> Self {
-        Options {
-            max_steps: 10_000,
+        VClipOptions {
+            max_iterations: 10_000,
             rel_tolerance: 1e-10,
         }
     }
@@ -63,14 +64,14 @@ impl Default for Options {
 
 /// Warm-start state: the last pair of closest features, for the same two polyhedra.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct VClipState {
+pub struct VClipCache {
     pair: Option<(Feature, Feature)>,
-    owner: (usize, usize),
+    owner: PairKey,
 }
 
-impl VClipState {
+impl VClipCache {
     pub fn new() -> Self {
-        VClipState::default()
+        VClipCache::default()
     }
 
     /// The cached feature pair, if any.
@@ -84,7 +85,7 @@ impl VClipState {
 pub struct VClipResult {
     pub status: Status,
     /// Feature updates performed.
-    pub steps: u32,
+    pub iterations: u32,
     /// The final feature pair (of A, of B).
     pub features: (Feature, Feature),
     /// Distance between the polyhedra (0 when intersecting).
@@ -572,8 +573,8 @@ pub fn closest_features(
     pose_a: &Pose3,
     b: &ConvexPolyhedron,
     pose_b: &Pose3,
-    opts: &Options,
-    state: Option<&mut VClipState>,
+    opts: &VClipOptions,
+    state: Option<&mut VClipCache>,
 ) -> VClipResult {
     let pose_ab = pose_a.relative(pose_b);
     let ba = Body {
@@ -586,10 +587,7 @@ pub fn closest_features(
         rot: DMat3::from_quat(pose_ab.rotation()),
         t: pose_ab.translation(),
     };
-    let owner = (
-        a as *const ConvexPolyhedron as usize,
-        b as *const ConvexPolyhedron as usize,
-    );
+    let owner = PairKey::of(a, b);
     let valid = |f: Feature, p: &ConvexPolyhedron| match f {
         Feature::Vertex(i) => i < p.num_vertices(),
         Feature::Edge(h) => h < p.num_half_edges(),
@@ -610,7 +608,7 @@ pub fn closest_features(
     let mut hit = None;
     let mut status = Status::Converged;
     loop {
-        if steps >= opts.max_steps {
+        if steps >= opts.max_iterations {
             status = Status::IterationLimit;
             break;
         }
@@ -657,7 +655,7 @@ pub fn closest_features(
         let (pa, pb) = feature_points(&ba, fa, &bb, fb);
         return VClipResult {
             status,
-            steps,
+            iterations: steps,
             features: (fa, fb),
             distance: (pb - pa).length(),
             point_a: to_world(pa),
@@ -670,7 +668,7 @@ pub fn closest_features(
         let w = to_world(x);
         return VClipResult {
             status,
-            steps,
+            iterations: steps,
             features: (fa, fb),
             distance: 0.0,
             point_a: w,
@@ -686,7 +684,7 @@ pub fn closest_features(
         let mid = (wa + wb) * 0.5;
         return VClipResult {
             status,
-            steps,
+            iterations: steps,
             features: (fa, fb),
             distance: 0.0,
             point_a: wa,
@@ -715,7 +713,7 @@ pub fn closest_features(
         } else {
             Status::Degenerate
         },
-        steps,
+        iterations: steps,
         features: (fa, fb),
         distance: d,
         point_a: wa,

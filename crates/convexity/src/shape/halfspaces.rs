@@ -47,7 +47,7 @@ impl<V: Vector> BoundedHalfspaces<V> {
             ));
         }
         let d = V::DIM;
-        let opts = seidel::Options::default();
+        let opts = seidel::SeidelOptions::default();
         let mut lower = vec![0.0; d];
         let mut upper = vec![0.0; d];
         for axis in 0..d {
@@ -55,15 +55,15 @@ impl<V: Vector> BoundedHalfspaces<V> {
                 let mut c = vec![0.0; d];
                 c[axis] = sign;
                 let r = seidel::solve(&halfspaces, &c, &opts)?;
-                match r.status {
-                    seidel::LpStatus::Optimal { x, .. } => {
+                match r.outcome {
+                    seidel::LpOutcome::Optimal { x, .. } => {
                         if sign > 0.0 {
                             upper[axis] = x[axis];
                         } else {
                             lower[axis] = x[axis];
                         }
                     }
-                    seidel::LpStatus::Infeasible { .. } => {
+                    seidel::LpOutcome::Infeasible { .. } => {
                         return Err(InputError::new(
                             "halfspaces",
                             Problem::Invalid(
@@ -73,7 +73,7 @@ impl<V: Vector> BoundedHalfspaces<V> {
                             ),
                         ))
                     }
-                    seidel::LpStatus::Unbounded { .. } => {
+                    seidel::LpOutcome::Unbounded { .. } => {
                         let dir = if sign > 0.0 { "+" } else { "-" };
                         return Err(InputError::new(
                             "halfspaces",

@@ -123,7 +123,7 @@ pub struct AdvancementOptions {
     /// Distance at which the shapes count as touching; `None` for
     /// `max(1e-9 × (size_A + size_B), GJK's touch tolerance)`.
     pub tolerance: Option<f64>,
-    pub gjk: gjk::Options,
+    pub gjk: gjk::GjkOptions,
 }
 
 impl Default for AdvancementOptions {
@@ -131,7 +131,7 @@ impl Default for AdvancementOptions {
         AdvancementOptions {
             max_iterations: 1024,
             tolerance: None,
-            gjk: gjk::Options::default(),
+            gjk: gjk::GjkOptions::default(),
         }
     }
 }
@@ -158,7 +158,7 @@ where
     }
     let spin = V::angular_speed(motion_a.angular) * a.bounding_radius()
         + V::angular_speed(motion_b.angular) * b.bounding_radius();
-    let mut cache = gjk::Cache::new();
+    let mut cache = gjk::GjkCache::new();
     let mut t = 0.0;
     let mut last_normal: Option<V> = None;
     let mut final_check = false;

@@ -25,8 +25,10 @@
 //! A pair of simple roots closer than the rounding of the chain is reported once, as a
 //! touching (even) root: a near-graze counts as a hit, the closed-set convention.
 //!
-//! Failure modes: non-finite coefficients return [`RootStatus::NotFinite`]; an identically
-//! zero polynomial returns [`RootStatus::Identical`] (every `s` is a root; the caller decides).
+//! Failure modes: non-finite coefficients return [`Status::Degenerate`]; an identically
+//! zero polynomial returns [`Status::Identical`] (every `s` is a root; the caller decides).
+
+use crate::verdict::Status;
 
 /// Cap on bisection steps per interval (the interval is at one ulp long before that).
 pub const MAX_BISECTIONS: u32 = 200;
@@ -41,29 +43,16 @@ pub enum RootKind {
     Touching,
 }
 
-/// How the search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RootStatus {
-    /// All roots in `[0, h]` were isolated and polished.
-    Converged,
-    /// The polynomial is identically zero (every point is a root).
-    Identical,
-    /// A coefficient or `h` was NaN or infinite; no roots reported.
-    NotFinite,
-    /// The isolation cap was hit; the roots reported are valid but some may be missing.
-    IterationLimit,
-}
-
 /// Roots in `[0, h]`, ascending, each with its kind.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Roots {
     roots: [(f64, RootKind); 4],
     len: usize,
-    pub status: RootStatus,
+    pub status: Status,
 }
 
 impl Roots {
-    fn empty(status: RootStatus) -> Self {
+    fn empty(status: Status) -> Self {
         Roots {
             roots: [(0.0, RootKind::Crossing); 4],
             len: 0,
@@ -235,7 +224,7 @@ impl Sturm {
 /// ignored) in the closed interval `[0, h]`, ascending. `h` must be finite and ≥ 0.
 pub fn roots_in(coeffs: &[f64], h: f64) -> Roots {
     if !h.is_finite() || h < 0.0 || coeffs.iter().take(5).any(|c| !c.is_finite()) {
-        return Roots::empty(RootStatus::NotFinite);
+        return Roots::empty(Status::Degenerate);
     }
     // s = t / h: coefficients cᵢ hⁱ. h = 0 leaves only t = 0 to test.
     let mut scaled = [0.0; 5];
@@ -245,7 +234,7 @@ pub fn roots_in(coeffs: &[f64], h: f64) -> Roots {
         hp *= h;
     }
     if scaled.iter().any(|c| !c.is_finite()) {
-        return Roots::empty(RootStatus::NotFinite);
+        return Roots::empty(Status::Degenerate);
     }
     let mut out = roots_unit(&scaled, h == 0.0);
     for r in &mut out.roots[..out.len] {
@@ -268,9 +257,9 @@ pub fn quartic_roots(c: [f64; 5], h: f64) -> Roots {
 fn roots_unit(coeffs: &[f64; 5], only_zero: bool) -> Roots {
     let p = Poly::new(coeffs).scaled();
     if p.is_zero() {
-        return Roots::empty(RootStatus::Identical);
+        return Roots::empty(Status::Identical);
     }
-    let mut out = Roots::empty(RootStatus::Converged);
+    let mut out = Roots::empty(Status::Converged);
     // A root at 0: the value is the constant coefficient itself (exact).
     let at_zero = p.c[0] == 0.0;
     if at_zero {
@@ -306,7 +295,7 @@ fn roots_unit(coeffs: &[f64; 5], only_zero: bool) -> Roots {
         let m = 0.5 * (a + b);
         if n == 1 || !(m > a && m < b) || steps > 400 || top + 2 > stack.len() {
             if n > 1 && (m > a && m < b) {
-                out.status = RootStatus::IterationLimit;
+                out.status = Status::IterationLimit;
             }
             let r = polish(&p, &dp, a, b);
             if nfound < 4 {

@@ -78,7 +78,7 @@ pub struct SweptOptions {
     /// Distance at which the shapes count as touching; `None` for
     /// `max(1e-9 × (size_A + size_B), GJK's touch tolerance)`.
     pub tolerance: Option<f64>,
-    pub gjk: gjk::Options,
+    pub gjk: gjk::GjkOptions,
 }
 
 impl Default for SweptOptions {
@@ -86,7 +86,7 @@ impl Default for SweptOptions {
         SweptOptions {
             max_iterations: 64,
             tolerance: None,
-            gjk: gjk::Options::default(),
+            gjk: gjk::GjkOptions::default(),
         }
     }
 }
@@ -118,7 +118,7 @@ pub fn swept_intersects<V, A, B>(
     pose_b: &Pose<V>,
     vel_b: V,
     h: f64,
-    opts: &gjk::Options,
+    opts: &gjk::GjkOptions,
 ) -> Result<Intersection<V>, InputError>
 where
     V: Vector,
@@ -161,7 +161,7 @@ where
 {
     check_motion(pose_a, vel_a, pose_b, vel_b, h)?;
     let vrel = vel_b - vel_a;
-    let mut cache = gjk::Cache::new();
+    let mut cache = gjk::GjkCache::new();
     let mut t = 0.0;
     let mut last_normal: Option<V> = None;
     for _ in 0..opts.max_iterations.max(1) {

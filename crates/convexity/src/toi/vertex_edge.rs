@@ -23,10 +23,11 @@
 //!
 //! [`MAX_MAGNITUDE`]: crate::error::MAX_MAGNITUDE
 
-use super::roots::{roots_in, RootStatus};
+use super::roots::roots_in;
 use super::TimeOfImpact;
 use crate::error::{non_negative, InputError};
 use crate::math::vector::finite_vec;
+use crate::verdict::Status;
 use glam::DVec2;
 
 /// A point's motion over the step: `x(t) = position + velocity t + ½ acceleration t²`.
@@ -194,8 +195,8 @@ pub fn vertex_edge_toi(
 
     let roots = roots_in(&f, 1.0);
     match roots.status {
-        RootStatus::NotFinite => return Ok(TimeOfImpact::Separated),
-        RootStatus::Identical => {
+        Status::Degenerate => return Ok(TimeOfImpact::Separated),
+        Status::Identical => {
             // The vertex stays on the edge's line (or the edge is a point): the first s at
             // which it is within the segment is 0 or a time at which it reaches an end point.
             if within(0.0).is_some() {
@@ -225,7 +226,7 @@ pub fn vertex_edge_toi(
                 None => TimeOfImpact::Separated,
             });
         }
-        RootStatus::Converged | RootStatus::IterationLimit => {}
+        _ => {}
     }
     for s in roots.times() {
         if let Some(p) = within(s) {

@@ -255,7 +255,7 @@ where
 
 /// EPA settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Options {
+pub struct EpaOptions {
     /// Cap on EPA iterations (support calls after the initial polytope).
     pub max_iterations: u32,
     /// Relative tolerance of the stopping test; the absolute one is this times
@@ -265,9 +265,12 @@ pub struct Options {
     pub gjk: gjk::Options,
 }
 
-impl Default for Options {
+/// The short name of [`EpaOptions`] (as [`gjk::Options`] is of [`gjk::GjkOptions`]).
+pub type Options = EpaOptions;
+
+impl Default for EpaOptions {
     fn default() -> Self {
-        Options {
+        EpaOptions {
             max_iterations: 512,
             rel_tolerance: 1e-10,
             gjk: gjk::Options::default(),
