@@ -22,7 +22,10 @@
 //! ([`LpStatus::Numerical`]); for data far from the origin the weights of an "intersecting"
 //! answer may not reproduce a common point within the tolerance (then `Undetermined`).
 
-use super::{best_hyperplane, check_dims, check_options, combine, tolerance, LpOptions, LpStatus};
+use super::{
+    best_hyperplane, check_dims, check_options, combine, tolerance, Bbox, LpOptions, LpStatus,
+    Scaling,
+};
 use crate::error::InputError;
 use crate::nd::points::{CommonPointN, PointsN, VerdictN};
 
@@ -59,20 +62,30 @@ pub fn intersect_reference(
     let m = n + 2;
     let width = nx + m + 1;
     let rhs = width - 1;
-    let mag = a.magnitude().max(b.magnitude());
+    // The LP is translation invariant (the convexity rows): it runs on coordinates relative
+    // to the centre of the bounding box of both sets, so its pivoting tolerance and rounding
+    // scale with the shapes, not with their distance from the origin (issue 14: undetermined
+    // for a 1e-6 gap at offsets 1e3 and 1e6). Certificates are evaluated on the original data.
+    let centre = Scaling::of(&Bbox::of(a.coords(), n).union(&Bbox::of(b.coords(), n))).centre;
+    let centred = |p: &[f64], k: usize| p[k] - centre[k];
+    let mag = a
+        .iter()
+        .chain(b.iter())
+        .flat_map(|p| (0..n).map(move |k| (p[k], k)))
+        .fold(0.0f64, |m, (x, k)| m.max((x - centre[k]).abs()));
     let eps = 1e-11 * (1.0 + mag);
 
     // Tableau rows, then the reduced-cost row `d` with the objective value in its last entry.
     let mut tab = vec![0.0; m * width];
     for (i, s) in a.iter().enumerate() {
         for k in 0..n {
-            tab[k * width + i] = s[k];
+            tab[k * width + i] = centred(s, k);
         }
         tab[n * width + i] = 1.0;
     }
     for (j, t) in b.iter().enumerate() {
         for k in 0..n {
-            tab[k * width + ns + j] = -t[k];
+            tab[k * width + ns + j] = -centred(t, k);
         }
         tab[(n + 1) * width + ns + j] = 1.0;
     }
