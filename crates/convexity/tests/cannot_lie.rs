@@ -487,3 +487,33 @@ fn swept_toi_far_fast_boxes_2d_and_3d_are_never_late() {
         );
     }
 }
+
+/// Found by the sweep: V-Clip cycled between parallel faces (random common rotation, offset
+/// 1e3 and 1e9, gap 1e-2) until its step cap and answered undetermined; at the cap it now tries
+/// the current pair's direction as a separating axis, its gap measured by support functions.
+#[test]
+fn vclip_cycling_between_parallel_faces_still_separates() {
+    for (k, seed, offset) in [(1usize, 1usize, 1e3), (3, 0, 1e9)] {
+        let mut r = case_rng(0x14_5EE7, (k * 10 + seed) as u64);
+        let q = random_quat(&mut r);
+        let (a, pa, b, pb) = parallel_boxes(offset, 1e-2, q);
+        let o = run_verified(Method::VClip, &a, &pa, &b, &pb);
+        assert_eq!(o.verdict.intersecting(), Some(false), "{o:?}");
+    }
+}
+
+/// Found by the sweep: gjk-nd left rotated parallel faces 5 tolerances apart without a
+/// certificate (the closest-point difference tilted by its rounding); the faces' common normal
+/// is now a candidate axis.
+#[test]
+fn gjk_nd_rotated_parallel_faces_five_tolerances_apart_are_separated() {
+    for (k, seed, offset) in [(0usize, 1usize, 0.0), (0, 2, 0.0), (1, 0, 1e3), (1, 2, 1e3)] {
+        let mut r = case_rng(0x14_5EE7, (k * 10 + seed) as u64);
+        let q = random_quat(&mut r);
+        let (a, pa, b, pb) = parallel_boxes(offset, 1e-2, q);
+        let tol = tolerance_for(&a, &pa, &b, &pb);
+        let (a, pa, b, pb) = parallel_boxes(offset, 5.0 * tol, q);
+        let o = run_verified(Method::GjkNd, &a, &pa, &b, &pb);
+        assert_eq!(o.verdict.intersecting(), Some(false), "{o:?}");
+    }
+}

@@ -499,6 +499,20 @@ fn unit(v: &[f64]) -> Option<Vec<f64>> {
     }
 }
 
+fn neg(v: &[f64]) -> Vec<f64> {
+    v.iter().map(|x| -x).collect()
+}
+
+/// The vertices of `set` within `delta` of its maximum along `n`, with unit weights.
+fn near_support(set: &PointsN, n: &[f64], delta: f64) -> Vec<(usize, f64)> {
+    let top = set.extent(n).1;
+    set.iter()
+        .enumerate()
+        .filter(|(_, p)| crate::math::slice::dot(p, n) >= top - delta)
+        .map(|(i, _)| (i, 1.0))
+        .collect()
+}
+
 /// `d` projected off the span of the edges of the two features carrying weight (`a₀aᵢ` and
 /// `b₀bⱼ` over the vertices with weight above 1e-12), normalised; `None` when nothing is left.
 fn off_features(
@@ -621,7 +635,14 @@ pub(crate) fn verdict_for(
     // projected off the directions of the two closest features (the edges between the vertices
     // carrying weight) is the features' common normal, exact up to the rounding of the edges.
     let projected = off_features(a, weights.0, b, weights.1, &d);
-    let candidates = [projected, unit(&d), lower_dir.and_then(unit)];
+    // The same from the faces the direction itself supports (vertices within 1e-6 of the
+    // pair's size of each extreme), for a run that stopped with a simplex short of the faces.
+    let supported = unit(&d).and_then(|n| {
+        let delta = 1e-6 * (a.size() + b.size());
+        let (wa, wb) = (near_support(a, &n, delta), near_support(b, &neg(&n), delta));
+        off_features(a, &wa, b, &wb, &d)
+    });
+    let candidates = [projected, supported, unit(&d), lower_dir.and_then(unit)];
     let mut best: Option<SeparatingHyperplane> = None;
     for normal in candidates.into_iter().flatten() {
         let gap = extent_gap(a, b, &normal);
