@@ -79,7 +79,7 @@ const USAGE: &str = "\
 convexity: collision detection between convex shapes, with checkable answers
 
 usage:
-  convexity query FILE [--algorithm NAME | --all] [--contact]
+  convexity query FILE [--algorithm NAME | --all] [--contact] [--force]
       Answer every pair of the JSON scene FILE ('-' reads standard input), one JSON
       object per line, in input order.
         --algorithm NAME  method to use (default gjk); one of: {METHODS}
@@ -87,6 +87,10 @@ usage:
                           agreement summary on standard error
         --contact         for intersecting pairs, add penetration_depth, the
                           separating normal and contact points
+        --force           run methods on shapes beyond their practical size (otherwise
+                          refused with the reason, e.g. the boundary test on 5,000+ vertices)
+      Every certificate is verified before printing (\"verified\", \"check\" fields); a
+      rejected one is withdrawn (intersecting: null).
   convexity separate FILE
       Linear separability of two labelled point sets in any dimension (JSON, or CSV with a
       header row and one label column holding two distinct values): separable or

@@ -4,8 +4,9 @@
 //! fields that a method does not compute are `null`, except `penetration_depth` and
 //! `contact_status`, which appear only when a penetration was computed.
 
-use convexity::nd::points::VerdictN;
+use convexity::nd::points::{verify_n, PointsN, VerdictN};
 use convexity::query::{Outcome, OutcomeN};
+use convexity::verdict::CertificateError;
 use convexity::{Vector, Verdict};
 use serde::Serialize;
 
@@ -54,6 +55,13 @@ pub struct Answer {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contact_status: Option<&'static str>,
     pub certificate: Option<Certificate>,
+    /// The pair's touch tolerance: gaps up to it count as touching.
+    pub tolerance: f64,
+    /// Whether the certificate passed the independent checker (`verify`) before printing.
+    pub verified: bool,
+    /// `"verified"`, `"no certificate"`, or `"rejected: <the failed check>"` (the answer was
+    /// then withdrawn: `intersecting` is null).
+    pub check: String,
 }
 
 impl Answer {
@@ -79,11 +87,15 @@ impl Answer {
             iterations: o.iterations,
             contact_status: None,
             certificate: Certificate::from_verdict(&o.verdict),
+            tolerance: o.tolerance,
+            verified: o.check.verified(),
+            check: o.check.describe(),
         }
     }
 
     /// The answer for an n-dimensional outcome.
-    pub fn from_n(pair: usize, o: &OutcomeN) -> Answer {
+    pub fn from_n(pair: usize, o: &OutcomeN, a: &PointsN, b: &PointsN) -> Answer {
+        let check_n = verify_n(&o.verdict, a, b, o.tolerance);
         let intersecting = o.verdict.intersecting();
         let clean = |v: &Vec<f64>| v.iter().map(|x| x + 0.0).collect::<Vec<f64>>();
         let normal = match (&o.point_a, &o.point_b, intersecting) {
@@ -119,6 +131,13 @@ impl Answer {
                     common_point: clean(&c.point),
                 }),
                 VerdictN::Undetermined => None,
+            },
+            tolerance: o.tolerance,
+            verified: check_n.is_ok(),
+            check: match check_n {
+                Ok(()) => "verified".to_string(),
+                Err(CertificateError::NoCertificate) => "no certificate".to_string(),
+                Err(e) => format!("rejected: {e}"),
             },
         }
     }

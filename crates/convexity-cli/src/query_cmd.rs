@@ -1,4 +1,7 @@
-//! `convexity query FILE [--algorithm NAME | --all] [--contact]`.
+//! `convexity query FILE [--algorithm NAME | --all] [--contact] [--force]`.
+//!
+//! `--force` runs a method on shapes beyond its practical size (`Method::check_size`), which
+//! is otherwise refused with the reason.
 //!
 //! Reads a scene, answers every pair in input order with one JSON line per pair (per pair and
 //! method with `--all`), and reports bad pairs as `{"pair": i, "error": ...}` lines without
@@ -26,6 +29,8 @@ pub struct QueryArgs {
     pub file: String,
     pub selection: Selection,
     pub contact: bool,
+    /// Run methods on shapes beyond their practical size ([`Method::check_size`]).
+    pub force: bool,
 }
 
 /// The valid method names, for messages.
@@ -42,6 +47,7 @@ pub fn parse_args(args: &[String]) -> Result<QueryArgs, Fatal> {
     let mut file = None;
     let mut selection = None;
     let mut contact = false;
+    let mut force = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -82,6 +88,7 @@ pub fn parse_args(args: &[String]) -> Result<QueryArgs, Fatal> {
                 selection = Some(Selection::All);
             }
             "--contact" if inline.is_none() => contact = true,
+            "--force" if inline.is_none() => force = true,
             f if f.starts_with('-') && f != "-" => {
                 return Err(Fatal::usage(format!("unknown option {arg} for query")));
             }
@@ -99,6 +106,7 @@ pub fn parse_args(args: &[String]) -> Result<QueryArgs, Fatal> {
         file: file.ok_or_else(|| Fatal::usage("query needs a scene file".into()))?,
         selection: selection.unwrap_or(Selection::One(Method::Gjk)),
         contact,
+        force,
     })
 }
 
@@ -149,7 +157,7 @@ pub enum Line {
 fn answer<V, A, B>(
     i: usize,
     methods: &[Method],
-    contact: bool,
+    (contact, force): (bool, bool),
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -165,7 +173,13 @@ where
         .iter()
         .filter(|m| m.applies_to_dim(V::DIM) || methods.len() == 1)
         .map(|&m| {
-            let o = match query::run(m, a, pose_a, b, pose_b) {
+            let count = |s: &A| s.vertex_set().map_or(0, |v| v.len());
+            let size_ok = if force {
+                Ok(())
+            } else {
+                m.check_size(count(a), b.vertex_set().map_or(0, |v| v.len()))
+            };
+            let o = match size_ok.and_then(|()| query::run(m, a, pose_a, b, pose_b)) {
                 Ok(o) => o,
                 Err(skip) => {
                     return Line::Skipped(SkipLine {
@@ -225,7 +239,7 @@ fn answer_n(i: usize, selection: &Selection, a: &NdPoints, b: &NdPoints) -> Vec<
                 );
             }
             match query::run_n(m, &a.points, &b.points) {
-                Ok(o) => Line::Answer(Answer::from_n(i, &o)),
+                Ok(o) => Line::Answer(Answer::from_n(i, &o, &a.points, &b.points)),
                 Err(e) => skip(m, e.to_string()),
             }
         })
@@ -248,6 +262,8 @@ pub fn run(args: &QueryArgs) -> Result<i32, Fatal> {
     let mut errors = 0usize;
     // For the --all summary: per answered pair, each method's verdict.
     let mut verdicts: Vec<PairVerdicts> = Vec::new();
+    // Answers printed, and those whose certificate passed the checker.
+    let (mut answered, mut verified) = (0usize, 0usize);
     for i in 0..scene.pairs.len() {
         let answers = match scene.resolve(i, &mut warnings) {
             Ok(Resolved::D2 {
@@ -255,13 +271,29 @@ pub fn run(args: &QueryArgs) -> Result<i32, Fatal> {
                 pose_a,
                 b,
                 pose_b,
-            }) => answer(i, &methods, args.contact, a, &pose_a, b, &pose_b),
+            }) => answer(
+                i,
+                &methods,
+                (args.contact, args.force),
+                a,
+                &pose_a,
+                b,
+                &pose_b,
+            ),
             Ok(Resolved::D3 {
                 a,
                 pose_a,
                 b,
                 pose_b,
-            }) => answer(i, &methods, args.contact, a, &pose_a, b, &pose_b),
+            }) => answer(
+                i,
+                &methods,
+                (args.contact, args.force),
+                a,
+                &pose_a,
+                b,
+                &pose_b,
+            ),
             Ok(Resolved::Nd { a, b }) => answer_n(i, &args.selection, a, b),
             Err(msg) => {
                 errors += 1;
@@ -278,7 +310,11 @@ pub fn run(args: &QueryArgs) -> Result<i32, Fatal> {
             answers
                 .iter()
                 .filter_map(|l| match l {
-                    Line::Answer(a) => Some((a.algorithm, a.intersecting)),
+                    Line::Answer(a) => {
+                        answered += 1;
+                        verified += usize::from(a.verified);
+                        Some((a.algorithm, a.intersecting))
+                    }
                     Line::Skipped(_) => None,
                 })
                 .collect(),
@@ -309,6 +345,7 @@ pub fn run(args: &QueryArgs) -> Result<i32, Fatal> {
     }
     if args.selection == Selection::All {
         eprintln!("{}", agreement_summary(&verdicts, errors));
+        eprintln!("verified: {verified}/{answered} answers carry a certificate that verified");
     }
     if errors > 0 {
         eprintln!(
@@ -336,7 +373,11 @@ fn show(v: Option<bool>) -> &'static str {
 pub fn agreement_summary(verdicts: &[PairVerdicts], errors: usize) -> String {
     let disagree: Vec<String> = verdicts
         .iter()
-        .filter(|(_, v)| v.windows(2).any(|w| w[0].1 != w[1].1))
+        .filter(|(_, v)| {
+            // `null` (an approximate method abstaining, or a withdrawn answer) is no vote.
+            let votes: Vec<bool> = v.iter().filter_map(|(_, x)| *x).collect();
+            votes.windows(2).any(|w| w[0] != w[1])
+        })
         .map(|(i, v)| {
             let each: Vec<String> = v.iter().map(|(m, x)| format!("{m}={}", show(*x))).collect();
             format!("pair {i} ({})", each.join(", "))
@@ -375,7 +416,8 @@ mod tests {
             Some(QueryArgs {
                 file: "s.json".into(),
                 selection: Selection::One(Method::Epa),
-                contact: true
+                contact: true,
+                force: false
             })
         );
         assert!(args(&["--all", "s.json"]).is_ok_and(|a| a.selection == Selection::All));
@@ -392,7 +434,14 @@ mod tests {
             (2, vec![("gjk", Some(false)), ("epa", None)]),
         ];
         let s = agreement_summary(&v, 1);
-        assert!(s.starts_with("agreement: 1/2 pairs"), "{s}");
-        assert!(s.contains("pair 2 (gjk=false, epa=null)"), "{s}");
+        // `null` is no vote: pair 2 agrees.
+        assert!(s.starts_with("agreement: 2/2 pairs"), "{s}");
+        let v = vec![(
+            3,
+            vec![("gjk", Some(false)), ("pso", None), ("lp", Some(true))],
+        )];
+        let s = agreement_summary(&v, 0);
+        assert!(s.starts_with("agreement: 0/1 pairs"), "{s}");
+        assert!(s.contains("pair 3 (gjk=false, pso=null, lp=true)"), "{s}");
     }
 }

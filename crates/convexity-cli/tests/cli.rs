@@ -19,6 +19,9 @@ const ANSWER_KEYS: &[&str] = &[
     "status",
     "iterations",
     "certificate",
+    "tolerance",
+    "verified",
+    "check",
 ];
 
 /// The invariants every answer line satisfies.
@@ -37,6 +40,16 @@ fn check_answer(v: &Value) {
         assert!((norm(&n) - 1.0).abs() < 1e-9, "normal not unit: {v}");
     }
     let cert = &v["certificate"];
+    // Every printed certificate passed the checker (issue 14: check before you speak).
+    let tol = v["tolerance"].as_f64().unwrap_or(-1.0);
+    assert!(tol > 0.0 && tol.is_finite(), "{v}");
+    let verified = v["verified"].as_bool();
+    if v["intersecting"].is_null() {
+        assert_eq!(verified, Some(false), "{v}");
+    } else {
+        assert_eq!(verified, Some(true), "{v}");
+        assert_eq!(v["check"].as_str(), Some("verified"), "{v}");
+    }
     match v["intersecting"].as_bool() {
         Some(true) => {
             assert_eq!(v["distance"].as_f64(), Some(0.0), "{v}");

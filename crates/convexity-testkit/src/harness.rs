@@ -90,11 +90,23 @@ pub fn check_gjk_pair<V: Vector>(
     let o = hull_distance_v(&wa, &wb).map_err(|e| format!("oracle error: {e}"))?;
     let scale = a.size() + b.size();
     let d = distance(a, pose_a, b, pose_b, &opts.gjk, None);
-    // Accuracy: `rel_accuracy × scale`, or GJK's own reported tolerance when that is larger
-    // (its documented precision includes a rounding floor of 4ε × the coordinates' magnitude,
-    // which dominates for small shapes far from the origin). The verdict band likewise.
-    let eps = (opts.rel_accuracy * scale).max(d.tolerance);
-    let tol = (opts.gjk.rel_tolerance * scale).max(d.tolerance);
+    // Accuracy: fixed figures, not the tolerance GJK reports about itself (issue 14):
+    // `rel_accuracy × scale` plus a rounding floor of 8ε × the magnitude of the coordinates
+    // involved (world translations, their difference and the shapes' bounding radii), which
+    // dominates for small shapes far from the origin. The verdict band: GJK's relative
+    // tolerance × scale plus the same floor.
+    let magnitude = pose_a.translation().length()
+        + pose_b.translation().length()
+        + pose_ab.translation().length()
+        + a.bounding_radius()
+        + b.bounding_radius();
+    let floor = 8.0 * f64::EPSILON * magnitude;
+    let eps = opts.rel_accuracy * scale + floor;
+    let tol = opts.gjk.rel_tolerance * scale + floor;
+    // The oracle must have certified its own answer.
+    if !o.verified {
+        return Err(format!("oracle answer not verified: {:?}", o.raw));
+    }
     // The certified bracket [lo, hi] ∋ true distance. It is normally ~1e-16 × scale wide
     // (`verified`); a wider one is still usable as long as it is well inside the accuracy.
     let (lo, hi) = (o.lower_bound.max(0.0), o.upper_bound);

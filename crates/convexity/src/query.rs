@@ -12,6 +12,7 @@
 //! [`ConvexPolyhedron`] once and call the module directly.
 
 use crate::gjk;
+use crate::gjk::certificate::{self, Check};
 use crate::gjk::chung_wang;
 use crate::gjk::epa::{self, EpaSpace};
 use crate::hull::{hull2d, ConvexPolyhedron};
@@ -146,6 +147,58 @@ impl Method {
         matches!(self, Method::Pso | Method::Penalty)
     }
 
+    /// The method's cost in the vertex counts `n` and `m` of the two shapes (or `k` support
+    /// calls for support-map methods), as a sentence for messages.
+    pub fn complexity(&self) -> &'static str {
+        match self {
+            Method::Gjk | Method::GjkBoolean | Method::ChungWang => {
+                "O(k) support calls (k iterations, capped); O(n + m) per call on vertex sets"
+            }
+            Method::Epa => "O(k log k) for k polytope faces plus O(k) support calls (capped)",
+            Method::VClip => "O(n log n + m log m) hulls, then feature walking (typically O(√n))",
+            Method::Boundary => {
+                "O(n log n + m log m) hulls, then every vertex-face and edge-face pair: O(n·m)"
+            }
+            Method::Sat => "O(n log n + m log m) hulls, then O(e_A·e_B) edge-pair axes (pruned)",
+            Method::GjkNd => "O(k·d·(n + m)) for k iterations in dimension d",
+            Method::Pso => "O(g·p·(n + m)) for g generations of p particles, plus polishing",
+            Method::Penalty => "O(g·(n + m)) for g descent steps",
+            Method::Lp => "O(d(n + m) + d²) per pivot; pivots typically a small multiple of d",
+            Method::LpReference => "O(d·(n + m)) per pivot on a dense tableau, O(n + m) pivots",
+            Method::TriTri => "O(1)",
+            Method::Seidel => "expected O(d!·(n + m)) after the hulls' half-spaces",
+            Method::FourierMotzkin => "doubly exponential in d in the worst case (row limit)",
+        }
+    }
+
+    /// The largest vertex count of either shape the method is run on without `force`
+    /// ([`Method::check_size`]), or `None` for no limit. Measured (issue 14): the boundary test
+    /// took 577 s on a 100,000-point hull against a box, PSO 66 s on a 100k-point cloud.
+    pub fn size_limit(&self) -> Option<usize> {
+        match self {
+            Method::Boundary => Some(5_000),
+            Method::Pso | Method::Penalty => Some(20_000),
+            Method::LpReference => Some(5_000),
+            Method::Sat => Some(50_000),
+            _ => None,
+        }
+    }
+
+    /// `Err(Skip::TooLarge)` with the reason when a shape has more vertices than
+    /// [`Method::size_limit`] (the caller may force the run).
+    pub fn check_size(&self, vertices_a: usize, vertices_b: usize) -> Result<(), Skip> {
+        match self.size_limit() {
+            Some(limit) if vertices_a.max(vertices_b) > limit => Err(Skip::TooLarge(format!(
+                "{} costs {}; a shape with {} vertices exceeds its practical limit of {limit} \
+                 (force the run to try anyway)",
+                self.name(),
+                self.complexity(),
+                vertices_a.max(vertices_b)
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Whether the method answers n-dimensional vertex sets ([`run_n`]).
     pub fn works_in_n_dimensions(&self) -> bool {
         matches!(
@@ -221,6 +274,9 @@ pub struct Outcome<V> {
     pub normal: Option<V>,
     /// The absolute touch tolerance the method used: gaps up to it count as touching.
     pub tolerance: f64,
+    /// What the independent checker said about the certificate ([`run`] checks every answer
+    /// before returning it; a rejected certificate is withdrawn).
+    pub check: Check,
 }
 
 impl<V: Vector> Outcome<V> {
@@ -243,6 +299,7 @@ impl<V: Vector> Outcome<V> {
             point_b: None,
             normal: None,
             tolerance: tol,
+            check: Check::Unchecked,
         }
     }
 }
@@ -298,6 +355,7 @@ impl QuerySpace for DVec3 {
                         .then(|| (r.point_b - r.point_a).try_normalize())
                         .flatten(),
                     tolerance: r.tolerance,
+                    check: Check::Unchecked,
                 })
             }
             Method::TriTri => {
@@ -335,6 +393,7 @@ impl QuerySpace for DVec3 {
                     point_b: None,
                     normal: Some(r.axis),
                     tolerance: r.tolerance,
+                    check: Check::Unchecked,
                 })
             }
             Method::Boundary => {
@@ -386,6 +445,7 @@ impl QuerySpace for DVec2 {
                     point_b: None,
                     normal: Some(r.axis),
                     tolerance: r.tolerance,
+                    check: Check::Unchecked,
                 })
             }
             _ => Err(Skip::Dimension { method, dim: 2 }),
@@ -393,8 +453,35 @@ impl QuerySpace for DVec2 {
     }
 }
 
-/// Runs `method` on a pair.
+/// Runs `method` on a pair and checks its certificate before returning it
+/// ([`certificate::checked`]): a certificate the independent checker rejects is withdrawn (the
+/// verdict becomes undetermined, the status degenerate, and [`Outcome::check`] names the failed
+/// check). The reported tolerance is the pair's one touch tolerance.
 pub fn run<V, A, B>(
+    method: Method,
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+) -> Result<Outcome<V>, Skip>
+where
+    V: QuerySpace,
+    A: Polytope<V> + ?Sized,
+    B: Polytope<V> + ?Sized,
+{
+    let mut o = run_unchecked(method, a, pose_a, b, pose_b)?;
+    let (verdict, check, tolerance) = certificate::checked(a, pose_a, b, pose_b, o.verdict);
+    if matches!(check, Check::Rejected(_)) {
+        o.status = Status::Degenerate;
+    }
+    o.verdict = verdict;
+    o.check = check;
+    o.tolerance = tolerance;
+    Ok(o)
+}
+
+/// Runs `method` on a pair, without the check.
+fn run_unchecked<V, A, B>(
     method: Method,
     a: &A,
     pose_a: &Pose<V>,
@@ -444,6 +531,7 @@ where
                 point_b: Some(d.point_b),
                 normal: Some(d.normal),
                 tolerance: d.tolerance,
+                check: Check::Unchecked,
             }
         }
         Method::GjkBoolean => {
@@ -476,6 +564,7 @@ where
                 point_b: Some(p.point_b),
                 normal: Some(p.normal),
                 tolerance: p.tolerance,
+                check: Check::Unchecked,
             }
         }
         Method::VClip
@@ -718,5 +807,6 @@ fn from_n<V: Vector>(o: OutcomeN) -> Outcome<V> {
             _ => None,
         },
         tolerance: o.tolerance,
+        check: Check::Unchecked,
     }
 }

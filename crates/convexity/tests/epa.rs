@@ -305,12 +305,12 @@ fn random_hulls_3d_against_oracle() {
         max_iters = max_iters.max(p.iterations);
         let err = (p.depth - depth).abs() / scale;
         max_err = max_err.max(err);
-        assert!(err < 1e-6, "depth {} vs oracle {depth}", p.depth);
+        assert!(err < 1e-9, "depth {} vs oracle {depth}", p.depth);
         // The normal minimises the support function of conv(D).
         let hn = d.iter().map(|x| x.dot(p.normal)).fold(f64::MIN, f64::max);
         max_n_err = max_n_err.max((hn - depth).abs() / scale);
         assert!(
-            (hn - depth).abs() < 1e-6 * scale,
+            (hn - depth).abs() < 1e-9 * scale,
             "h(n) {hn} vs depth {depth}"
         );
         if let Some(n) = normal {
@@ -322,7 +322,7 @@ fn random_hulls_3d_against_oracle() {
         let q = pen(&b, &pb, &a, &pa);
         assert!((q.depth - p.depth).abs() < 1e-9 * scale);
         let hq = d.iter().map(|x| -x.dot(q.normal)).fold(f64::MIN, f64::max);
-        assert!((hq - depth).abs() < 1e-6 * scale);
+        assert!((hq - depth).abs() < 1e-9 * scale);
         if let Some(n) = normal {
             assert!((q.normal + n).length() < 1e-6);
         }
@@ -392,9 +392,9 @@ fn random_hulls_2d_against_oracle() {
         max_iters = max_iters.max(p.iterations);
         let err = (p.depth - depth).abs() / scale;
         max_err = max_err.max(err);
-        assert!(err < 1e-6, "depth {} vs oracle {depth}", p.depth);
+        assert!(err < 1e-9, "depth {} vs oracle {depth}", p.depth);
         let hn = d.iter().map(|x| x.dot(p.normal)).fold(f64::MIN, f64::max);
-        assert!((hn - depth).abs() < 1e-6 * scale);
+        assert!((hn - depth).abs() < 1e-9 * scale);
         if let Some(n) = normal {
             assert!((p.normal - n).length() < 1e-6);
         }

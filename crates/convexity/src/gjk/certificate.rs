@@ -3,9 +3,12 @@
 //! * Separated: a unit axis `n` (world frame, pointing from A toward B) and a gap `g > 0` with
 //!   `max_{x∈A} n·x + g ≤ min_{y∈B} n·y`. Checked with two support calls.
 //! * Intersecting: a point `p` in both shapes. Checked with support calls only: for each shape
-//!   a point-to-shape GJK produces support points `sᵢ` and weights `λᵢ ≥ 0, Σλᵢ = 1`; the
-//!   checker recomputes `c = Σ λᵢ sᵢ` itself and accepts when `|c − p| ≤ radius + tol`.
-//!   The search can only fail to find a witness, never accept a bad one.
+//!   an untrusted search (a point-to-shape GJK on the shape seen through a log of its support
+//!   queries) yields a [`MembershipWitness`] — directions `dᵢ` and weights `λᵢ ≥ 0`; the
+//!   checker calls the shape's support function again in each `dᵢ`, forms
+//!   `c = Σ λᵢ s(dᵢ) / Σ λᵢ` itself and accepts when `|c − p| ≤ radius + tol`. No support
+//!   point or weight sum of GJK's simplex is trusted (issue 14), so the search can only fail to
+//!   find a witness, never make a bad one pass.
 //!
 //! Complexity: O(support) for an axis; O(iterations · support) for a point. Tolerances are
 //! absolute lengths; callers usually pass `1e-9 × size`.
@@ -70,30 +73,103 @@ where
     }
 }
 
-/// Distance from `p` (in the shape's frame) to the shape, as witnessed by a convex
-/// combination of the shape's own support points that this function recomputes.
-/// Returns `None` when no witness was found.
-fn witnessed_distance<V: Vector, S: SupportMap<V> + ?Sized>(shape: &S, p: V) -> Option<f64> {
-    let point = Ball::<V>::new(0.0).ok()?;
-    let pose_p = Pose::from_translation(p).ok()?;
-    let mink = MinkowskiDifference::new(shape, &Pose::IDENTITY, &point, &pose_p);
-    let opts = Options::default();
-    let r = run(&mink, &opts, None, Mode::Distance);
-    let s = &r.simplex;
+/// Evidence that a point lies in a shape, checkable against the shape alone: directions
+/// `dᵢ` and weights `λᵢ ≥ 0`. The checker calls the shape's own support function in each
+/// direction and forms `c = Σ λᵢ s(dᵢ) / Σ λᵢ`, a point of the core whatever the weights are;
+/// the point is in the shape when `|c − p| ≤ core radius + tol`. Nothing of the search that
+/// found the witness (GJK's simplex, its support points) enters the check.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MembershipWitness<V> {
+    /// `(direction, weight)` pairs.
+    pub terms: Vec<(V, f64)>,
+}
+
+/// Distance from `p` (shape frame) to the shape as shown by `witness`: `|c − p| − r` for the
+/// point `c` the witness rebuilds from fresh support calls, or `None` when the witness is not
+/// one (a negative, NaN or infinite weight, or no positive weight at all).
+pub fn witnessed_distance<V: Vector, S: SupportMap<V> + ?Sized>(
+    shape: &S,
+    p: V,
+    witness: &MembershipWitness<V>,
+) -> Option<f64> {
     let mut c = V::ZERO;
     let mut sum = 0.0;
-    for i in 0..s.len {
-        let l = s.weights[i];
-        if !(l >= -1e-12) {
+    for &(d, l) in &witness.terms {
+        if !(l >= 0.0) || !l.is_finite() || !d.is_finite() {
             return None;
         }
-        c += s.pts[i].a * l;
-        sum += l;
+        if l > 0.0 {
+            c += shape.core_support(d) * l;
+            sum += l;
+        }
     }
-    if s.len == 0 || (sum - 1.0).abs() > 1e-9 {
+    if !(sum > 0.0) {
         return None;
     }
-    Some(((c - p).length() - shape.core_radius()).max(0.0))
+    let c = c * (1.0 / sum);
+    c.is_finite()
+        .then(|| ((c - p).length() - shape.core_radius()).max(0.0))
+}
+
+/// A shape seen through a log of the support queries made on it (direction, answer).
+struct Logged<'s, V, S: ?Sized> {
+    shape: &'s S,
+    log: core::cell::RefCell<Vec<(V, V)>>,
+}
+
+impl<V: Vector, S: SupportMap<V> + ?Sized> SupportMap<V> for Logged<'_, V, S> {
+    fn core_support(&self, dir: V) -> V {
+        let p = self.shape.core_support(dir);
+        self.log.borrow_mut().push((dir, p));
+        p
+    }
+    fn core_radius(&self) -> f64 {
+        self.shape.core_radius()
+    }
+    fn center(&self) -> V {
+        self.shape.center()
+    }
+    fn size(&self) -> f64 {
+        self.shape.size()
+    }
+    fn bounding_radius(&self) -> f64 {
+        self.shape.bounding_radius()
+    }
+}
+
+/// Searches for a membership witness of `p` (shape frame): a point-to-shape GJK on the shape
+/// seen through a log of its support queries, whose final simplex is turned into directions
+/// and weights. The search is untrusted: a simplex point that no logged query returned
+/// (bookkeeping gone wrong) is dropped, and [`witnessed_distance`] judges the rest.
+pub fn find_witness<V: Vector, S: SupportMap<V> + ?Sized>(
+    shape: &S,
+    p: V,
+) -> Option<MembershipWitness<V>> {
+    let point = Ball::<V>::new(0.0).ok()?;
+    let pose_p = Pose::from_translation(p).ok()?;
+    let logged = Logged {
+        shape,
+        log: core::cell::RefCell::new(Vec::new()),
+    };
+    let mink = MinkowskiDifference::new(&logged, &Pose::IDENTITY, &point, &pose_p);
+    let r = run(&mink, &Options::default(), None, Mode::Distance);
+    let log = logged.log.borrow();
+    let s = &r.simplex;
+    let terms: Vec<(V, f64)> = (0..s.len.min(4))
+        .filter_map(|i| {
+            let q = s.pts[i].a;
+            log.iter()
+                .rev()
+                .find(|(_, x)| *x == q)
+                .map(|&(d, _)| (d, s.weights[i].max(0.0)))
+        })
+        .collect();
+    (!terms.is_empty()).then_some(MembershipWitness { terms })
+}
+
+/// Distance from `p` to the shape as witnessed independently (see [`find_witness`]).
+fn checked_distance<V: Vector, S: SupportMap<V> + ?Sized>(shape: &S, p: V) -> Option<f64> {
+    find_witness(shape, p).and_then(|w| witnessed_distance(shape, p, &w))
 }
 
 /// Checks a common-point certificate using support functions only.
@@ -113,13 +189,13 @@ where
     if !cert.point.is_finite() {
         return Err(CertificateError::NotFinite);
     }
-    let da = witnessed_distance(a, pose_a.inverse_transform_point(cert.point));
+    let da = checked_distance(a, pose_a.inverse_transform_point(cert.point));
     match da {
         Some(d) if d <= tol => {}
         Some(d) => return Err(CertificateError::OutsideA(d)),
         None => return Err(CertificateError::OutsideA(f64::INFINITY)),
     }
-    let db = witnessed_distance(b, pose_b.inverse_transform_point(cert.point));
+    let db = checked_distance(b, pose_b.inverse_transform_point(cert.point));
     match db {
         Some(d) if d <= tol => Ok(()),
         Some(d) => Err(CertificateError::OutsideB(d)),
@@ -145,5 +221,62 @@ where
         Verdict::Separated(c) => verify_separating_axis(a, pose_a, b, pose_b, c, tol),
         Verdict::Intersecting(c) => verify_common_point(a, pose_a, b, pose_b, c, tol),
         Verdict::Undetermined => Err(CertificateError::NoCertificate),
+    }
+}
+
+/// What the check before speaking ([`checked`]) found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Check {
+    /// Not checked (a method's raw answer before `query::run` checks it).
+    Unchecked,
+    /// The certificate verified at the pair's touch tolerance.
+    Verified,
+    /// The method answered undetermined: there was nothing to check.
+    NoCertificate,
+    /// The method's certificate failed this check, and its answer was withdrawn (turned into
+    /// undetermined).
+    Rejected(CertificateError),
+}
+
+impl Check {
+    /// Whether the answer carries a certificate that verified.
+    pub fn verified(&self) -> bool {
+        matches!(self, Check::Verified)
+    }
+
+    /// `"verified"`, `"no certificate"`, or `"rejected: <the failed check>"`.
+    pub fn describe(&self) -> String {
+        match self {
+            Check::Unchecked => "not checked".to_string(),
+            Check::Verified => "verified".to_string(),
+            Check::NoCertificate => "no certificate".to_string(),
+            Check::Rejected(e) => format!("rejected: {e}"),
+        }
+    }
+}
+
+/// Check before you speak: verifies a method's verdict with the independent checker at the
+/// pair's touch tolerance ([`tolerance_for`]) and withdraws a certificate that fails (the verdict
+/// becomes undetermined, the [`Check`] names the failed check). Returns the verdict to report,
+/// the check, and the tolerance. `query::run` calls it on every answer.
+pub fn checked<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    verdict: Verdict<V>,
+) -> (Verdict<V>, Check, f64)
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let tol = tolerance_for(a, pose_a, b, pose_b);
+    match verdict {
+        Verdict::Undetermined => (verdict, Check::NoCertificate, tol),
+        _ => match verify(a, pose_a, b, pose_b, &verdict, tol) {
+            Ok(()) => (verdict, Check::Verified, tol),
+            Err(e) => (Verdict::Undetermined, Check::Rejected(e), tol),
+        },
     }
 }

@@ -44,7 +44,10 @@
 //! every loop is bounded by the row limit.
 
 use crate::error::InputError;
-use crate::lp::seidel::{split_farkas, typed_verdict, HalfspaceVerdict, PairAnswer};
+use crate::gjk::certificate::tolerance_for;
+use crate::lp::seidel::{
+    centred_systems, shifted, split_farkas, typed_verdict, HalfspaceVerdict, PairAnswer,
+};
 use crate::math::pose::Pose;
 use crate::math::seidel_lp;
 use crate::math::slice::dot;
@@ -518,13 +521,27 @@ pub fn intersect_pair<V: Vector>(
     pose_b: &Pose<V>,
     limits: &FmOptions,
 ) -> Result<PairAnswer<V>, FmError> {
-    let ha = a.halfspaces().transformed(pose_a)?;
-    let hb = b.halfspaces().transformed(pose_b)?;
+    // Relative to A's position: far from the origin the world offsets (and their rounding)
+    // are of the order of the offset (issue 14: boxes 0.01 apart at 1e9 were "intersecting").
+    let (ha, hb, centre) = centred_systems(a, pose_a, b, pose_b)?;
     let union = ha.concat(&hb)?;
     let report = feasible(&union, limits)?;
+    let tolerance = tolerance_for(a, pose_a, b, pose_b);
     let verdict = match report.outcome {
-        FmOutcome::Feasible { point, .. } => HalfspaceVerdict::Intersecting { point },
+        // The point is accepted only within the pair's touch tolerance of every row; a point
+        // further out is no certificate (the elimination's own acceptance is looser).
+        FmOutcome::Feasible {
+            point,
+            max_violation,
+        } if max_violation <= tolerance => HalfspaceVerdict::Intersecting { point },
+        FmOutcome::Feasible { .. } => HalfspaceVerdict::Undetermined,
         FmOutcome::Infeasible { combination } => split_farkas(&union, ha.len(), &combination),
     };
-    Ok(typed_verdict(&verdict, a, pose_a, b, pose_b))
+    Ok(typed_verdict(
+        &shifted(verdict, centre),
+        a,
+        pose_a,
+        b,
+        pose_b,
+    ))
 }

@@ -18,11 +18,16 @@
 //!
 //! Source: Chvátal, *Linear Programming* (1983), ch. 2–3 (tableau, Bland's rule), ch. 9
 //! (Farkas). Complexity: O((n + 2)(|S| + |T| + n + 2)) per pivot; no scaling, so the
-//! tolerances are relative to the largest coordinate. Failure modes: iteration cap, no pivot
-//! ([`Status::Numerical`]); for data far from the origin the weights of an "intersecting"
-//! answer may not reproduce a common point within the tolerance (then `Undetermined`).
+//! tolerances are relative to the largest coordinate. When that textbook run is undetermined
+//! (far from the origin, or a needle), a second run works on coordinates relative to the
+//! centre of the data's bounding box (the LP is translation invariant), so rounding scales with
+//! the shapes (issue 14). Failure modes: iteration cap, no pivot ([`Status::Numerical`]);
+//! weights of an "intersecting" answer that do not reproduce a common point within the
+//! tolerance in either run (then `Undetermined`).
 
-use super::{best_hyperplane, check_dims, check_options, combine, tolerance, LpOptions};
+use super::{
+    best_hyperplane, check_dims, check_options, combine, tolerance, Bbox, LpOptions, Scaling,
+};
 use crate::error::InputError;
 use crate::nd::points::{CommonPointN, PointsN, VerdictN};
 use crate::verdict::Status;
@@ -53,6 +58,26 @@ pub fn intersect_reference(
 ) -> Result<ReferenceIntersection, InputError> {
     check_dims(a, b, "b")?;
     check_options(opts)?;
+    let plain = tableau(a, b, opts, false);
+    if plain.verdict != VerdictN::Undetermined {
+        return Ok(plain);
+    }
+    // The LP is translation invariant (the convexity rows): rerun on coordinates relative to
+    // the centre of the bounding box of both sets, so the pivoting tolerance and the rounding
+    // scale with the shapes, not with their distance from the origin (issue 14: undetermined
+    // for a 1e-6 gap at offsets 1e3 and 1e6, and for a needle in a box). The textbook run is
+    // kept when it answers (its objective is the documented one).
+    let centred = tableau(a, b, opts, true);
+    Ok(if centred.verdict != VerdictN::Undetermined {
+        centred
+    } else {
+        plain
+    })
+}
+
+/// One run of the tableau, on the data as given or (`centred`) relative to the centre of the
+/// bounding box of both sets. Certificates are evaluated on the original data.
+fn tableau(a: &PointsN, b: &PointsN, opts: &LpOptions, centred: bool) -> ReferenceIntersection {
     let tol = tolerance(a, b, opts);
     let n = a.dim();
     let (ns, nt) = (a.len(), b.len());
@@ -60,20 +85,30 @@ pub fn intersect_reference(
     let m = n + 2;
     let width = nx + m + 1;
     let rhs = width - 1;
-    let mag = a.magnitude().max(b.magnitude());
+    let centre = if centred {
+        Scaling::of(&Bbox::of(a.coords(), n).union(&Bbox::of(b.coords(), n))).centre
+    } else {
+        vec![0.0; n]
+    };
+    let centred = |p: &[f64], k: usize| p[k] - centre[k];
+    let mag = a
+        .iter()
+        .chain(b.iter())
+        .flat_map(|p| (0..n).map(move |k| (p[k], k)))
+        .fold(0.0f64, |m, (x, k)| m.max((x - centre[k]).abs()));
     let eps = 1e-11 * (1.0 + mag);
 
     // Tableau rows, then the reduced-cost row `d` with the objective value in its last entry.
     let mut tab = vec![0.0; m * width];
     for (i, s) in a.iter().enumerate() {
         for k in 0..n {
-            tab[k * width + i] = s[k];
+            tab[k * width + i] = centred(s, k);
         }
         tab[n * width + i] = 1.0;
     }
     for (j, t) in b.iter().enumerate() {
         for k in 0..n {
-            tab[k * width + ns + j] = -t[k];
+            tab[k * width + ns + j] = -centred(t, k);
         }
         tab[(n + 1) * width + ns + j] = 1.0;
     }
@@ -182,9 +217,9 @@ pub fn intersect_reference(
                 weights_a: wa,
                 weights_b: wb,
             });
-            return Ok(result(status, verdict));
+            return result(status, verdict);
         }
-        return Ok(result(Status::Numerical, VerdictN::Undetermined));
+        return result(Status::Numerical, VerdictN::Undetermined);
     }
     let w: Vec<f64> = (0..n).map(|i| 1.0 - d[nx + i]).collect();
     let need = if status == Status::Converged {
@@ -193,15 +228,15 @@ pub fn intersect_reference(
         tol
     };
     match best_hyperplane(a, b, &[&w]) {
-        Some(h) if h.gap > need => Ok(result(status, VerdictN::Separated(h))),
-        _ => Ok(result(
+        Some(h) if h.gap > need => result(status, VerdictN::Separated(h)),
+        _ => result(
             if status == Status::Converged {
                 Status::Numerical
             } else {
                 status
             },
             VerdictN::Undetermined,
-        )),
+        ),
     }
 }
 

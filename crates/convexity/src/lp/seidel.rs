@@ -212,10 +212,47 @@ pub fn intersect_pair<V: Vector>(
     pose_b: &Pose<V>,
     opts: &SeidelOptions,
 ) -> Result<PairAnswer<V>, InputError> {
-    let ha = a.halfspaces().transformed(pose_a)?;
-    let hb = b.halfspaces().transformed(pose_b)?;
+    let (ha, hb, centre) = centred_systems(a, pose_a, b, pose_b)?;
     let r = halfspaces_intersect(&ha, &hb, opts)?;
-    Ok(typed_verdict(&r.verdict, a, pose_a, b, pose_b))
+    Ok(typed_verdict(
+        &shifted(r.verdict, centre),
+        a,
+        pose_a,
+        b,
+        pose_b,
+    ))
+}
+
+/// The two systems placed relative to A's world position (B by the difference of the world
+/// translations), and that position. Far from the origin the offsets of the world systems are
+/// of the order of the offset, and the solvers' rounding with them (issue 14: boxes 0.01
+/// apart at 1e9 were found "intersecting"); relative to A they are of the order of the shapes.
+pub(crate) fn centred_systems<V: Vector>(
+    a: &BoundedHalfspaces<V>,
+    pose_a: &Pose<V>,
+    b: &BoundedHalfspaces<V>,
+    pose_b: &Pose<V>,
+) -> Result<(Halfspaces, Halfspaces, V), InputError> {
+    let centre = pose_a.translation();
+    let local_a = Pose::new(V::ZERO, pose_a.rotation())?;
+    let local_b = Pose::new(pose_b.translation() - centre, pose_b.rotation())?;
+    let ha = a.halfspaces().transformed(&local_a)?;
+    let hb = b.halfspaces().transformed(&local_b)?;
+    Ok((ha, hb, centre))
+}
+
+/// A verdict of the centred systems moved back to the world frame (only a point moves).
+pub(crate) fn shifted<V: Vector>(verdict: HalfspaceVerdict, centre: V) -> HalfspaceVerdict {
+    match verdict {
+        HalfspaceVerdict::Intersecting { point } => HalfspaceVerdict::Intersecting {
+            point: point
+                .iter()
+                .enumerate()
+                .map(|(k, x)| x + centre.coord(k))
+                .collect(),
+        },
+        other => other,
+    }
 }
 
 /// Result of [`separating_plane`].
@@ -249,15 +286,21 @@ pub fn separating_plane<V: Vector>(
     let pb = Points::new(b).map_err(|e| e.within("b"))?;
     let d = V::DIM;
     let k = d + 2;
+    // The plane LP is translation invariant: it runs on coordinates relative to the centroid of
+    // all the points, so its rounding scales with the shapes, not with their distance
+    // from the origin (issue 14: undetermined at offset 1e9 for gaps 1e-3 and 1e-2). The gap is
+    // recomputed on the original points below.
+    let count = (a.len() + b.len()).max(1) as f64;
+    let centre = a.iter().chain(b).fold(V::ZERO, |c, &p| c + p) * (1.0 / count);
     let mut normals = Vec::with_capacity((a.len() + b.len() + 2 * d) * k);
     let mut offsets = Vec::new();
-    for p in a {
-        normals.extend(p.to_vec());
+    for &p in a {
+        normals.extend((p - centre).to_vec());
         normals.extend([-1.0, 0.0]);
         offsets.push(0.0);
     }
-    for q in b {
-        normals.extend(q.to_vec().iter().map(|v| -v));
+    for &q in b {
+        normals.extend((q - centre).to_vec().iter().map(|v| -v));
         normals.extend([1.0, 1.0]);
         offsets.push(0.0);
     }
@@ -270,7 +313,10 @@ pub fn separating_plane<V: Vector>(
         }
     }
     let system = Halfspaces::new(k, normals, offsets)?;
-    let maxabs = a.iter().chain(b).fold(0.0f64, |m, p| m.max(p.max_abs()));
+    let maxabs = a
+        .iter()
+        .chain(b)
+        .fold(0.0f64, |m, &p| m.max((p - centre).max_abs()));
     let mut o = *opts;
     o.bound = Some(4.0 * d as f64 * (1.0 + maxabs));
     let mut objective = vec![0.0; k];

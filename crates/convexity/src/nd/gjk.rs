@@ -499,6 +499,73 @@ fn unit(v: &[f64]) -> Option<Vec<f64>> {
     }
 }
 
+fn neg(v: &[f64]) -> Vec<f64> {
+    v.iter().map(|x| -x).collect()
+}
+
+/// The vertices of `set` within `delta` of its maximum along `n`, with unit weights.
+fn near_support(set: &PointsN, n: &[f64], delta: f64) -> Vec<(usize, f64)> {
+    let top = set.extent(n).1;
+    set.iter()
+        .enumerate()
+        .filter(|(_, p)| crate::math::slice::dot(p, n) >= top - delta)
+        .map(|(i, _)| (i, 1.0))
+        .collect()
+}
+
+/// `d` projected off the span of the edges of the two features carrying weight (`a₀aᵢ` and
+/// `b₀bⱼ` over the vertices with weight above 1e-12), normalised; `None` when nothing is left.
+fn off_features(
+    a: &PointsN,
+    wa: &[(usize, f64)],
+    b: &PointsN,
+    wb: &[(usize, f64)],
+    d: &[f64],
+) -> Option<Vec<f64>> {
+    let n = d.len();
+    let mut basis: Vec<Vec<f64>> = Vec::new();
+    for (set, w) in [(a, wa), (b, wb)] {
+        let idx: Vec<usize> = w
+            .iter()
+            .filter(|&&(i, l)| l > 1e-12 && i < set.len())
+            .map(|&(i, _)| i)
+            .collect();
+        let Some(&first) = idx.first() else {
+            continue;
+        };
+        let p0 = set.point(first);
+        for &i in &idx[1..] {
+            if basis.len() >= n {
+                break;
+            }
+            let mut e: Vec<f64> = set.point(i).iter().zip(p0).map(|(x, y)| x - y).collect();
+            let len0 = crate::math::slice::dot(&e, &e).sqrt();
+            // Gram–Schmidt, twice for accuracy.
+            for _ in 0..2 {
+                for q in &basis {
+                    let c = crate::math::slice::dot(&e, q);
+                    e.iter_mut().zip(q).for_each(|(x, y)| *x -= c * y);
+                }
+            }
+            let len = crate::math::slice::dot(&e, &e).sqrt();
+            if len > 1e-9 * len0 && len.is_finite() {
+                basis.push(e.iter().map(|x| x / len).collect());
+            }
+        }
+    }
+    if basis.is_empty() || basis.len() >= n {
+        return None;
+    }
+    let mut v = d.to_vec();
+    for _ in 0..2 {
+        for q in &basis {
+            let c = crate::math::slice::dot(&v, q);
+            v.iter_mut().zip(q).for_each(|(x, y)| *x -= c * y);
+        }
+    }
+    unit(&v)
+}
+
 /// `min_B n·b − max_A n·a` along the unit `n`.
 pub(crate) fn extent_gap(a: &PointsN, b: &PointsN, n: &[f64]) -> f64 {
     b.extent(n).0 - a.extent(n).1
@@ -562,14 +629,28 @@ pub(crate) fn verdict_for(
         });
     }
     let d: Vec<f64> = pb.iter().zip(pa).map(|(x, y)| x - y).collect();
-    let candidates = [unit(&d), lower_dir.and_then(unit)];
+    // The difference of the closest points carries their rounding sideways: for faces 1e-9
+    // apart a sideways error of 1e-16 tilts it by 1e-7, and the tilted axis no longer separates
+    // (issue 14: unit boxes 1e-9 apart were left without a certificate). The same difference
+    // projected off the directions of the two closest features (the edges between the vertices
+    // carrying weight) is the features' common normal, exact up to the rounding of the edges.
+    let projected = off_features(a, weights.0, b, weights.1, &d);
+    // The same from the faces the direction itself supports (vertices within 1e-6 of the
+    // pair's size of each extreme), for a run that stopped with a simplex short of the faces.
+    let supported = unit(&d).and_then(|n| {
+        let delta = 1e-6 * (a.size() + b.size());
+        let (wa, wb) = (near_support(a, &n, delta), near_support(b, &neg(&n), delta));
+        off_features(a, &wa, b, &wb, &d)
+    });
+    let candidates = [projected, supported, unit(&d), lower_dir.and_then(unit)];
+    let mut best: Option<SeparatingHyperplane> = None;
     for normal in candidates.into_iter().flatten() {
         let gap = extent_gap(a, b, &normal);
-        if gap > 0.0 && gap.is_finite() {
-            return VerdictN::Separated(SeparatingHyperplane { normal, gap });
+        if gap > 0.0 && gap.is_finite() && best.as_ref().is_none_or(|h| gap > h.gap) {
+            best = Some(SeparatingHyperplane { normal, gap });
         }
     }
-    VerdictN::Undetermined
+    best.map_or(VerdictN::Undetermined, VerdictN::Separated)
 }
 
 /// Distance between `conv(a)` and `conv(b)` with closest points, weights and certificate.

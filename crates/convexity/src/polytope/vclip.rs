@@ -650,9 +650,13 @@ pub fn closest_features(
         s.pair = Some((fa, fb));
     }
     let to_world = |x: DVec3| pose_a.transform_point(x);
-    if status == Status::IterationLimit {
-        // The current pair's distance is an upper bound; no verdict is claimed.
-        let (pa, pb) = feature_points(&ba, fa, &bb, fb);
+    let (pa, pb) = feature_points(&ba, fa, &bb, fb);
+    let capped_within_tolerance = !((pb - pa).length() > tolerance);
+    if status == Status::IterationLimit && capped_within_tolerance {
+        // The current pair's distance is an upper bound; no verdict is claimed. (Beyond the
+        // tolerance, the current pair's direction is still tried as a separating axis below,
+        // with its gap measured by support functions: floating-point ties between parallel
+        // faces can make the walk cycle at any distance; issue 14's sweep found it at 1e-2.)
         return VClipResult {
             status,
             iterations: steps,
@@ -677,7 +681,6 @@ pub fn closest_features(
             tolerance,
         };
     }
-    let (pa, pb) = feature_points(&ba, fa, &bb, fb);
     let d = (pb - pa).length();
     let (wa, wb) = (to_world(pa), to_world(pb));
     if !(d > tolerance) {
@@ -708,7 +711,7 @@ pub fn closest_features(
         Verdict::Undetermined
     };
     VClipResult {
-        status: if gap > 0.0 {
+        status: if gap > 0.0 || status == Status::IterationLimit {
             status
         } else {
             Status::Degenerate

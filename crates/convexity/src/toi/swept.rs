@@ -28,6 +28,7 @@ use crate::math::pose::Pose;
 use crate::math::vector::finite_vec;
 use crate::math::vector::Vector;
 use crate::shape::SupportMap;
+use crate::verdict::Verdict;
 
 /// The hull of a shape and its copy translated by `displacement` (in the shape's own frame).
 #[derive(Clone, Copy, Debug)]
@@ -182,16 +183,22 @@ where
                 points: [r.point_a, r.point_b],
             });
         }
-        let closing = -r.normal.dot(vrel);
+        // Advance along one axis with the gap certified along that same axis: the gap of a
+        // fixed axis changes at exactly `axis · v_rel`, so the shapes cannot touch before it
+        // closes. (Pairing GJK's lower bound with the closing speed along its approximate
+        // normal was late: far away GJK stops on a vertex–corner pair whose normal is tilted by
+        // 5e-6 rad, and at 2e6 m/s the time came out 7.6e-12 late, the shapes 1.5e-5 deep;
+        // issue 14.) Without a separating axis, the lower bound and the normal, as before.
+        let (axis, step_dist) = match r.verdict {
+            Verdict::Separated(c) => (c.axis, c.gap),
+            _ if r.lower_bound > 0.0 => (r.normal, r.lower_bound),
+            _ => (r.normal, r.distance),
+        };
+        let closing = -axis.dot(vrel);
         if !(closing > 0.0) {
+            // The gap along this axis never shrinks: they never touch.
             return Ok(TimeOfImpact::Separated);
         }
-        // Advance by the certified lower bound when there is one (never past the contact).
-        let step_dist = if r.lower_bound > 0.0 {
-            r.lower_bound
-        } else {
-            r.distance
-        };
         last_normal = Some(r.normal);
         let next = t + step_dist / closing;
         if next > h {
