@@ -16,11 +16,10 @@
 //!   Untimed: average iterations / feature steps, V-Clip vs GJK distance agreement (asserted).
 //!
 //! After the box, hull128 and coherent groups the competitors are also timed interleaved
-//! (`interleave/mod.rs`); the untimed statistics and interleaved medians/ratios are written to
-//! `bench-results/raw/issue3-*.json`.
+//! (`convexity_bench::harness::interleave`); the untimed statistics and interleaved medians/ratios are written to
+//! `bench-results/raw/polyhedra-*.json`.
 
 mod common;
-mod interleave;
 
 use common::batched;
 use convexity::gjk::chung_wang::{self, ChungWangCache};
@@ -31,11 +30,11 @@ use convexity::polytope::box_box::box_box_manifold;
 use convexity::polytope::sat3d::{polyhedron_manifold_with, SatContext};
 use convexity::polytope::vclip::{self, VClipCache};
 use convexity::{ConvexPolyhedron, DVec3};
+use convexity_bench::harness::{self, Competitor, Stop};
 use convexity_bench::{
     box_set_with_pairs, hull_set_with_pairs, overlapping, to_parry64, trajectories, write_raw, Kind,
 };
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use interleave::Competitor;
 
 const BATCH: usize = 1000;
 
@@ -92,10 +91,10 @@ fn bench_box(c: &mut Criterion) {
         ("epa", Box::new(move |k| run_epa(k, &mut ctx))),
         ("parry3d-f64", Box::new(parry)),
     ];
-    let p = interleave::run(n, 200, interleave::budget(), &mut comps);
+    let p = harness::interleave(n, 200, Stop::bench_default(), true, &mut comps).to_json();
     println!("[contact-box] interleaved: {p}");
     write_raw(
-        "issue3-contact-box.json",
+        "polyhedra-contact-box.json",
         &serde_json::json!({ "pairs": n, "interleaved": p }),
     );
 }
@@ -142,10 +141,10 @@ fn bench_hull(c: &mut Criterion) {
         ("epa", Box::new(move |k| run_epa(k, &mut ctx))),
         ("parry3d-f64", Box::new(parry)),
     ];
-    let p = interleave::run(n, 200, interleave::budget(), &mut comps);
+    let p = harness::interleave(n, 200, Stop::bench_default(), true, &mut comps).to_json();
     println!("[contact-hull128] interleaved: {p}");
     write_raw(
-        "issue3-contact-hull128.json",
+        "polyhedra-contact-hull128.json",
         &serde_json::json!({ "pairs": n, "interleaved": p }),
     );
 }
@@ -340,10 +339,10 @@ fn bench_coherent(c: &mut Criterion) {
         ),
         ("parry3d-f64-distance", Box::new(run_parry)),
     ];
-    let p = interleave::run(n, 200, interleave::budget(), &mut comps);
+    let p = harness::interleave(n, 200, Stop::bench_default(), true, &mut comps).to_json();
     println!("[hull128 coherent] interleaved: {p}");
     raw["interleaved"] = p;
-    write_raw("issue3-coherent-hull128.json", &raw);
+    write_raw("polyhedra-coherent-hull128.json", &raw);
 }
 
 criterion_group! {

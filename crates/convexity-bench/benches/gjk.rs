@@ -14,14 +14,14 @@
 //! Before timing a set, every query is run once on every pair (untimed) to count the overlap
 //! fraction and average iterations and to compare the answers with parry
 //! ([`convexity_bench::stats`]); that is printed and written to
-//! `bench-results/raw/gjk-<set>.json` for the table generator.
+//! `bench-results/raw/gjk-stats-<set>.json` for the table generator.
 //!
 //! After each criterion group, the same pairs are also timed *interleaved*
 //! ([`convexity_bench::paired`]: the three libraries back to back on the same chunk of pairs,
 //! round after round, for `BENCH_PAIRED_SECS` seconds, default 1.5; median of the per-round
 //! ratios). On a shared machine whose load drifts, that ratio is more trustworthy than the
 //! ratio of two criterion medians measured seconds or minutes apart. Written to
-//! `bench-results/raw/paired-<set>.json`.
+//! `bench-results/raw/gjk-paired-<set>.json`.
 //!
 //! `BENCH_SETS=hull8,box` restricts the run to some sets (all by default).
 
@@ -30,11 +30,10 @@ mod common;
 use common::{batched, selected};
 use convexity::{gjk::epa, DVec3, SupportMap};
 use convexity_bench::{
-    box_set, hull_set, overlapping, paired, run_ours, run_parry32, run_parry64, sphere_set, stats,
-    write_raw, DataSet, Kind, Pairs, Query,
+    box_set, harness, hull_set, overlapping, paired, run_ours, run_parry32, run_parry64,
+    sphere_set, stats, write_raw, DataSet, Kind, Pairs, Query,
 };
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use std::time::Duration;
 
 /// Pairs per iteration for distance and boolean queries.
 const BATCH: usize = 1000;
@@ -67,15 +66,6 @@ fn query_group<S: SupportMap<DVec3>>(
     g.finish();
 }
 
-/// Seconds of interleaved timing per set and query (`BENCH_PAIRED_SECS`, default 1.5).
-fn paired_budget() -> Duration {
-    let secs = std::env::var("BENCH_PAIRED_SECS")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
-        .unwrap_or(1.5);
-    Duration::from_secs_f64(secs.max(0.0))
-}
-
 fn bench_set<S: SupportMap<DVec3>>(c: &mut Criterion, set: DataSet<S>) {
     let t = std::time::Instant::now();
     let st = stats(&set);
@@ -85,7 +75,7 @@ fn bench_set<S: SupportMap<DVec3>>(c: &mut Criterion, set: DataSet<S>) {
         t.elapsed().as_secs_f64(),
         st.to_json()
     );
-    write_raw(&format!("gjk-{}.json", st.name), &st.to_json());
+    write_raw(&format!("gjk-stats-{}.json", st.name), &st.to_json());
 
     let over = set.pairs.subset(&overlapping(&set));
     let mut interleaved = serde_json::Map::new();
@@ -98,7 +88,7 @@ fn bench_set<S: SupportMap<DVec3>>(c: &mut Criterion, set: DataSet<S>) {
         if pairs.is_empty() {
             continue;
         }
-        let p = paired(&set, pairs, query, batch / 5, paired_budget());
+        let p = paired(&set, pairs, query, batch / 5, harness::budget());
         println!(
             "[{}] {} interleaved: {} rounds, medians ns/query: convexity {:.0}, parry3d-f64 \
              {:.0}, parry3d-f32 {:.0}; median ratio parry3d-f64/convexity {:.2}",
@@ -113,7 +103,7 @@ fn bench_set<S: SupportMap<DVec3>>(c: &mut Criterion, set: DataSet<S>) {
         interleaved.insert(query.name().into(), p.to_json());
     }
     write_raw(
-        &format!("paired-{}.json", set.name()),
+        &format!("gjk-paired-{}.json", set.name()),
         &serde_json::Value::Object(interleaved),
     );
 }

@@ -23,17 +23,16 @@
 //! Untimed, before timing: every query on every pair for agreement (asserted: |Δdistance| vs
 //! parry ≤ 1e-6 with distances clamped at 0, no boolean mismatch where both are decided) and
 //! average iterations. After each group the competitors are also timed interleaved (see
-//! `interleave/mod.rs`). Both are written to `bench-results/raw/issue3-gjk-<set>.json`.
+//! `convexity_bench::harness::interleave`). Both are written to `bench-results/raw/polyhedra-gjk-<set>.json`.
 
 mod common;
-mod interleave;
 
 use common::batched;
 use convexity::gjk::{self, Cache};
 use convexity::{ConvexPolyhedron, DVec3, Points};
+use convexity_bench::harness::{self, Competitor, Stop};
 use convexity_bench::{hull_set_with_pairs, trajectories, write_raw, DataSet, Kind, Trajectory};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use interleave::Competitor;
 
 /// Pairs of the hull1024 set used (the first ones of the foundation set's 100 000).
 const PAIRS_1024: usize = 10_000;
@@ -203,11 +202,18 @@ fn bench_set(c: &mut Criterion, h: &Hulls, batch: usize) {
             ),
             ("parry3d-f64", Box::new(|k| parry(set, q, k))),
         ];
-        let p = interleave::run(n, (batch / 5).max(10), interleave::budget(), &mut comps);
+        let p = harness::interleave(
+            n,
+            (batch / 5).max(10),
+            Stop::bench_default(),
+            true,
+            &mut comps,
+        )
+        .to_json();
         println!("[{name}] {} interleaved: {p}", q.name());
         raw[format!("interleaved_{}", q.name())] = p;
     }
-    write_raw(&format!("issue3-gjk-{name}.json"), &raw);
+    write_raw(&format!("polyhedra-gjk-{name}.json"), &raw);
 }
 
 fn bench_coherent(c: &mut Criterion, h: &Hulls) {
@@ -278,10 +284,10 @@ fn bench_coherent(c: &mut Criterion, h: &Hulls) {
         ("distance-cold", Box::new(|k| run(k, None))),
         ("parry3d-f64", Box::new(run_parry)),
     ];
-    let p = interleave::run(n, 200, interleave::budget(), &mut comps);
+    let p = harness::interleave(n, 200, Stop::bench_default(), true, &mut comps).to_json();
     println!("[hull1024 coherent] interleaved: {p}");
     raw["interleaved"] = p;
-    write_raw("issue3-gjk-coherent-hull1024.json", &raw);
+    write_raw("polyhedra-gjk-coherent-hull1024.json", &raw);
 }
 
 fn benches(c: &mut Criterion) {

@@ -20,6 +20,7 @@ mod common;
 use convexity::nd::gjk::{distance_n, NdOptions};
 use convexity::nd::points::PointsN;
 use convexity::nd::pso::{penalty_distance, pso_distance, PenaltyOptions, PsoOptions};
+use convexity_bench::harness::median;
 use convexity_bench::write_raw;
 use convexity_testkit::gen_nd::{gaussian_cloud, unit_vector};
 use convexity_testkit::hull_oracle::{hull_distance_with, OracleOptions};
@@ -100,11 +101,6 @@ fn big(c: &mut Criterion) {
             g.finish();
         }
     }
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 /// One method's tallies over the seeds.

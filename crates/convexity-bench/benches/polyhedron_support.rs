@@ -16,7 +16,7 @@
 //!
 //! The crossover sets `LINEAR_MAX_VERTICES` in `convexity::hull`. The current table,
 //! with the Dobkin–Kirkpatrick column and the crossover points, is generated into
-//! `bench-results/issue3.md` by `run_issue3.sh`. First preliminary medians (ns per call,
+//! `bench-results/polyhedra.md` by `run.sh polyhedra`. First preliminary medians (ns per call,
 //! shared 2-core machine, `--warm-up-time 1 --measurement-time 2`, before the DK column):
 //!
 //! | N       | linear | climb v0 | climb far | climb hint | support_index | parry  |
@@ -135,7 +135,7 @@ fn benches(c: &mut Criterion) {
         });
         g.finish();
     }
-    convexity_bench::write_raw("issue3-support.json", &serde_json::Value::Object(raw));
+    convexity_bench::write_raw("polyhedra-support.json", &serde_json::Value::Object(raw));
 }
 
 criterion_group! {

@@ -4,7 +4,7 @@
 //! * `support-floor-<set>` / `minkowski-support`: `MinkowskiDifference::support` of the set's
 //!   first [`PAIRS_USED`] pose pairs (built once, untimed) in random unit directions, one call
 //!   per element, [`CALLS_PER_PAIR`] consecutive calls on each pair (as in GJK). The table generator multiplies its median by the average GJK iterations of
-//!   each query (from `bench-results/raw/gjk-<set>.json`; one support call per iteration) to
+//!   each query (from `bench-results/raw/gjk-stats-<set>.json`; one support call per iteration) to
 //!   get the time a query would take if support calls were all it did.
 //! * `support-layout-<N>` / `soa`, `aos`: `Points::support_index` (structure-of-arrays,
 //!   four lanes) vs `Points::support_index_aos` (array-of-structures) on N points uniform on

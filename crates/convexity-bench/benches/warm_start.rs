@@ -11,10 +11,10 @@
 //!
 //! Benchmark ids: group `warm-<query>-<set>` (query = `distance`, `boolean`), functions
 //! `cold`, `warm`, `parry3d-f64`. The average iterations cold and warm (untimed) are printed and
-//! written to `bench-results/raw/warm-<set>.json`. After each group the same steps are also
-//! timed interleaved (cold, warm and parry back to back on each chunk of 200 steps, for
-//! `BENCH_PAIRED_SECS` seconds, default 1.5); the medians of the per-round ratios go to
-//! `bench-results/raw/warm-paired-<set>.json`.
+//! written to `bench-results/raw/gjk-warm-<set>.json`. After each group the same steps are also
+//! timed interleaved (warm, cold and parry back to back on each chunk of 200 steps, order
+//! rotating, for `BENCH_PAIRED_SECS` seconds, default 1.5; `convexity_bench::harness`); the
+//! medians of the per-round ratios go to `bench-results/raw/gjk-warm-paired-<set>.json`.
 //!
 //! `BENCH_SETS=hull8,box` restricts the run to some sets.
 
@@ -23,12 +23,12 @@ mod common;
 use common::{batched, selected};
 use convexity::gjk::{self, Cache};
 use convexity::{DVec3, Pose3, SupportMap};
+use convexity_bench::harness::{interleave, Competitor, Stop};
 use convexity_bench::{
     box_set_with_pairs, hull_set_with_pairs, sphere_set_with_pairs, to_parry64, trajectories,
     write_raw, DataSet, Kind,
 };
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use std::time::{Duration, Instant};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const TRAJECTORIES: usize = 8;
 const STEPS: usize = 1000;
@@ -98,7 +98,7 @@ fn bench_set<S: SupportMap<DVec3>>(c: &mut Criterion, set: &DataSet<S>) {
         set.name()
     );
     write_raw(
-        &format!("warm-{}.json", set.name()),
+        &format!("gjk-warm-{}.json", set.name()),
         &serde_json::json!({
             "name": set.name(),
             "steps": n,
@@ -147,45 +147,30 @@ fn bench_set<S: SupportMap<DVec3>>(c: &mut Criterion, set: &DataSet<S>) {
         });
         g.finish();
 
-        // Interleaved: the same chunk of steps cold, then warm (the warm caches carry on from
-        // the previous warm chunk, which ended on the step before), then parry; per-round
-        // ratios, medians over rounds.
-        let chunk = 200;
+        // Interleaved: the same chunk of steps warm (the caches carry on from the previous
+        // warm chunk, which ended on the step before), cold, then parry; per-round ratios to
+        // warm, medians over rounds.
         let mut caches = vec![Cache::new(); TRAJECTORIES];
-        let (mut rc, mut rp, mut tw) = (Vec::new(), Vec::new(), Vec::new());
-        let start = Instant::now();
-        let mut cur = 0;
-        while rc.len() < 11 || start.elapsed() < paired_budget() {
-            let time = |f: &mut dyn FnMut(usize) -> f64| {
-                let clock = Instant::now();
-                let mut acc = 0.0;
-                for j in 0..chunk {
-                    acc += f((cur + j) % n);
-                }
-                black_box(acc);
-                clock.elapsed().as_secs_f64() * 1e9 / chunk as f64
-            };
-            let cold = time(&mut |k| run(k, None));
-            let warm = time(&mut |k| run(k, Some(&mut caches[st.traj[k]])));
-            let parry = time(&mut |k| {
-                use parry3d_f64::query;
-                let (ia, ib) = st.idx[k];
-                let (sa, sb) = (&*set.parry64[ia as usize], &*set.parry64[ib as usize]);
-                let (pa, pb) = &st.parry64[k];
-                if boolean {
-                    query::intersection_test(pa, sa, pb, sb)
-                        .unwrap()
-                        .intersecting as u8 as f64
-                } else {
-                    query::distance(pa, sa, pb, sb).unwrap().distance
-                }
-            });
-            rc.push(cold / warm);
-            rp.push(parry / warm);
-            tw.push(warm);
-            cur = (cur + chunk) % n;
-        }
-        let (rc, rp, tw) = (median(&mut rc), median(&mut rp), median(&mut tw));
+        let parry = |k: usize| {
+            use parry3d_f64::query;
+            let (ia, ib) = st.idx[k];
+            let (sa, sb) = (&*set.parry64[ia as usize], &*set.parry64[ib as usize]);
+            let (pa, pb) = &st.parry64[k];
+            if boolean {
+                query::intersection_test(pa, sa, pb, sb)
+                    .unwrap()
+                    .intersecting as u8 as f64
+            } else {
+                query::distance(pa, sa, pb, sb).unwrap().distance
+            }
+        };
+        let mut comps: Vec<Competitor<'_>> = vec![
+            ("warm", Box::new(|k| run(k, Some(&mut caches[st.traj[k]])))),
+            ("cold", Box::new(|k| run(k, None))),
+            ("parry3d-f64", Box::new(parry)),
+        ];
+        let p = interleave(n, 200, Stop::bench_default(), true, &mut comps);
+        let (rc, rp, tw) = (p.ratio[1], p.ratio[2], p.ns[0]);
         println!(
             "[{}] warm-{q} interleaved: median ratio cold/warm {rc:.2}, parry3d-f64/warm \
              {rp:.2}, warm {tw:.0} ns/query",
@@ -197,28 +182,9 @@ fn bench_set<S: SupportMap<DVec3>>(c: &mut Criterion, set: &DataSet<S>) {
         );
     }
     write_raw(
-        &format!("warm-paired-{}.json", set.name()),
+        &format!("gjk-warm-paired-{}.json", set.name()),
         &serde_json::Value::Object(interleaved),
     );
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    let m = v.len() / 2;
-    if v.len() % 2 == 1 {
-        v[m]
-    } else {
-        0.5 * (v[m - 1] + v[m])
-    }
-}
-
-/// Seconds of interleaved timing per set and query (`BENCH_PAIRED_SECS`, default 1.5).
-fn paired_budget() -> Duration {
-    let secs = std::env::var("BENCH_PAIRED_SECS")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
-        .unwrap_or(1.5);
-    Duration::from_secs_f64(secs.max(0.0))
 }
 
 fn benches(c: &mut Criterion) {

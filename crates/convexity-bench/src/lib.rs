@@ -35,6 +35,7 @@
 //! `(set, 3, t, 0)`. The generators are ChaCha8 (`rand_chacha`), so data are identical on
 //! every machine and run.
 
+pub mod harness;
 pub mod tables;
 
 use convexity::gjk;
@@ -114,8 +115,15 @@ impl Kind {
 
 /// Derives an independent seed for one stream of one set (SplitMix64 finaliser).
 pub fn seed_for(kind: Kind, stream: u64, index: u64, attempt: u64) -> u64 {
+    seed_for_id(kind.id(), stream, index, attempt)
+}
+
+/// [`seed_for`] for a set identified by a bare number (sets outside [`Kind`], such as the
+/// capsule and ball–box sets of the `speed` binary; their ids must differ from every
+/// [`Kind`]'s).
+pub fn seed_for_id(id: u64, stream: u64, index: u64, attempt: u64) -> u64 {
     let mut z = SEED
-        ^ kind.id().wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ stream.wrapping_mul(0xBF58_476D_1CE4_E5B9)
         ^ index.wrapping_mul(0x94D0_49BB_1331_11EB)
         ^ attempt.wrapping_mul(0xD6E8_FEB8_6659_FD93);
@@ -239,8 +247,13 @@ impl<S> DataSet<S> {
 }
 
 fn pairs_for(kind: Kind, n: usize) -> Pairs {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed_for(kind, 2, 0, 0));
-    let s = kind.offset_scale();
+    pose_pairs(kind.id(), kind.offset_scale(), n)
+}
+
+/// `n` pose pairs of the set with seed id `id` (stream 2), B's centre uniform in the ball of
+/// radius `s` about A's (see the crate docs); shape indices uniform in `0..SHAPES`.
+pub fn pose_pairs(id: u64, s: f64, n: usize) -> Pairs {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed_for_id(id, 2, 0, 0));
     let mut out = Pairs::with_capacity(n);
     for _ in 0..n {
         let ia = rng.gen_range(0..SHAPES as u32);
@@ -710,24 +723,11 @@ impl Paired {
     }
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    v.sort_by(|a, b| a.total_cmp(b));
-    let m = v.len() / 2;
-    if v.len() % 2 == 1 {
-        v[m]
-    } else {
-        0.5 * (v[m - 1] + v[m])
-    }
-}
-
 /// Interleaved timing, robust to a machine whose load changes over time (other jobs on
 /// shared cores): each round times the same `chunk` consecutive pairs with convexity,
 /// parry3d-f64 and parry3d (f32) back to back (the order rotates every round), and the ratio
 /// of the round is taken; the medians over rounds are reported. Runs for about `budget`
-/// (at least 11 rounds), cycling through `pairs`.
+/// (at least 11 rounds), cycling through `pairs` ([`harness::interleave`]).
 pub fn paired<S: SupportMap<DVec3>>(
     set: &DataSet<S>,
     pairs: &Pairs,
@@ -735,59 +735,34 @@ pub fn paired<S: SupportMap<DVec3>>(
     chunk: usize,
     budget: std::time::Duration,
 ) -> Paired {
-    use std::hint::black_box;
-    use std::time::Instant;
-    let n = pairs.len();
-    assert!(n > 0 && chunk > 0);
     let mut ctx = epa::Context::new();
-    let (mut t0, mut t1, mut t2) = (Vec::new(), Vec::new(), Vec::new());
-    let start = Instant::now();
-    let mut cur = 0usize;
-    let mut round = 0usize;
-    // One untimed warm-up round for each library.
-    for lib in 0..3 {
-        for j in 0..chunk {
-            let k = (cur + j) % n;
-            black_box(match lib {
-                0 => run_ours(set, pairs, query, k, &mut ctx),
-                1 => run_parry64(set, pairs, query, k),
-                _ => run_parry32(set, pairs, query, k),
-            });
-        }
-    }
-    while round < 11 || start.elapsed() < budget {
-        let mut t = [0.0f64; 3];
-        for step in 0..3 {
-            let lib = (step + round) % 3;
-            let clock = Instant::now();
-            let mut acc = 0.0;
-            for j in 0..chunk {
-                let k = (cur + j) % n;
-                acc += match lib {
-                    0 => run_ours(set, pairs, query, k, &mut ctx),
-                    1 => run_parry64(set, pairs, query, k),
-                    _ => run_parry32(set, pairs, query, k),
-                };
-            }
-            black_box(acc);
-            t[lib] = clock.elapsed().as_secs_f64() * 1e9 / chunk as f64;
-        }
-        t0.push(t[0]);
-        t1.push(t[1]);
-        t2.push(t[2]);
-        cur = (cur + chunk) % n;
-        round += 1;
-    }
-    let mut r1: Vec<f64> = t1.iter().zip(&t0).map(|(p, o)| p / o).collect();
-    let mut r2: Vec<f64> = t2.iter().zip(&t0).map(|(p, o)| p / o).collect();
+    let mut comps: Vec<harness::Competitor<'_>> = vec![
+        (
+            "convexity",
+            Box::new(|k| run_ours(set, pairs, query, k, &mut ctx)),
+        ),
+        (
+            "parry3d-f64",
+            Box::new(|k| run_parry64(set, pairs, query, k)),
+        ),
+        (
+            "parry3d-f32",
+            Box::new(|k| run_parry32(set, pairs, query, k)),
+        ),
+    ];
+    let stop = harness::Stop {
+        min_rounds: 11,
+        budget,
+    };
+    let r = harness::interleave(pairs.len(), chunk, stop, true, &mut comps);
     Paired {
-        rounds: round,
+        rounds: r.rounds,
         chunk,
-        ns_ours: median(&mut t0),
-        ns_parry64: median(&mut t1),
-        ns_parry32: median(&mut t2),
-        ratio_parry64: median(&mut r1),
-        ratio_parry32: median(&mut r2),
+        ns_ours: r.ns[0],
+        ns_parry64: r.ns[1],
+        ns_parry32: r.ns[2],
+        ratio_parry64: r.ratio[1],
+        ratio_parry32: r.ratio[2],
     }
 }
 

@@ -1,17 +1,11 @@
-//! Writes `bench-results/issue3.md` (issue 3, "Polyhedra") from criterion's results of the
-//! `polyhedron_support`, `gjk_polyhedron` and `contact` benches and the untimed statistics /
-//! interleaved timings they wrote to `<out>/raw/issue3-*.json`.
-//!
-//! Usage: `issue3_table --criterion DIR --out DIR --command "..." --commit "..." --date "..."`.
-//! `crates/convexity-bench/run_issue3.sh` runs the benches and then this.
+//! `polyhedra.md` from the `polyhedra` group: benches `polyhedron_support` (support query vs
+//! hull size, Dobkin–Kirkpatrick), `gjk_polyhedron` (GJK on large hulls, coherent hull1024)
+//! and `contact` (box–box and hull–hull contact, coherent hull128 with V-Clip / GJK /
+//! Chung–Wang warm starts).
 
-use convexity_bench::tables::{
-    cpu_model, div, get, ns, num, ratio, read_criterion, read_json, sci, Results,
-};
+use super::{div, get, header, ns, num, ratio, sci, verdict, Raw, Results};
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 /// Sizes of the support-query table (bench `polyhedron_support`).
 const SIZES: [usize; 6] = [8, 32, 128, 1024, 10_000, 100_000];
@@ -66,45 +60,6 @@ level, so there are 17 levels at N = 1024 and 33 at N = 100 000, each with a sho
 (≈ 380 edges each), ~1.2 ms per pair, ~45× slower than parry's GJK/EPA-based `contact`; EPA \
 is on par with parry there.\n";
 
-struct Args {
-    criterion: PathBuf,
-    out: PathBuf,
-    command: String,
-    commit: String,
-    date: String,
-}
-
-fn args() -> Args {
-    let mut a = Args {
-        criterion: PathBuf::from("target/criterion-issue3"),
-        out: PathBuf::from("bench-results"),
-        command: "(not recorded)".into(),
-        commit: "(not recorded)".into(),
-        date: "(not recorded)".into(),
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(k) = it.next() {
-        let v = it.next().unwrap_or_else(|| panic!("{k} needs a value"));
-        match k.as_str() {
-            "--criterion" => a.criterion = v.into(),
-            "--out" => a.out = v.into(),
-            "--command" => a.command = v,
-            "--commit" => a.commit = v,
-            "--date" => a.date = v,
-            _ => panic!("unknown argument {k}"),
-        }
-    }
-    a
-}
-
-fn verdict(r: Option<f64>, goal: f64) -> &'static str {
-    match r {
-        Some(v) if v >= goal => "met",
-        Some(_) => "**missed**",
-        None => "—",
-    }
-}
-
 /// Interleaved median ns of `name` in a raw record's `interleaved` object.
 fn ins(v: Option<&Value>, name: &str) -> Option<f64> {
     v?["ns"][name].as_f64()
@@ -151,7 +106,7 @@ fn crossovers(r: &Results, reference: &str, other: &str) -> Vec<String> {
     out
 }
 
-fn support_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) {
+fn support_section(s: &mut String, r: &Results, raw: &Raw) {
     let _ = writeln!(
         s,
         "## 1. Support query time vs hull size (bench `polyhedron_support`)\n"
@@ -179,7 +134,7 @@ fn support_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) {
     );
     sep.push_str("---:|---|---:|---:|");
     let _ = writeln!(s, "{head}\n{sep}");
-    let sup = raw.get("issue3-support");
+    let sup = raw.get("polyhedra-support");
     for n in SIZES {
         let g = format!("polyhedron-support-{n}");
         let mut row = format!("| {n} |");
@@ -224,7 +179,7 @@ fn support_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) {
     s.push('\n');
 }
 
-fn gjk_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) {
+fn gjk_section(s: &mut String, r: &Results, raw: &Raw) {
     let _ = writeln!(
         s,
         "## 2. GJK distance and boolean on large hulls (bench `gjk_polyhedron`)\n"
@@ -252,7 +207,7 @@ fn gjk_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) {
     );
     let _ = writeln!(s, "|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
     for set in ["hull1024", "hull10000"] {
-        let v = raw.get(&format!("issue3-gjk-{set}"));
+        let v = raw.get(&format!("polyhedra-gjk-{set}"));
         for q in ["distance", "boolean"] {
             let g = format!("gjkpoly-{q}-{set}");
             let (o, p, pa) = (
@@ -295,7 +250,7 @@ fn gjk_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) {
     );
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for set in ["hull1024", "hull10000"] {
-        let Some(v) = raw.get(&format!("issue3-gjk-{set}")) else {
+        let Some(v) = raw.get(&format!("polyhedra-gjk-{set}")) else {
             let _ = writeln!(s, "| {set} | — | — | — | — | — | — | — | — |");
             continue;
         };
@@ -314,7 +269,7 @@ fn gjk_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) {
         );
     }
     s.push('\n');
-    let v = raw.get("issue3-gjk-coherent-hull1024");
+    let v = raw.get("polyhedra-gjk-coherent-hull1024");
     let il = v.map(|v| &v["interleaved"]);
     let g = "gjkpoly-coherent-hull1024";
     let (c, w, p) = (
@@ -349,7 +304,7 @@ fn gjk_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) {
     );
 }
 
-fn contact_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) {
+fn contact_section(s: &mut String, r: &Results, raw: &Raw) {
     let _ = writeln!(s, "## 3. Box–box and hull–hull contact (bench `contact`)\n");
     let _ = writeln!(
         s,
@@ -370,7 +325,7 @@ fn contact_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) {
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for set in ["box", "hull128"] {
         let g = format!("contact-{set}");
-        let v = raw.get(&format!("issue3-contact-{set}"));
+        let v = raw.get(&format!("polyhedra-contact-{set}"));
         let il = v.map(|v| &v["interleaved"]);
         let (m, b, e, p) = (
             get(r, &g, "sat-manifold"),
@@ -401,8 +356,8 @@ fn contact_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) {
     s.push('\n');
 }
 
-fn coherent_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) {
-    let v = raw.get("issue3-coherent-hull128");
+fn coherent_section(s: &mut String, r: &Results, raw: &Raw) {
+    let v = raw.get("polyhedra-coherent-hull128");
     let il = v.map(|v| &v["interleaved"]);
     let _ = writeln!(
         s,
@@ -479,61 +434,21 @@ fn coherent_section(s: &mut String, r: &Results, raw: &BTreeMap<String, Value>) 
     s.push('\n');
 }
 
-fn main() {
-    let a = args();
-    let r = read_criterion(&a.criterion);
-    if r.is_empty() {
-        eprintln!("no criterion results under {}", a.criterion.display());
-        std::process::exit(1);
-    }
-    let mut raw = BTreeMap::new();
-    if let Ok(entries) = std::fs::read_dir(a.out.join("raw")) {
-        for e in entries.flatten() {
-            let p = e.path();
-            let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
-            if let Some(stem) = stem.filter(|s| s.starts_with("issue3-")) {
-                if p.extension().is_some_and(|x| x == "json") {
-                    if let Some(v) = read_json(&p) {
-                        raw.insert(stem, v);
-                    }
-                }
-            }
-        }
-    }
-    let nproc = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let mut s = String::new();
-    let _ = writeln!(s, "# Issue 3 (Polyhedra): benchmarks\n");
-    let _ = writeln!(
-        s,
-        "Generated by `crates/convexity-bench/src/bin/issue3_table.rs` from criterion's median \
-         estimates (`new/estimates.json`) divided by the batch size, and the untimed \
-         statistics and interleaved timings the benches wrote to \
-         `bench-results/raw/issue3-*.json`. Times are per query (or per support call / per \
-         trajectory step); lower is better. Every table compares our code and parry3d-f64 \
-         measured in the same run on the same seeded inputs.\n"
+/// The whole `polyhedra.md`.
+pub fn table(raw: &Raw) -> String {
+    let r = &raw.crit;
+    let mut s = header(
+        "Polyhedra: support queries, GJK on large hulls, contact, coherent motion",
+        "polyhedra",
+        raw,
+        "Times are per query (or per support call / per trajectory step); lower is better. \
+         Every table compares our code and parry3d-f64 measured in the same run on the same \
+         seeded inputs.",
     );
-    let _ = writeln!(s, "* Machine: {nproc} cores (nproc), CPU: {}", cpu_model());
-    let _ = writeln!(s, "* Date: {}", a.date);
-    let _ = writeln!(s, "* Library measured: {}", a.commit);
-    let _ = writeln!(s, "* Command: `{}`", a.command);
-    let _ = writeln!(
-        s,
-        "* Noise: the 2 cores are shared with other jobs (another benchmark run and compilers \
-         ran at the same time), so absolute times can be off by tens of percent; ratios \
-         within one run, and the interleaved ratios above all, are the numbers to trust. \
-         Preliminary: to be re-measured on a quiet machine.\n"
-    );
-    support_section(&mut s, &r, &raw);
-    gjk_section(&mut s, &r, &raw);
-    contact_section(&mut s, &r, &raw);
-    coherent_section(&mut s, &r, &raw);
+    support_section(&mut s, r, raw);
+    gjk_section(&mut s, r, raw);
+    contact_section(&mut s, r, raw);
+    coherent_section(&mut s, r, raw);
     s.push_str(NOTES);
-    std::fs::create_dir_all(&a.out).expect("create output directory");
-    std::fs::write(a.out.join("issue3.md"), &s).expect("write issue3.md");
-    println!("{s}");
-    eprintln!(
-        "wrote {} ({} benchmark results)",
-        a.out.join("issue3.md").display(),
-        r.len()
-    );
+    s
 }

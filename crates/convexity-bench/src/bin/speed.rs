@@ -1,0 +1,717 @@
+//! Writes `bench-results/speed.md`: convexity against parry3d-f64 0.31 through the calls a
+//! user makes, with two world poses — `gjk::distance` / `parry::query::distance`,
+//! `gjk::intersects` / `query::intersection_test`, `epa::penetration` /
+//! `query::contact(.., prediction 0)` — next to the speed targets of issue 10.
+//!
+//! Method (the issue's): per set, the same 64 shapes and the first `--pairs` (20,000) seeded
+//! pose pairs for both libraries (`convexity_bench` data sets: random rotations, about half of
+//! the pairs overlapping); each query is timed interleaved in this one process
+//! ([`convexity_bench::harness::interleave`]): a chunk of pairs with parry, then the same chunk
+//! with ours, `--rounds` (15) rounds, ns per query = median over rounds, ratio = median over
+//! rounds of parry's time ÷ ours on the same chunk. The chunk is every pair of the set unless
+//! `--chunk` says otherwise. EPA runs on the pairs our GJK proves overlapping.
+//!
+//! Sets: hull8, hull32 (`Points`: the support function scans the points), hull128, hull1024
+//! (`ConvexPolyhedron::from_points`, built once, untimed), box (half extents in [0.3, 1]),
+//! sphere (radius in [0.3, 1]), capsule (capsule–capsule: segment half-length in [0.3, 1],
+//! radius in [0.2, 0.6]) and sphere–box (A a sphere of the sphere set, B a box of the box
+//! set). parry gets `ConvexPolyhedron::from_convex_hull` of the same points, and its own
+//! `Cuboid`, `Ball`, `Capsule`. The two new sets' offset scale (the radius of the ball in
+//! which B's centre lies about A's) is calibrated at start-up, deterministically, for a 50 %
+//! overlap, as `src/bin/calibrate.rs` does for the others.
+//!
+//! The GJK floor: one `MinkowskiDifference::support` call is timed per set (5 calls on each
+//! of the first 4,096 pairs, random unit directions, the same rounds), and the floor of a
+//! query is its average GJK iterations (one support call each) × that time.
+//!
+//! Usage: `cargo run --release -p convexity-bench --bin speed -- [--pairs N] [--rounds R]
+//! [--chunk C] [--sets hull8,box,...] [--out FILE] [--command TEXT]`
+//! (documented entry point: `crates/convexity-bench/run.sh speed`).
+
+use convexity::gjk::minkowski::MinkowskiDifference;
+use convexity::gjk::{self, epa};
+use convexity::{Ball, Capsule, ConvexPolyhedron, Cuboid, DVec3, Pose3, SupportMap};
+use convexity_bench::harness::{interleave, Args, Competitor, Stop};
+use convexity_bench::tables::machine;
+use convexity_bench::{
+    box_set_with_pairs, directions, hull_set_with_pairs, pose_pairs, seed_for_id,
+    sphere_set_with_pairs, Pairs, SHAPES,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::fmt::Write as _;
+use std::hint::black_box;
+
+type PShape = Box<dyn parry3d_f64::shape::Shape>;
+
+const USAGE: &str = "usage: speed [--pairs N] [--rounds R] [--chunk C] [--sets a,b,...] \
+                     [--out FILE] [--command TEXT]";
+/// Seed ids of the two sets that are not `convexity_bench::Kind`s.
+const CAPSULE_ID: u64 = 3 << 20;
+const BALL_BOX_ID: u64 = 4 << 20;
+/// Pairs whose Minkowski supports are timed, and calls per pair (as GJK makes on one pair).
+const SUPPORT_PAIRS: usize = 4096;
+const CALLS_PER_PAIR: usize = 5;
+
+/// Settings of one run.
+struct Cfg {
+    pairs: usize,
+    rounds: usize,
+    chunk: usize,
+}
+
+/// One set: our shapes for A and B, parry's, and the pose pairs.
+struct Case<'a, A, B> {
+    name: &'static str,
+    a: &'a [A],
+    b: &'a [B],
+    pa: &'a [PShape],
+    pb: &'a [PShape],
+    pairs: Pairs,
+}
+
+/// One timed query of one set.
+#[derive(Clone, Copy, Default)]
+struct Timing {
+    pairs: usize,
+    parry_ns: f64,
+    ours_ns: f64,
+    /// Median over rounds of parry's time ÷ ours.
+    ratio: f64,
+}
+
+/// Everything measured on one set.
+#[derive(Default)]
+struct Row {
+    name: &'static str,
+    distance: Timing,
+    boolean: Timing,
+    epa: Option<Timing>,
+    support_ns: f64,
+    iters_distance: f64,
+    iters_boolean: f64,
+    overlap: f64,
+    max_diff_distance: f64,
+    boolean_mismatches: usize,
+    boolean_undetermined: usize,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Q {
+    Distance,
+    Boolean,
+    Penetration,
+}
+
+impl<A: SupportMap<DVec3>, B: SupportMap<DVec3>> Case<'_, A, B> {
+    fn ours(&self, pairs: &Pairs, q: Q, k: usize, ctx: &mut epa::Context<DVec3>) -> f64 {
+        let (ia, ib) = pairs.idx[k];
+        let (a, b) = (&self.a[ia as usize], &self.b[ib as usize]);
+        let (pa, pb) = &pairs.ours[k];
+        match q {
+            Q::Distance => gjk::distance(a, pa, b, pb, &gjk::Options::default(), None).distance,
+            Q::Boolean => {
+                let r = gjk::intersects(a, pa, b, pb, &gjk::Options::default(), None);
+                (r.intersecting() == Some(true)) as u8 as f64
+            }
+            Q::Penetration => epa::penetration(a, pa, b, pb, &epa::Options::default(), ctx).depth,
+        }
+    }
+
+    fn parry(&self, pairs: &Pairs, q: Q, k: usize) -> f64 {
+        use parry3d_f64::query;
+        let (ia, ib) = pairs.idx[k];
+        let (a, b) = (&*self.pa[ia as usize], &*self.pb[ib as usize]);
+        let (pa, pb) = &pairs.parry64[k];
+        // parry answers every pair of these shape types; a NaN keeps a failure visible.
+        match q {
+            Q::Distance => query::distance(pa, a, pb, b).map_or(f64::NAN, |d| d.distance),
+            Q::Boolean => query::intersection_test(pa, a, pb, b)
+                .map_or(f64::NAN, |r| r.intersecting as u8 as f64),
+            Q::Penetration => {
+                query::contact(pa, a, pb, b, 0.0).map_or(f64::NAN, |c| c.map_or(0.0, |c| c.dist))
+            }
+        }
+    }
+
+    /// parry then ours on the same chunk, `cfg.rounds` rounds.
+    fn time(&self, pairs: &Pairs, q: Q, cfg: &Cfg) -> Timing {
+        let n = pairs.len();
+        let chunk = if cfg.chunk == 0 { n } else { cfg.chunk.min(n) };
+        let mut ctx = epa::Context::new();
+        let mut comps: Vec<Competitor<'_>> = vec![
+            ("parry3d-f64", Box::new(|k| self.parry(pairs, q, k))),
+            ("convexity", Box::new(|k| self.ours(pairs, q, k, &mut ctx))),
+        ];
+        let r = interleave(n, chunk, Stop::rounds(cfg.rounds), false, &mut comps);
+        Timing {
+            pairs: n,
+            parry_ns: r.ns[0],
+            ours_ns: r.ns[1],
+            // ratio[1] is the median of t_ours / t_parry; its reciprocal is the median of
+            // t_parry / t_ours (exactly so for an odd number of rounds).
+            ratio: 1.0 / r.ratio[1],
+        }
+    }
+
+    /// ns per `MinkowskiDifference::support` call on this set.
+    fn support_ns(&self, cfg: &Cfg) -> f64 {
+        let n = self.pairs.len().min(SUPPORT_PAIRS);
+        let minks: Vec<_> = (0..n)
+            .map(|k| {
+                let (ia, ib) = self.pairs.idx[k];
+                let (pa, pb) = &self.pairs.ours[k];
+                MinkowskiDifference::new(&self.a[ia as usize], pa, &self.b[ib as usize], pb)
+            })
+            .collect();
+        let dirs = directions(1021, 0x5EED_D1C5);
+        let calls = n * CALLS_PER_PAIR;
+        let mut comps: Vec<Competitor<'_>> = vec![(
+            "support",
+            Box::new(|k| minks[k / CALLS_PER_PAIR].support(dirs[k % dirs.len()]).w.x),
+        )];
+        interleave(calls, calls, Stop::rounds(cfg.rounds), false, &mut comps).ns[0]
+    }
+
+    fn measure(&self, cfg: &Cfg) -> Row {
+        let t0 = std::time::Instant::now();
+        let mut row = Row {
+            name: self.name,
+            ..Row::default()
+        };
+        let opts = gjk::Options::default();
+        let (mut it_d, mut it_b) = (0u64, 0u64);
+        let mut over = Vec::new();
+        let n = self.pairs.len();
+        for k in 0..n {
+            let (ia, ib) = self.pairs.idx[k];
+            let (a, b) = (&self.a[ia as usize], &self.b[ib as usize]);
+            let (pa, pb) = &self.pairs.ours[k];
+            let d = gjk::distance(a, pa, b, pb, &opts, None);
+            let i = gjk::intersects(a, pa, b, pb, &opts, None);
+            it_d += d.iterations as u64;
+            it_b += i.iterations as u64;
+            let dp = self.parry(&self.pairs, Q::Distance, k);
+            row.max_diff_distance = row.max_diff_distance.max((d.distance - dp).abs());
+            let bp = self.parry(&self.pairs, Q::Boolean, k) == 1.0;
+            match i.intersecting() {
+                Some(v) => {
+                    row.boolean_mismatches += (v != bp) as usize;
+                    if v {
+                        over.push(k);
+                    }
+                }
+                None => row.boolean_undetermined += 1,
+            }
+        }
+        row.iters_distance = it_d as f64 / n.max(1) as f64;
+        row.iters_boolean = it_b as f64 / n.max(1) as f64;
+        row.overlap = over.len() as f64 / n.max(1) as f64;
+        eprintln!(
+            "[{}] untimed pass {:.1} s: overlap {:.3}, iterations {:.2} / {:.2}",
+            self.name,
+            t0.elapsed().as_secs_f64(),
+            row.overlap,
+            row.iters_distance,
+            row.iters_boolean
+        );
+        row.distance = self.time(&self.pairs, Q::Distance, cfg);
+        row.boolean = self.time(&self.pairs, Q::Boolean, cfg);
+        let overlapping = self.pairs.subset(&over);
+        if !overlapping.is_empty() {
+            row.epa = Some(self.time(&overlapping, Q::Penetration, cfg));
+        }
+        row.support_ns = self.support_ns(cfg);
+        eprintln!(
+            "[{}] {:.1} s: distance {:.0}/{:.0} ns ({:.2}×), boolean {:.0}/{:.0} ns ({:.2}×), \
+             support {:.1} ns",
+            self.name,
+            t0.elapsed().as_secs_f64(),
+            row.distance.parry_ns,
+            row.distance.ours_ns,
+            row.distance.ratio,
+            row.boolean.parry_ns,
+            row.boolean.ours_ns,
+            row.boolean.ratio,
+            row.support_ns
+        );
+        row
+    }
+}
+
+/// 64 capsules along local y: segment half-length in [0.3, 1], radius in [0.2, 0.6].
+fn capsules() -> (Vec<Capsule<DVec3>>, Vec<PShape>) {
+    let mut ours = Vec::with_capacity(SHAPES);
+    let mut parry: Vec<PShape> = Vec::with_capacity(SHAPES);
+    for i in 0..SHAPES {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed_for_id(CAPSULE_ID, 1, i as u64, 0));
+        let h: f64 = rng.gen_range(0.3..=1.0);
+        let r: f64 = rng.gen_range(0.2..=0.6);
+        let (p, q) = (DVec3::new(0.0, -h, 0.0), DVec3::new(0.0, h, 0.0));
+        ours.push(Capsule::new(p, q, r).expect("valid capsule"));
+        parry.push(Box::new(parry3d_f64::shape::Capsule::new_y(h, r)));
+    }
+    (ours, parry)
+}
+
+/// The offset scale `s` giving about half overlapping pairs for shapes `a` × `b` under the
+/// pose stream `id` (bisection of the touching distance along each pair's offset direction,
+/// then `E[min(1, r*/s)³] = 1/2` solved for `s`; see `src/bin/calibrate.rs`).
+fn calibrate<A: SupportMap<DVec3>, B: SupportMap<DVec3>>(id: u64, a: &[A], b: &[B]) -> f64 {
+    let opts = gjk::Options::default();
+    let probe = pose_pairs(id, 1.0, 2000);
+    let touching: Vec<f64> = (0..probe.len())
+        .map(|k| {
+            let (ia, ib) = probe.idx[k];
+            let (sa, sb) = (&a[ia as usize], &b[ib as usize]);
+            let (pa, pb) = probe.ours[k];
+            let dir = (pb.translation() - pa.translation()).normalize_or(DVec3::X);
+            let hit = |r: f64| {
+                Pose3::new(pa.translation() + dir * r, pb.rotation()).is_ok_and(|pbr| {
+                    gjk::intersects(sa, &pa, sb, &pbr, &opts, None).intersecting() == Some(true)
+                })
+            };
+            let (mut lo, mut hi) = (0.0, 4.0);
+            for _ in 0..40 {
+                let m = 0.5 * (lo + hi);
+                if hit(m) {
+                    lo = m;
+                } else {
+                    hi = m;
+                }
+            }
+            lo
+        })
+        .collect();
+    let frac = |s: f64| {
+        touching
+            .iter()
+            .map(|x| (x / s).min(1.0).powi(3))
+            .sum::<f64>()
+            / touching.len() as f64
+    };
+    let (mut lo, mut hi) = (0.1, 10.0);
+    for _ in 0..60 {
+        let m = 0.5 * (lo + hi);
+        if frac(m) > 0.5 {
+            lo = m;
+        } else {
+            hi = m;
+        }
+    }
+    lo
+}
+
+fn polyhedra(points: &[convexity::Points<DVec3>]) -> Vec<ConvexPolyhedron> {
+    points
+        .iter()
+        .map(|p| ConvexPolyhedron::from_points(p.points()).expect("hull of sphere points"))
+        .collect()
+}
+
+fn run_sets(cfg: &Cfg, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, Vec<String>) {
+    let mut rows = Vec::new();
+    let mut notes = Vec::new();
+    for n in [8usize, 32, 128, 1024] {
+        let name: &'static str = match n {
+            8 => "hull8",
+            32 => "hull32",
+            128 => "hull128",
+            _ => "hull1024",
+        };
+        if !wanted(name) {
+            continue;
+        }
+        let set = hull_set_with_pairs(n, cfg.pairs);
+        if n <= 32 {
+            let c = Case {
+                name,
+                a: &set.shapes,
+                b: &set.shapes,
+                pa: &set.parry64,
+                pb: &set.parry64,
+                pairs: set.pairs.clone(),
+            };
+            rows.push(c.measure(cfg));
+        } else {
+            let polys = polyhedra(&set.shapes);
+            let c = Case {
+                name,
+                a: &polys,
+                b: &polys,
+                pa: &set.parry64,
+                pb: &set.parry64,
+                pairs: set.pairs.clone(),
+            };
+            rows.push(c.measure(cfg));
+        }
+    }
+    let boxes = box_set_with_pairs(cfg.pairs);
+    let balls = sphere_set_with_pairs(cfg.pairs);
+    if wanted("box") {
+        let c = Case {
+            name: "box",
+            a: &boxes.shapes,
+            b: &boxes.shapes,
+            pa: &boxes.parry64,
+            pb: &boxes.parry64,
+            pairs: boxes.pairs.clone(),
+        };
+        rows.push(c.measure(cfg));
+    }
+    if wanted("sphere") {
+        let c = Case {
+            name: "sphere",
+            a: &balls.shapes,
+            b: &balls.shapes,
+            pa: &balls.parry64,
+            pb: &balls.parry64,
+            pairs: balls.pairs.clone(),
+        };
+        rows.push(c.measure(cfg));
+    }
+    if wanted("capsule") {
+        let (caps, pcaps) = capsules();
+        let s = calibrate(CAPSULE_ID, &caps, &caps);
+        notes.push(format!("capsule offset scale {s:.3} (calibrated)"));
+        let c = Case {
+            name: "capsule",
+            a: &caps,
+            b: &caps,
+            pa: &pcaps,
+            pb: &pcaps,
+            pairs: pose_pairs(CAPSULE_ID, s, cfg.pairs),
+        };
+        rows.push(c.measure(cfg));
+    }
+    if wanted("sphere-box") {
+        let s = calibrate::<Ball<DVec3>, Cuboid<DVec3>>(BALL_BOX_ID, &balls.shapes, &boxes.shapes);
+        notes.push(format!("sphere-box offset scale {s:.3} (calibrated)"));
+        let c = Case {
+            name: "sphere-box",
+            a: &balls.shapes,
+            b: &boxes.shapes,
+            pa: &balls.parry64,
+            pb: &boxes.parry64,
+            pairs: pose_pairs(BALL_BOX_ID, s, cfg.pairs),
+        };
+        rows.push(c.measure(cfg));
+    }
+    (rows, notes)
+}
+
+/// The issue's target for a query on a set: parry ÷ ours at least this.
+fn target(q: Q, set: &str) -> Option<f64> {
+    match (q, set) {
+        (Q::Distance | Q::Boolean, "hull8" | "hull32" | "hull128" | "box") => Some(2.0),
+        (Q::Distance | Q::Boolean, "hull1024") => Some(5.0),
+        (Q::Distance | Q::Boolean, "sphere" | "capsule") => Some(1.5),
+        (Q::Penetration, "hull8" | "hull32" | "hull128" | "box") => Some(3.0),
+        _ => None,
+    }
+}
+
+fn ns(v: f64) -> String {
+    if v >= 10_000.0 {
+        format!("{:.1} µs", v / 1000.0)
+    } else if v >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+fn met(ok: bool) -> &'static str {
+    if ok {
+        "met"
+    } else {
+        "**missed**"
+    }
+}
+
+fn git(args: &[&str]) -> Option<String> {
+    let o = std::process::Command::new("git").args(args).output().ok()?;
+    o.status
+        .success()
+        .then(|| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
+fn now_utc() -> String {
+    std::process::Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "(unknown)".into())
+}
+
+fn query_table(s: &mut String, rows: &[Row], q: Q, title: &str) {
+    let _ = writeln!(s, "### {title}\n");
+    let _ = writeln!(
+        s,
+        "| set | pairs timed | parry3d-f64 ns/query | convexity ns/query | parry ÷ ours | \
+         target | status |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---|---|");
+    for r in rows {
+        let t = match q {
+            Q::Distance => Some(r.distance),
+            Q::Boolean => Some(r.boolean),
+            Q::Penetration => r.epa,
+        };
+        let Some(t) = t else {
+            let _ = writeln!(
+                s,
+                "| {} | 0 | — | — | — | — | no overlapping pair |",
+                r.name
+            );
+            continue;
+        };
+        let (goal, status) = match target(q, r.name) {
+            Some(g) => (format!("≥ {g}×"), met(t.ratio >= g).to_string()),
+            None => ("—".into(), "no target".into()),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {:.2}× | {goal} | {status} |",
+            r.name,
+            t.pairs,
+            ns(t.parry_ns),
+            ns(t.ours_ns),
+            t.ratio
+        );
+    }
+    s.push('\n');
+}
+
+fn report(rows: &[Row], notes: &[String], cfg: &Cfg, command: &str) -> String {
+    let mut s = String::new();
+    let commit = {
+        let head = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
+        let dirty = git(&["status", "--porcelain", "--", "crates/convexity"])
+            .is_some_and(|x| !x.is_empty());
+        let branch = git(&["rev-parse", "--abbrev-ref", "HEAD"]).unwrap_or_default();
+        let dirty = if dirty {
+            " + uncommitted changes in crates/convexity"
+        } else {
+            ""
+        };
+        format!("{head}{dirty} (branch {branch})")
+    };
+    let _ = writeln!(
+        s,
+        "<!-- BASELINE: measured on branch `bench` with the library code from before the speed \
+         work of issue 10 (hot path, closed forms, EPA, batch live on other branches). The \
+         lead re-runs `crates/convexity-bench/run.sh speed` after merging them; until then \
+         these figures are the baseline, not the result. -->\n"
+    );
+    let _ = writeln!(s, "# Speed: convexity vs parry3d-f64, user-level calls\n");
+    let _ = writeln!(
+        s,
+        "Generated by `crates/convexity-bench/src/bin/speed.rs`. Each query is the call a user \
+         makes with two world poses: `gjk::distance` / `parry3d_f64::query::distance`, \
+         `gjk::intersects` / `query::intersection_test`, `epa::penetration` / \
+         `query::contact(.., prediction 0)` (EPA on the pairs our GJK proves overlapping). \
+         Same 64 shapes and the same {} seeded pose pairs per set for both libraries, random \
+         rotations, about half of the pairs overlapping. Timed interleaved in one process: a \
+         chunk of pairs with parry, then the same chunk with ours, {} rounds; ns per query = \
+         median over rounds; ratio = median over rounds of parry's time ÷ ours (above 1: \
+         convexity faster). Chunk: {}.\n",
+        cfg.pairs,
+        cfg.rounds,
+        if cfg.chunk == 0 {
+            "every pair of the set".to_string()
+        } else {
+            format!("{} pairs", cfg.chunk)
+        }
+    );
+    let _ = writeln!(
+        s,
+        "**Baseline:** these figures were measured with the library as it was before the speed \
+         work of issue 10; they are re-measured with the same command after that work is \
+         merged.\n"
+    );
+    let _ = writeln!(s, "* Machine: {}", machine());
+    let _ = writeln!(s, "* Date: {}", now_utc());
+    let _ = writeln!(s, "* Library measured: {commit}");
+    let _ = writeln!(s, "* Command: `{command}`");
+    let _ = writeln!(
+        s,
+        "* Sets: hull8, hull32 = `Points` (support by scanning the points); hull128, hull1024 = \
+         `ConvexPolyhedron::from_points` built once (hill-climbing support); parry: \
+         `ConvexPolyhedron::from_convex_hull` of the same points. box: half extents in \
+         [0.3, 1]; sphere: radius in [0.3, 1] (ball–ball); capsule: capsule–capsule, segment \
+         half-length in [0.3, 1], radius in [0.2, 0.6]; sphere-box: A from the sphere set, B \
+         from the box set.{}",
+        if notes.is_empty() {
+            String::new()
+        } else {
+            format!(" {}.", notes.join("; "))
+        }
+    );
+    let _ = writeln!(
+        s,
+        "* Peers: parry3d-f64 0.31 is measured in this run. coal is not run here: its figures \
+         come only from an earlier run, as context (coal box distance was 873 ns per query on \
+         this machine class).\n"
+    );
+
+    let _ = writeln!(s, "## Summary: parry ns / ours ns (parry ÷ ours)\n");
+    let _ = writeln!(
+        s,
+        "| set | distance | boolean | EPA (overlapping pairs) | overlap fraction |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---:|");
+    let cell = |t: Timing| format!("{} / {} ({:.2}×)", ns(t.parry_ns), ns(t.ours_ns), t.ratio);
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {:.3} |",
+            r.name,
+            cell(r.distance),
+            cell(r.boolean),
+            r.epa.map_or("—".into(), cell),
+            r.overlap
+        );
+    }
+    s.push('\n');
+
+    let _ = writeln!(s, "## Against the targets of issue 10\n");
+    query_table(&mut s, rows, Q::Distance, "Distance");
+    query_table(&mut s, rows, Q::Boolean, "Boolean");
+    query_table(
+        &mut s,
+        rows,
+        Q::Penetration,
+        "EPA (cold), overlapping pairs",
+    );
+
+    let _ = writeln!(s, "### Warm-started EPA on a coherent trajectory\n");
+    let _ = writeln!(
+        s,
+        "| set | cold EPA ns/step | warm EPA ns/step | cold ÷ warm | target | status |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---|---|");
+    let _ = writeln!(
+        s,
+        "| — | — | — | — | ≥ 5× | not measured: no warm API on this branch |\n"
+    );
+    let _ = writeln!(
+        s,
+        "`convexity::gjk::epa` has no warm-started entry point on the branch this was run on \
+         (it is being written on another branch); the row is wired after merging.\n"
+    );
+
+    let _ = writeln!(s, "### GJK against its floor\n");
+    let _ = writeln!(
+        s,
+        "Floor = average GJK iterations (one `MinkowskiDifference::support` call each) × the \
+         time of one support call on the set (5 calls on each of the first {SUPPORT_PAIRS} \
+         pairs, random unit directions, median of {} rounds). `÷ floor` = our query time ÷ \
+         floor; target: within 2× (≤ 2).\n",
+        cfg.rounds
+    );
+    let _ = writeln!(
+        s,
+        "| set | support ns/call | distance: iterations | floor ns | ours ns | ÷ floor | status \
+         | boolean: iterations | floor ns | ours ns | ÷ floor | status |"
+    );
+    let _ = writeln!(
+        s,
+        "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|"
+    );
+    for r in rows {
+        let fd = r.iters_distance * r.support_ns;
+        let fb = r.iters_boolean * r.support_ns;
+        let (xd, xb) = (r.distance.ours_ns / fd, r.boolean.ours_ns / fb);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.2} | {} | {} | {:.2}× | {} | {:.2} | {} | {} | {:.2}× | {} |",
+            r.name,
+            ns(r.support_ns),
+            r.iters_distance,
+            ns(fd),
+            ns(r.distance.ours_ns),
+            xd,
+            met(xd <= 2.0),
+            r.iters_boolean,
+            ns(fb),
+            ns(r.boolean.ours_ns),
+            xb,
+            met(xb <= 2.0)
+        );
+    }
+    s.push('\n');
+
+    let _ = writeln!(s, "## Batch API\n");
+    let _ = writeln!(
+        s,
+        "Placeholder: the batch API (`convexity::gjk::batch`, bench \
+         `crates/convexity-bench/benches/batch.rs`) lives on another branch; its rows \
+         (single-core and all-core ns per query on box and hull8 against parry; targets ≥ 4× \
+         parry on one core, all-core throughput ≥ 1.8× single-core) are wired here after \
+         merging.\n"
+    );
+
+    let _ = writeln!(s, "## Agreement (untimed, every pair)\n");
+    let _ = writeln!(
+        s,
+        "| set | pairs | max \\|Δdistance\\| vs parry3d-f64 | boolean mismatches | our boolean \
+         undetermined |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.1e} | {} | {} |",
+            r.name,
+            r.distance.pairs,
+            r.max_diff_distance,
+            r.boolean_mismatches,
+            r.boolean_undetermined
+        );
+    }
+    s.push('\n');
+    s
+}
+
+fn main() {
+    let a = Args::parse(
+        USAGE,
+        &["pairs", "rounds", "chunk", "sets", "out", "command"],
+    );
+    let cfg = Cfg {
+        pairs: a.num("pairs", 20_000usize).max(1),
+        rounds: a.num("rounds", 15usize).max(1),
+        chunk: a.num("chunk", 0usize),
+    };
+    let sets: Option<Vec<String>> = a
+        .get("sets")
+        .map(|v| v.split(',').map(|x| x.trim().to_string()).collect());
+    let wanted = |name: &str| sets.as_ref().is_none_or(|v| v.iter().any(|x| x == name));
+    let out = a.get("out").unwrap_or("bench-results/speed.md").to_string();
+    let command = a.get("command").map_or_else(
+        || {
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            format!(
+                "cargo run --release -p convexity-bench --bin speed --{}{}",
+                if args.is_empty() { "" } else { " " },
+                args.join(" ")
+            )
+        },
+        str::to_string,
+    );
+    let t = std::time::Instant::now();
+    let (rows, notes) = run_sets(&cfg, &wanted);
+    let text = report(&rows, &notes, &cfg, &command);
+    black_box(&rows);
+    if let Some(dir) = std::path::Path::new(&out).parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Err(e) = std::fs::write(&out, &text) {
+        eprintln!("error: writing {out}: {e}");
+        std::process::exit(1);
+    }
+    println!("{text}");
+    eprintln!("wrote {out} in {:.0} s", t.elapsed().as_secs_f64());
+}
