@@ -30,10 +30,11 @@
 # tables are generated from bench-results/raw alone, so `--tables` reproduces them exactly.
 #
 # Environment read by the benches (recorded in the command when set): BENCH_SETS (gjk: some
-# sets only, e.g. hull8,box), BENCH_PAIRED_SECS (interleaved seconds per group, default 1.5),
-# BENCH_ND_SEEDS (nd, default here 50), BENCH_CONCAVE_BATCH_MAX_N (polygons, default here
-# 10000: the 100,000-vertex concave batch costs about a minute per iteration; set 100000 to
-# include it), BENCH_LP_DIMS, BENCH_ND_DIMS, BENCH_MAX_N.
+# sets only, e.g. hull8,box), BENCH_PAIRED_SECS (gjk, polyhedra: interleaved seconds per
+# group, default 1.5; 0.3 with --quick), BENCH_ND_SEEDS (nd, default here 50), BENCH_ND_DIMS,
+# BENCH_ND_SKIP_PSO, BENCH_LP_DIMS, BENCH_CONCAVE_BATCH_MAX_N (polygons, default here 10000:
+# the 100,000-vertex concave batch costs about a minute per iteration; set 100000 to include
+# it), BENCH_MAX_N.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -91,18 +92,29 @@ machine() {
 
 run_group() {
     local g=$1
-    local env_used=""
-    for v in BENCH_SETS BENCH_PAIRED_SECS BENCH_ND_SEEDS BENCH_CONCAVE_BATCH_MAX_N BENCH_LP_DIMS \
-        BENCH_ND_DIMS BENCH_MAX_N; do
-        if [[ -n "${!v:-}" ]]; then env_used="$env_used$v=${!v} "; fi
-    done
+    # The settings each group's benches read; the defaults of the published runs.
+    local vars=()
+    case "$g" in
+        gjk) vars=(BENCH_SETS BENCH_PAIRED_SECS) ;;
+        polyhedra) vars=(BENCH_PAIRED_SECS) ;;
+        nd) vars=(BENCH_ND_SEEDS BENCH_ND_DIMS BENCH_ND_SKIP_PSO)
+            local -x BENCH_ND_SEEDS=${BENCH_ND_SEEDS:-50} ;;
+        lp) vars=(BENCH_LP_DIMS) ;;
+        polygons) vars=(BENCH_CONCAVE_BATCH_MAX_N BENCH_MAX_N)
+            local -x BENCH_CONCAVE_BATCH_MAX_N=${BENCH_CONCAVE_BATCH_MAX_N:-10000} ;;
+    esac
     local crit_args=()
     if [[ $QUICK == 1 ]]; then
         crit_args=(--warm-up-time 0.5 --measurement-time 1)
+        local -x BENCH_PAIRED_SECS=${BENCH_PAIRED_SECS:-0.3}
     elif [[ $g != gjk ]]; then
         crit_args=(--warm-up-time 1 --measurement-time 3)
     fi
     crit_args+=(${EXTRA[@]+"${EXTRA[@]}"})
+    local env_used=""
+    for v in ${vars[@]+"${vars[@]}"}; do
+        if [[ -n "${!v:-}" ]]; then env_used="$env_used$v=${!v} "; fi
+    done
     local benches=($(benches_of "$g"))
     local bench_flags=()
     for b in "${benches[@]}"; do bench_flags+=(--bench "$b"); done
