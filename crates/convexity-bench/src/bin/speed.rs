@@ -484,8 +484,8 @@ fn query_table(s: &mut String, rows: &[Row], q: Q, title: &str) {
     s.push('\n');
 }
 
-fn report(rows: &[Row], notes: &[String], cfg: &Cfg, command: &str) -> String {
-    let mut s = String::new();
+/// Title, provenance, method, sets and peers.
+fn header(s: &mut String, notes: &[String], cfg: &Cfg, command: &str) {
     let commit = {
         let head = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
         let dirty = git(&["status", "--porcelain", "--", "crates/convexity"])
@@ -555,7 +555,10 @@ fn report(rows: &[Row], notes: &[String], cfg: &Cfg, command: &str) -> String {
          come only from an earlier run, as context (coal box distance was 873 ns per query on \
          this machine class).\n"
     );
+}
 
+/// The issue's table: parry ns / ours ns (ratio) per set and query.
+fn summary(s: &mut String, rows: &[Row]) {
     let _ = writeln!(s, "## Summary: parry ns / ours ns (parry ÷ ours)\n");
     let _ = writeln!(
         s,
@@ -575,16 +578,14 @@ fn report(rows: &[Row], notes: &[String], cfg: &Cfg, command: &str) -> String {
         );
     }
     s.push('\n');
+}
 
+/// Each query against its target, and the warm-EPA row.
+fn targets(s: &mut String, rows: &[Row]) {
     let _ = writeln!(s, "## Against the targets of issue 10\n");
-    query_table(&mut s, rows, Q::Distance, "Distance");
-    query_table(&mut s, rows, Q::Boolean, "Boolean");
-    query_table(
-        &mut s,
-        rows,
-        Q::Penetration,
-        "EPA (cold), overlapping pairs",
-    );
+    query_table(s, rows, Q::Distance, "Distance");
+    query_table(s, rows, Q::Boolean, "Boolean");
+    query_table(s, rows, Q::Penetration, "EPA (cold), overlapping pairs");
 
     let _ = writeln!(s, "### Warm-started EPA on a coherent trajectory\n");
     let _ = writeln!(
@@ -601,7 +602,10 @@ fn report(rows: &[Row], notes: &[String], cfg: &Cfg, command: &str) -> String {
         "`convexity::gjk::epa` has no warm-started entry point on the branch this was run on \
          (it is being written on another branch); the row is wired after merging.\n"
     );
+}
 
+/// GJK time ÷ (iterations × support time).
+fn floor(s: &mut String, rows: &[Row], cfg: &Cfg) {
     let _ = writeln!(s, "### GJK against its floor\n");
     let _ = writeln!(
         s,
@@ -642,7 +646,10 @@ fn report(rows: &[Row], notes: &[String], cfg: &Cfg, command: &str) -> String {
         );
     }
     s.push('\n');
+}
 
+/// The batch placeholder and the untimed agreement.
+fn batch_and_agreement(s: &mut String, rows: &[Row]) {
     let _ = writeln!(s, "## Batch API\n");
     let _ = writeln!(
         s,
@@ -672,6 +679,15 @@ fn report(rows: &[Row], notes: &[String], cfg: &Cfg, command: &str) -> String {
         );
     }
     s.push('\n');
+}
+
+fn report(rows: &[Row], notes: &[String], cfg: &Cfg, command: &str) -> String {
+    let mut s = String::new();
+    header(&mut s, notes, cfg, command);
+    summary(&mut s, rows);
+    targets(&mut s, rows);
+    floor(&mut s, rows, cfg);
+    batch_and_agreement(&mut s, rows);
     s
 }
 

@@ -3,26 +3,14 @@
 
 use super::{
     div, header, log_lines, per_item, quote_lines, ratio_wide, t, verdict_by, with_summary, Raw,
+    Results,
 };
 use std::fmt::Write as _;
 
 const DIMS: [usize; 5] = [2, 5, 10, 50, 100];
 
 /// The whole `lp.md`.
-pub fn table(raw: &Raw) -> String {
-    let r = &raw.crit;
-    let log = raw.text("lp-bench.log");
-    let mut s = header(
-        "LP: feasibility vs microlp, hull sets vs GJK, half-space methods",
-        "lp",
-        raw,
-        "Times are per query unless a column says otherwise. Ratios are peer ÷ ours (above 1: \
-         convexity is faster). Our code and the peer run in the same bench process on the same \
-         seeded inputs, one after the other.",
-    );
-    let mut summary = Vec::new();
-
-    // 2. LP feasibility vs microlp.
+fn feasibility_section(s: &mut String, r: &Results, log: &str, summary: &mut Vec<String>) {
     let _ = writeln!(s, "## LP feasibility: `lp::intersect` vs microlp\n");
     let _ = writeln!(
         s,
@@ -61,13 +49,14 @@ pub fn table(raw: &Raw) -> String {
         ratio_wide(worst.as_ref().map(|w| w.0)),
         worst.as_ref().map_or("—", |w| w.1.as_str())
     ));
-    let lp_lines: Vec<String> = log_lines(&log, &["d="])
+    let lp_lines: Vec<String> = log_lines(log, &["d="])
         .into_iter()
         .filter(|l| l.contains("microlp"))
         .collect();
-    quote_lines(&mut s, &lp_lines);
+    quote_lines(s, &lp_lines);
+}
 
-    // 3. LP intersection on the foundation hull sets vs GJK.
+fn hull_sets_section(s: &mut String, r: &Results, log: &str) {
     let _ = writeln!(
         s,
         "## LP intersection on the foundation hull sets vs GJK boolean\n"
@@ -102,9 +91,10 @@ pub fn table(raw: &Raw) -> String {
         );
     }
     s.push('\n');
-    quote_lines(&mut s, &log_lines(&log, &["hull8:", "hull32:", "hull128:"]));
+    quote_lines(s, &log_lines(log, &["hull8:", "hull32:", "hull128:"]));
+}
 
-    // 4. Half-space methods.
+fn halfspace_section(s: &mut String, r: &Results) {
     let _ = writeln!(s, "## Half-space methods vs GJK boolean\n");
     let _ = writeln!(
         s,
@@ -126,6 +116,23 @@ pub fn table(raw: &Raw) -> String {
         let _ = writeln!(s, "| {m} | {} | {} |", t(x), ratio_wide(div(x, gj)));
     }
     s.push('\n');
+}
 
+pub fn table(raw: &Raw) -> String {
+    let r = &raw.crit;
+    let log = raw.text("lp-bench.log");
+    let mut s = header(
+        "LP: feasibility vs microlp, hull sets vs GJK, half-space methods",
+        "lp",
+        raw,
+        "Times are per query unless a column says otherwise. Ratios are peer ÷ ours (above 1: \
+         convexity is faster). Our code and the peer run in the same bench process on the same \
+         seeded inputs, one after the other.",
+    );
+    let mut summary = Vec::new();
+
+    feasibility_section(&mut s, r, &log, &mut summary);
+    hull_sets_section(&mut s, r, &log);
+    halfspace_section(&mut s, r);
     with_summary(s, &summary)
 }

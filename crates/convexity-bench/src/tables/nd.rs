@@ -3,7 +3,7 @@
 
 use super::{
     after, div, header, log_lines, per_item, quote_lines, ratio_wide, sci, t, verdict_by,
-    with_summary, Raw,
+    with_summary, Raw, Results,
 };
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -49,21 +49,7 @@ fn pso_summary(sets: &[Value]) -> String {
 }
 
 /// The whole `nd.md`.
-pub fn table(raw: &Raw) -> String {
-    let r = &raw.crit;
-    let log = raw.text("nd-bench.log");
-    let pso = raw.get("nd-pso");
-    let mut s = header(
-        "n-D: distance vs clarabel, PSO and penalty",
-        "nd",
-        raw,
-        "Times are per query unless a column says otherwise. Ratios are peer ÷ ours (above 1: \
-         convexity is faster). Our code and the peer run in the same bench process on the same \
-         seeded inputs, one after the other.",
-    );
-    let mut summary = Vec::new();
-
-    // 1. n-D distance vs clarabel.
+fn distance_section(s: &mut String, r: &Results, log: &str, summary: &mut Vec<String>) {
     let _ = writeln!(s, "## n-D distance: `nd::gjk::distance_n` vs clarabel\n");
     let _ = writeln!(
         s,
@@ -87,7 +73,7 @@ pub fn table(raw: &Raw) -> String {
             let peer = per_item(r, &g, "clarabel", 1.0);
             let q = div(peer, ours);
             let prefix = format!("nd d={d} {case}:");
-            let acc = log_lines(&log, &[&prefix])
+            let acc = log_lines(log, &[&prefix])
                 .first()
                 .and_then(|l| after(l, "|diff|/scale ").and_then(|v| v.parse::<f64>().ok()));
             if let Some(e) = acc {
@@ -126,9 +112,10 @@ pub fn table(raw: &Raw) -> String {
         worst.as_ref().map_or("—", |w| w.1.as_str()),
         sci(worst_acc)
     ));
-    quote_lines(&mut s, &log_lines(&log, &["nd d="]));
+    quote_lines(s, &log_lines(log, &["nd d="]));
+}
 
-    // 5. PSO / penalty.
+fn pso_section(s: &mut String, pso: Option<&Value>, summary: &mut Vec<String>) {
     let _ = writeln!(s, "## PSO and exterior penalty vs `distance_n` (GJK)\n");
     let _ = writeln!(
         s,
@@ -185,6 +172,23 @@ pub fn table(raw: &Raw) -> String {
             s.push('\n');
         }
     }
+}
 
+pub fn table(raw: &Raw) -> String {
+    let r = &raw.crit;
+    let log = raw.text("nd-bench.log");
+    let pso = raw.get("nd-pso");
+    let mut s = header(
+        "n-D: distance vs clarabel, PSO and penalty",
+        "nd",
+        raw,
+        "Times are per query unless a column says otherwise. Ratios are peer ÷ ours (above 1: \
+         convexity is faster). Our code and the peer run in the same bench process on the same \
+         seeded inputs, one after the other.",
+    );
+    let mut summary = Vec::new();
+
+    distance_section(&mut s, r, &log, &mut summary);
+    pso_section(&mut s, pso, &mut summary);
     with_summary(s, &summary)
 }

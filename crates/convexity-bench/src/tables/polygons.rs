@@ -3,29 +3,14 @@
 
 use super::{
     div, elements, header, log_lines, per_item, quote_lines, ratio_wide, t, verdict_by,
-    with_summary, Raw,
+    with_summary, Raw, Results,
 };
 use std::fmt::Write as _;
 
 const SIZES: [usize; 5] = [10, 100, 1000, 10_000, 100_000];
 
 /// The whole `polygons.md`.
-pub fn table(raw: &Raw) -> String {
-    let r = &raw.crit;
-    let log = raw.text("polygons-bench.log");
-    let separate = Some(raw.text("polygons-concave100k.log")).filter(|t| !t.is_empty());
-    let separate = separate.as_deref();
-    let mut s = header(
-        "Polygons: point in polygon and segment intersection vs geo",
-        "polygons",
-        raw,
-        "Times are per query unless a column says otherwise. Ratios are peer ÷ ours (above 1: \
-         convexity is faster). Our code and the peer run in the same bench process on the same \
-         seeded inputs, one after the other.",
-    );
-    let mut summary = Vec::new();
-
-    // 1. Batches.
+fn batch_section(s: &mut String, r: &Results, separate: Option<&str>, summary: &mut Vec<String>) {
     let _ = writeln!(s, "## Point in polygon: batch of 1,000,000 points vs geo\n");
     let _ = writeln!(
         s,
@@ -129,8 +114,9 @@ pub fn table(raw: &Raw) -> String {
             format!("; not measured: {}", not_measured.join(", "))
         }
     ));
+}
 
-    // 2. Single points.
+fn single_point_section(s: &mut String, r: &Results, summary: &mut Vec<String>) {
     let _ = writeln!(s, "## Point in polygon: one point at a time vs geo\n");
     let _ = writeln!(
         s,
@@ -178,8 +164,9 @@ pub fn table(raw: &Raw) -> String {
         ratio_wide(one.map(|x| x.0)),
         ratio_wide(one.map(|x| x.1))
     ));
+}
 
-    // 3. Segments.
+fn segments_section(s: &mut String, r: &Results, log: &str, summary: &mut Vec<String>) {
     let _ = writeln!(
         s,
         "## Segment intersection: two polylines of 10,000 segments each\n"
@@ -207,12 +194,31 @@ pub fn table(raw: &Raw) -> String {
         let _ = writeln!(s, "| {m} | {} | {} |", t(x), ratio_wide(div(x, sweep)));
     }
     s.push('\n');
-    quote_lines(&mut s, &log_lines(&log, &["segments-walks-"]));
+    quote_lines(s, &log_lines(log, &["segments-walks-"]));
     summary.push(format!(
         "Segment intersection 10,000 × 10,000: geo ÷ sweep {}, double loop ÷ sweep {}",
         ratio_wide(div(geo, sweep)),
         ratio_wide(div(brute, sweep))
     ));
+}
 
+pub fn table(raw: &Raw) -> String {
+    let r = &raw.crit;
+    let log = raw.text("polygons-bench.log");
+    let separate = Some(raw.text("polygons-concave100k.log")).filter(|t| !t.is_empty());
+    let separate = separate.as_deref();
+    let mut s = header(
+        "Polygons: point in polygon and segment intersection vs geo",
+        "polygons",
+        raw,
+        "Times are per query unless a column says otherwise. Ratios are peer ÷ ours (above 1: \
+         convexity is faster). Our code and the peer run in the same bench process on the same \
+         seeded inputs, one after the other.",
+    );
+    let mut summary = Vec::new();
+
+    batch_section(&mut s, r, separate, &mut summary);
+    single_point_section(&mut s, r, &mut summary);
+    segments_section(&mut s, r, &log, &mut summary);
     with_summary(s, &summary)
 }

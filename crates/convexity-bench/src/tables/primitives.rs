@@ -1,24 +1,13 @@
 //! `primitives.md` from the `primitives` group (bench `tri_tri`): triangle–triangle vs
 //! parry3d-f64 and the broad-phase / bounding-volume checks.
 
-use super::{div, header, log_lines, per_item, quote_lines, ratio_wide, t, with_summary, Raw};
+use super::{
+    div, header, log_lines, per_item, quote_lines, ratio_wide, t, with_summary, Raw, Results,
+};
 use std::fmt::Write as _;
 
 /// The whole `primitives.md`.
-pub fn table(raw: &Raw) -> String {
-    let r = &raw.crit;
-    let log = raw.text("primitives-bench.log");
-    let mut s = header(
-        "Primitives: triangle–triangle and broad phase",
-        "primitives",
-        raw,
-        "Times are per query unless a column says otherwise. Ratios are peer ÷ ours (above 1: \
-         convexity is faster). Our code and the peer run in the same bench process on the same \
-         seeded inputs, one after the other.",
-    );
-    let mut summary = Vec::new();
-
-    // 4. Tri-tri.
+fn tri_tri_section(s: &mut String, r: &Results, log: &str, summary: &mut Vec<String>) {
     let _ = writeln!(s, "## Triangle–triangle vs parry3d-f64\n");
     let _ = writeln!(
         s,
@@ -56,13 +45,14 @@ pub fn table(raw: &Raw) -> String {
         );
     }
     s.push('\n');
-    quote_lines(&mut s, &log_lines(&log, &["tri-tri "]));
+    quote_lines(s, &log_lines(log, &["tri-tri "]));
     summary.push(format!(
         "Tri–tri vs parry3d-f64 (parry ÷ ours test): {}",
         tt.join(", ")
     ));
+}
 
-    // 5. Broad phase.
+fn broad_phase_section(s: &mut String, r: &Results) {
     let _ = writeln!(s, "## Broad phase and bounding-volume checks\n");
     let _ = writeln!(
         s,
@@ -96,6 +86,22 @@ pub fn table(raw: &Raw) -> String {
         }
     }
     s.push('\n');
+}
 
+pub fn table(raw: &Raw) -> String {
+    let r = &raw.crit;
+    let log = raw.text("primitives-bench.log");
+    let mut s = header(
+        "Primitives: triangle–triangle and broad phase",
+        "primitives",
+        raw,
+        "Times are per query unless a column says otherwise. Ratios are peer ÷ ours (above 1: \
+         convexity is faster). Our code and the peer run in the same bench process on the same \
+         seeded inputs, one after the other.",
+    );
+    let mut summary = Vec::new();
+
+    tri_tri_section(&mut s, r, &log, &mut summary);
+    broad_phase_section(&mut s, r);
     with_summary(s, &summary)
 }

@@ -1,24 +1,13 @@
 //! `toi.md` from the `toi` group (bench `toi`): polynomial root solves and swept GJK time of
 //! impact vs parry3d-f64 `cast_shapes`.
 
-use super::{div, header, log_lines, per_item, quote_lines, ratio_wide, t, with_summary, Raw};
+use super::{
+    div, header, log_lines, per_item, quote_lines, ratio_wide, t, with_summary, Raw, Results,
+};
 use std::fmt::Write as _;
 
 /// The whole `toi.md`.
-pub fn table(raw: &Raw) -> String {
-    let r = &raw.crit;
-    let log = raw.text("toi-bench.log");
-    let mut s = header(
-        "Time of impact: root solves and swept GJK vs parry3d-f64",
-        "toi",
-        raw,
-        "Times are per query unless a column says otherwise. Ratios are peer ÷ ours (above 1: \
-         convexity is faster). Our code and the peer run in the same bench process on the same \
-         seeded inputs, one after the other.",
-    );
-    let mut summary = Vec::new();
-
-    // 6. Roots.
+fn roots_section(s: &mut String, r: &Results, summary: &mut Vec<String>) {
     let _ = writeln!(s, "## TOI: polynomial solves per second\n");
     let _ = writeln!(
         s,
@@ -50,8 +39,9 @@ pub fn table(raw: &Raw) -> String {
     }
     s.push('\n');
     summary.push(format!("Root solves: {}", sps.join(", ")));
+}
 
-    // 7. Swept.
+fn swept_section(s: &mut String, r: &Results, log: &str, summary: &mut Vec<String>) {
     let _ = writeln!(s, "## Swept GJK TOI vs parry3d-f64 `cast_shapes`\n");
     let _ = writeln!(
         s,
@@ -80,11 +70,27 @@ pub fn table(raw: &Raw) -> String {
         );
     }
     s.push('\n');
-    quote_lines(&mut s, &log_lines(&log, &["swept-"]));
+    quote_lines(s, &log_lines(log, &["swept-"]));
     summary.push(format!(
         "Swept TOI vs parry cast_shapes (parry ÷ ours): {}",
         sw.join(", ")
     ));
+}
 
+pub fn table(raw: &Raw) -> String {
+    let r = &raw.crit;
+    let log = raw.text("toi-bench.log");
+    let mut s = header(
+        "Time of impact: root solves and swept GJK vs parry3d-f64",
+        "toi",
+        raw,
+        "Times are per query unless a column says otherwise. Ratios are peer ÷ ours (above 1: \
+         convexity is faster). Our code and the peer run in the same bench process on the same \
+         seeded inputs, one after the other.",
+    );
+    let mut summary = Vec::new();
+
+    roots_section(&mut s, r, &mut summary);
+    swept_section(&mut s, r, &log, &mut summary);
     with_summary(s, &summary)
 }
