@@ -2,7 +2,7 @@
 //! quality) and `support.md` (support floor, `Points` layout, warm start) from the `gjk`
 //! group: benches `gjk`, `support`, `warm_start`.
 
-use super::{div, get, header, ns, num, ratio, sci, Raw};
+use super::{div, get, header, ns, num, ratio, sci, Raw, Results};
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -73,6 +73,29 @@ pub fn gjk_md(raw: &Raw) -> String {
          of the drift of a shared machine's load (`convexity_bench::paired`). `issue parry-f64` is parry3d-f64 as measured in the issue on another machine, \
          for orientation only.\n"
     );
+    query_tables(&mut s, r, raw);
+    agreement(&mut s, raw);
+    depth_quality(&mut s, raw);
+    s
+}
+
+/// `iteration_limit + degenerate` from a `[converged, iteration_limit, degenerate]` array.
+fn not_converged(v: &Value) -> String {
+    match v.as_array() {
+        Some(a) if a.len() == 3 => {
+            let n: u64 = a[1..].iter().filter_map(|x| x.as_u64()).sum();
+            format!(
+                "{n} ({} cap, {} degenerate)",
+                a[1].as_u64().unwrap_or(0),
+                a[2].as_u64().unwrap_or(0)
+            )
+        }
+        _ => "—".into(),
+    }
+}
+
+/// The distance, boolean and penetration tables against parry.
+fn query_tables(s: &mut String, r: &Results, raw: &Raw) {
     for (q, iter_key, goal) in [
         ("distance", "avg_iters_distance", 2.0),
         ("boolean", "avg_iters_boolean", 2.0),
@@ -132,6 +155,10 @@ pub fn gjk_md(raw: &Raw) -> String {
         }
         s.push('\n');
     }
+}
+
+/// Untimed agreement with parry over every pair.
+fn agreement(s: &mut String, raw: &Raw) {
     let _ = writeln!(s, "## Agreement (untimed, every pair of each set)\n");
     let _ = writeln!(
         s,
@@ -165,6 +192,10 @@ pub fn gjk_md(raw: &Raw) -> String {
         );
     }
     s.push('\n');
+}
+
+/// Penetration depth quality judged with exact support functions.
+fn depth_quality(s: &mut String, raw: &Raw) {
     let _ = writeln!(
         s,
         "## Penetration depth quality (untimed, every overlapping pair)\n"
@@ -210,22 +241,6 @@ pub fn gjk_md(raw: &Raw) -> String {
         );
     }
     s.push('\n');
-    s
-}
-
-/// `iteration_limit + degenerate` from a `[converged, iteration_limit, degenerate]` array.
-fn not_converged(v: &Value) -> String {
-    match v.as_array() {
-        Some(a) if a.len() == 3 => {
-            let n: u64 = a[1..].iter().filter_map(|x| x.as_u64()).sum();
-            format!(
-                "{n} ({} cap, {} degenerate)",
-                a[1].as_u64().unwrap_or(0),
-                a[2].as_u64().unwrap_or(0)
-            )
-        }
-        _ => "—".into(),
-    }
 }
 
 pub fn support_md(raw: &Raw) -> String {
