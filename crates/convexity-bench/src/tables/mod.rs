@@ -473,3 +473,39 @@ pub fn with_summary(s: String, lines: &[String]) -> String {
         None => s + &block,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every committed table is exactly what the generator makes of the committed raw
+    /// results: nothing in `bench-results/*.md` depends on anything but `bench-results/raw`.
+    #[test]
+    fn committed_tables_regenerate_from_raw_exactly() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench-results");
+        let raw = Raw::load(&root.join("raw"));
+        let out = std::env::temp_dir().join(format!("convexity-tables-{}", std::process::id()));
+        let mut checked = 0;
+        for g in &GROUPS {
+            for p in write_group(g, &raw, &out).expect("write tables") {
+                let name = p.file_name().expect("file name");
+                let committed = std::fs::read_to_string(root.join(name)).expect("committed table");
+                let fresh = std::fs::read_to_string(&p).expect("fresh table");
+                assert!(fresh == committed, "{name:?} differs from its regeneration");
+                checked += 1;
+            }
+        }
+        let _ = std::fs::remove_dir_all(&out);
+        assert_eq!(checked, 8);
+    }
+
+    #[test]
+    fn formats_keep_their_units() {
+        assert_eq!(ns(Some(12_345.0)), "12.3 µs");
+        assert_eq!(ns(Some(345.4)), "345");
+        assert_eq!(t(Some(2.5e6)), "2.50 ms");
+        assert_eq!(ratio_wide(Some(123.4)), "123×");
+        assert_eq!(verdict(Some(1.9), 2.0), "**missed**");
+        assert_eq!(verdict_by(Some(1.0), 2.0), "**missed** (needs 2.0× more)");
+    }
+}
