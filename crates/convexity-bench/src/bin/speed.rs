@@ -587,6 +587,10 @@ fn targets(s: &mut String, rows: &[Row]) {
     query_table(s, rows, Q::Boolean, "Boolean");
     query_table(s, rows, Q::Penetration, "EPA (cold), overlapping pairs");
 
+    // To wire once the warm-started EPA API is merged: time cold `epa::penetration` against
+    // the warm call on `convexity_bench::trajectories(kind, 8, 1000)` (one cache per
+    // trajectory, steps in order, as `benches/warm_start.rs` does for GJK) with `interleave`,
+    // and print one row per set with `cold ÷ warm` against the ≥ 5× target.
     let _ = writeln!(s, "### Warm-started EPA on a coherent trajectory\n");
     let _ = writeln!(
         s,
@@ -704,6 +708,23 @@ fn main() {
     let sets: Option<Vec<String>> = a
         .get("sets")
         .map(|v| v.split(',').map(|x| x.trim().to_string()).collect());
+    const SETS: [&str; 8] = [
+        "hull8",
+        "hull32",
+        "hull128",
+        "hull1024",
+        "box",
+        "sphere",
+        "capsule",
+        "sphere-box",
+    ];
+    if let Some(bad) = sets.iter().flatten().find(|x| !SETS.contains(&x.as_str())) {
+        eprintln!(
+            "error: --sets: unknown set {bad} (known: {})\n\n{USAGE}",
+            SETS.join(", ")
+        );
+        std::process::exit(2);
+    }
     let wanted = |name: &str| sets.as_ref().is_none_or(|v| v.iter().any(|x| x == name));
     let out = a.get("out").unwrap_or("bench-results/speed.md").to_string();
     let command = a.get("command").map_or_else(
