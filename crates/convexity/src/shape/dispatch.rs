@@ -61,6 +61,10 @@ macro_rules! dispatch {
             fn bounding_radius(&self) -> f64 {
                 match self { $($enum::$arm(s) => s.bounding_radius(),)* }
             }
+            #[inline]
+            fn primitive(&self) -> Primitive<'_, $v> {
+                match self { $($enum::$arm(s) => s.primitive(),)* }
+            }
         }
     };
 }
