@@ -47,6 +47,10 @@ impl<V: Vector> SupportMap<V> for Ball<V> {
         self.radius
     }
     #[inline]
+    fn bounding_radius(&self) -> f64 {
+        self.radius
+    }
+    #[inline]
     fn primitive(&self) -> Primitive<'_, V> {
         Primitive::Capsule {
             a: V::ZERO,
