@@ -176,7 +176,25 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let (pa, pb) = (a.primitive(), b.primitive());
+    closest_of(a.primitive(), b.primitive(), a, pose_a, b, pose_b, opts)
+}
+
+/// [`closest`] with the primitives already read.
+#[inline(always)]
+fn closest_of<'p, V, A, B>(
+    pa: Primitive<'_, V>,
+    pb: Primitive<'_, V>,
+    a: &A,
+    pose_a: &'p Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+) -> Option<(Closest<V>, f64, Frame<'p, V>)>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
     if matches!(pa, Primitive::Other) || matches!(pb, Primitive::Other) || opts.max_iterations == 0
     {
         return None;
@@ -200,13 +218,15 @@ where
             let cb = world_point(pose_b, b0);
             let mut c = Closest::new(ca, cb, ra, rb);
             c.points = true;
+            // GJK's tolerance with the shapes' size and bounding radius read off the primitive
+            // (a point core: size = radius, bounding radius = |centre| + radius; equal to the
+            // trait's values for `Ball` and `Rounded`, an equally valid bound for `Transformed`)
+            // — no dispatch through an enum.
             let (ta, tb) = (pose_a.translation(), pose_b.translation());
-            let magnitude = ta.length()
-                + tb.length()
-                + (tb - ta).length()
-                + a.bounding_radius()
-                + b.bounding_radius();
-            let scale = (a.size() + b.size()).max(f64::MIN_POSITIVE);
+            let reach = |p: V| if p == V::ZERO { 0.0 } else { p.length() };
+            let magnitude =
+                ta.length() + tb.length() + (tb - ta).length() + reach(a0) + ra + reach(b0) + rb;
+            let scale = (ra + rb).max(f64::MIN_POSITIVE);
             let abs_tol = opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude;
             return c.finite().then_some((c, abs_tol, Frame(None)));
         }
@@ -566,6 +586,7 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    let (pa, pb) = (a.primitive(), b.primitive());
     if let (
         Primitive::Cuboid {
             half_extents: ha,
@@ -575,7 +596,7 @@ where
             half_extents: hb,
             radius: rb,
         },
-    ) = (a.primitive(), b.primitive())
+    ) = (pa, pb)
     {
         if ra != 0.0 || rb != 0.0 || opts.max_iterations == 0 {
             return None;
@@ -590,7 +611,7 @@ where
             tolerance: tol,
         });
     }
-    let (c, abs_tol, frame) = closest(a, pose_a, b, pose_b, opts)?;
+    let (c, abs_tol, frame) = closest_of(pa, pb, a, pose_a, b, pose_b, opts)?;
     let tol = abs_tol.max(opts.rel_tolerance * c.dist);
     Some(Intersection {
         status: Status::Converged,
@@ -629,9 +650,9 @@ fn box_box<V: Vector>(ha: V, hb: V, pose_ab: &Pose<V>, tol: f64) -> Option<Verdi
             best = (s, l);
         }
     };
-    for i in 0..V::DIM {
+    for (i, col) in cols.iter().enumerate() {
         consider(unit::<V>(i));
-        consider(cols[i]);
+        consider(*col);
     }
     for i in 0..V::DIM {
         for col in cols {
