@@ -224,8 +224,13 @@ where
             // — no dispatch through an enum.
             let (ta, tb) = (pose_a.translation(), pose_b.translation());
             let reach = |p: V| if p == V::ZERO { 0.0 } else { p.length() };
-            let magnitude =
-                ta.length() + tb.length() + (tb - ta).length() + reach(a0) + ra + reach(b0) + rb;
+            // |t_b − t_a| is the centres' distance when both centres are the local origins.
+            let tab = if a0 == V::ZERO && b0 == V::ZERO {
+                c.dist
+            } else {
+                (tb - ta).length()
+            };
+            let magnitude = ta.length() + tb.length() + tab + reach(a0) + ra + reach(b0) + rb;
             let scale = (ra + rb).max(f64::MIN_POSITIVE);
             let abs_tol = opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude;
             return c.finite().then_some((c, abs_tol, Frame(None)));
@@ -246,7 +251,7 @@ where
 }
 
 /// `pose · p`, skipping the rotation of the origin (a ball's centre).
-#[inline]
+#[inline(always)]
 fn world_point<V: Vector>(pose: &Pose<V>, p: V) -> V {
     if p == V::ZERO {
         pose.translation()
@@ -624,6 +629,7 @@ where
 /// The separating axis test of two boxes `[-ha, ha]` (A's frame) and `[-hb, hb]` placed by
 /// `pose_ab`: separated when some axis separates by more than `tol`, intersecting when no axis
 /// separates at all and alternating projections find a common point; otherwise `None`.
+#[inline(never)]
 fn box_box<V: Vector>(ha: V, hb: V, pose_ab: &Pose<V>, tol: f64) -> Option<Verdict<V>> {
     let rot = pose_ab.rotation().to_matrix();
     let t = pose_ab.translation();
