@@ -38,6 +38,7 @@
 
 pub mod certificate;
 pub mod chung_wang;
+pub mod closed_form;
 pub mod epa;
 pub mod minkowski;
 pub mod simplex;
@@ -468,6 +469,9 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    if let Some(d) = closed_form::distance(a, pose_a, b, pose_b, opts) {
+        return d;
+    }
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
     let r = run(&mink, opts, cache.as_deref(), Mode::Distance);
     if let Some(c) = cache {
@@ -519,6 +523,9 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    if let Some(i) = closed_form::intersects(a, pose_a, b, pose_b, opts) {
+        return i;
+    }
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
     let r = run(&mink, opts, cache.as_deref(), Mode::Boolean);
     if let Some(c) = cache {

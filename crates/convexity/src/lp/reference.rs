@@ -76,76 +76,125 @@ pub fn intersect_reference(
 }
 
 /// One run of the tableau, on the data as given or (`centred`) relative to the centre of the
-/// bounding box of both sets. Certificates are evaluated on the original data.
+/// bounding box of both sets: build ([`Tableau::new`]), pivot to optimality
+/// ([`Tableau::run`]), read the verdict off ([`Tableau::answer`]). Certificates are evaluated
+/// on the original data.
 fn tableau(a: &PointsN, b: &PointsN, opts: &LpOptions, centred: bool) -> ReferenceIntersection {
     let tol = tolerance(a, b, opts);
-    let n = a.dim();
-    let (ns, nt) = (a.len(), b.len());
-    let nx = ns + nt;
-    let m = n + 2;
-    let width = nx + m + 1;
-    let rhs = width - 1;
-    let centre = if centred {
-        Scaling::of(&Bbox::of(a.coords(), n).union(&Bbox::of(b.coords(), n))).centre
-    } else {
-        vec![0.0; n]
-    };
-    let centred = |p: &[f64], k: usize| p[k] - centre[k];
-    let mag = a
-        .iter()
-        .chain(b.iter())
-        .flat_map(|p| (0..n).map(move |k| (p[k], k)))
-        .fold(0.0f64, |m, (x, k)| m.max((x - centre[k]).abs()));
-    let eps = 1e-11 * (1.0 + mag);
+    let mut t = Tableau::new(a, b, centred);
+    let (status, iterations) = t.run(opts.max_iterations);
+    t.answer(a, b, status, iterations, tol)
+}
 
-    // Tableau rows, then the reduced-cost row `d` with the objective value in its last entry.
-    let mut tab = vec![0.0; m * width];
-    for (i, s) in a.iter().enumerate() {
-        for k in 0..n {
-            tab[k * width + i] = centred(s, k);
-        }
-        tab[n * width + i] = 1.0;
-    }
-    for (j, t) in b.iter().enumerate() {
-        for k in 0..n {
-            tab[k * width + ns + j] = -centred(t, k);
-        }
-        tab[(n + 1) * width + ns + j] = 1.0;
-    }
-    for r in 0..m {
-        tab[r * width + nx + r] = 1.0;
-    }
-    tab[n * width + rhs] = 1.0;
-    tab[(n + 1) * width + rhs] = 1.0;
-    let mut basis: Vec<usize> = (nx..nx + m).collect();
-    // Costs: 0 on x, 1 on slacks. With the slack basis, d_x = −(column sum), d_slack = 0, and
-    // the objective value z is Σb = 2 (the last entry holds −z).
-    let mut d = vec![0.0; width];
-    for j in 0..nx {
-        d[j] = -(0..m).map(|r| tab[r * width + j]).sum::<f64>();
-    }
-    d[rhs] = -2.0;
+/// The dense phase-one tableau: `m = n + 2` rows over the `nx = |A| + |B|` weights, the `m`
+/// slacks and the right-hand side, with the reduced-cost row `d` (its last entry is −z).
+struct Tableau {
+    tab: Vec<f64>,
+    d: Vec<f64>,
+    basis: Vec<usize>,
+    n: usize,
+    m: usize,
+    nx: usize,
+    width: usize,
+    rhs: usize,
+    /// Pivot and pricing tolerance, relative to the coordinates' magnitude.
+    eps: f64,
+}
 
-    let mut iterations = 0u32;
-    let status = loop {
-        // Bland: the smallest index with a negative reduced cost enters.
-        let Some(q) = (0..nx + m).find(|&j| d[j] < -eps) else {
-            break Status::Converged;
+impl Tableau {
+    fn new(a: &PointsN, b: &PointsN, centred: bool) -> Self {
+        let n = a.dim();
+        let (ns, nt) = (a.len(), b.len());
+        let nx = ns + nt;
+        let m = n + 2;
+        let width = nx + m + 1;
+        let rhs = width - 1;
+        let centre = if centred {
+            Scaling::of(&Bbox::of(a.coords(), n).union(&Bbox::of(b.coords(), n))).centre
+        } else {
+            vec![0.0; n]
         };
-        if iterations >= opts.max_iterations {
-            break Status::IterationLimit;
+        let centred = |p: &[f64], k: usize| p[k] - centre[k];
+        let mag = a
+            .iter()
+            .chain(b.iter())
+            .flat_map(|p| (0..n).map(move |k| (p[k], k)))
+            .fold(0.0f64, |m, (x, k)| m.max((x - centre[k]).abs()));
+        let eps = 1e-11 * (1.0 + mag);
+
+        let mut tab = vec![0.0; m * width];
+        for (i, s) in a.iter().enumerate() {
+            for k in 0..n {
+                tab[k * width + i] = centred(s, k);
+            }
+            tab[n * width + i] = 1.0;
         }
-        // Ratio test; ties go to the smallest basic variable index (Bland).
-        let mut leave: Option<(usize, f64)> = None;
+        for (j, t) in b.iter().enumerate() {
+            for k in 0..n {
+                tab[k * width + ns + j] = -centred(t, k);
+            }
+            tab[(n + 1) * width + ns + j] = 1.0;
+        }
         for r in 0..m {
+            tab[r * width + nx + r] = 1.0;
+        }
+        tab[n * width + rhs] = 1.0;
+        tab[(n + 1) * width + rhs] = 1.0;
+        let basis: Vec<usize> = (nx..nx + m).collect();
+        // Costs: 0 on x, 1 on slacks. With the slack basis, d_x = −(column sum), d_slack = 0,
+        // and the objective value z is Σb = 2 (the last entry holds −z).
+        let mut d = vec![0.0; width];
+        for j in 0..nx {
+            d[j] = -(0..m).map(|r| tab[r * width + j]).sum::<f64>();
+        }
+        d[rhs] = -2.0;
+        Tableau {
+            tab,
+            d,
+            basis,
+            n,
+            m,
+            nx,
+            width,
+            rhs,
+            eps,
+        }
+    }
+
+    /// Bland's rule pivoting to optimality: the status and the number of pivots.
+    fn run(&mut self, max_iterations: u32) -> (Status, u32) {
+        let mut iterations = 0u32;
+        loop {
+            // Bland: the smallest index with a negative reduced cost enters.
+            let Some(q) = (0..self.nx + self.m).find(|&j| self.d[j] < -self.eps) else {
+                return (Status::Converged, iterations);
+            };
+            if iterations >= max_iterations {
+                return (Status::IterationLimit, iterations);
+            }
+            let Some(r) = self.ratio_test(q) else {
+                // The objective is bounded below by 0, so an unbounded ray is rounding.
+                return (Status::Numerical, iterations);
+            };
+            iterations += 1;
+            self.pivot(r, q);
+        }
+    }
+
+    /// The leaving row for entering column `q`; ties go to the smallest basic variable index
+    /// (Bland). `None` when no row bounds the step.
+    fn ratio_test(&self, q: usize) -> Option<usize> {
+        let (tab, width) = (&self.tab, self.width);
+        let mut leave: Option<(usize, f64)> = None;
+        for r in 0..self.m {
             let u = tab[r * width + q];
-            if u > eps {
-                let ratio = tab[r * width + rhs].max(0.0) / u;
+            if u > self.eps {
+                let ratio = tab[r * width + self.rhs].max(0.0) / u;
                 leave = match leave {
                     None => Some((r, ratio)),
                     Some((l, best)) => {
                         let tie = (ratio - best).abs() <= 1e-12 * (1.0 + best.abs());
-                        if ratio < best && !tie || tie && basis[r] < basis[l] {
+                        if ratio < best && !tie || tie && self.basis[r] < self.basis[l] {
                             Some((r, ratio))
                         } else {
                             Some((l, best))
@@ -154,16 +203,17 @@ fn tableau(a: &PointsN, b: &PointsN, opts: &LpOptions, centred: bool) -> Referen
                 };
             }
         }
-        let Some((r, _)) = leave else {
-            // The objective is bounded below by 0, so an unbounded ray is rounding.
-            break Status::Numerical;
-        };
-        iterations += 1;
+        leave.map(|(r, _)| r)
+    }
+
+    /// The pivot on `(r, q)`: row `r` scaled, eliminated from the other rows and from `d`.
+    fn pivot(&mut self, r: usize, q: usize) {
+        let (tab, width) = (&mut self.tab, self.width);
         let inv = 1.0 / tab[r * width + q];
         for k in 0..width {
             tab[r * width + k] *= inv;
         }
-        for rr in 0..m {
+        for rr in 0..self.m {
             if rr != r {
                 let f = tab[rr * width + q];
                 if f != 0.0 {
@@ -173,70 +223,84 @@ fn tableau(a: &PointsN, b: &PointsN, opts: &LpOptions, centred: bool) -> Referen
                 }
             }
         }
-        let f = d[q];
+        let f = self.d[q];
         for k in 0..width {
-            d[k] -= f * tab[r * width + k];
+            self.d[k] -= f * tab[r * width + k];
         }
-        basis[r] = q;
-    };
-    // The total slack, summed from the basic slacks (the objective row's last entry, −z, has
-    // accumulated every pivot's rounding).
-    let objective: f64 = basis
-        .iter()
-        .enumerate()
-        .filter(|&(_, &j)| j >= nx)
-        .map(|(r, _)| tab[r * width + rhs].max(0.0))
-        .sum();
+        self.basis[r] = q;
+    }
 
-    let mut wa = Vec::new();
-    let mut wb = Vec::new();
-    for (r, &j) in basis.iter().enumerate() {
-        let x = tab[r * width + rhs];
-        if x > 0.0 && j < ns {
-            wa.push((j, x));
-        } else if x > 0.0 && j < nx {
-            wb.push((j - ns, x));
+    /// The verdict read off the final tableau: a common point from the weights when the total
+    /// slack is within `tol`, otherwise the separating direction from the duals.
+    fn answer(
+        &self,
+        a: &PointsN,
+        b: &PointsN,
+        status: Status,
+        iterations: u32,
+        tol: f64,
+    ) -> ReferenceIntersection {
+        let (tab, width, rhs, nx, ns) = (&self.tab, self.width, self.rhs, self.nx, a.len());
+        // The total slack, summed from the basic slacks (the objective row's last entry, −z,
+        // has accumulated every pivot's rounding).
+        let objective: f64 = self
+            .basis
+            .iter()
+            .enumerate()
+            .filter(|&(_, &j)| j >= nx)
+            .map(|(r, _)| tab[r * width + rhs].max(0.0))
+            .sum();
+
+        let mut wa = Vec::new();
+        let mut wb = Vec::new();
+        for (r, &j) in self.basis.iter().enumerate() {
+            let x = tab[r * width + rhs];
+            if x > 0.0 && j < ns {
+                wa.push((j, x));
+            } else if x > 0.0 && j < nx {
+                wb.push((j - ns, x));
+            }
         }
-    }
-    let (wa, wb) = (normalise(wa), normalise(wb));
-    let result = |status, verdict| ReferenceIntersection {
-        status,
-        iterations,
-        verdict,
-        tolerance: tol,
-        infeasibility_objective: objective,
-    };
-    if objective <= tol {
-        let pa = combine(a, &wa);
-        let pb = combine(b, &wb);
-        let d1: f64 = pa.iter().zip(&pb).map(|(x, y)| (x - y).abs()).sum();
-        if d1 <= tol {
-            let point = pa.iter().zip(&pb).map(|(x, y)| 0.5 * (x + y)).collect();
-            let verdict = VerdictN::Intersecting(CommonPointN {
-                point,
-                weights_a: wa,
-                weights_b: wb,
-            });
-            return result(status, verdict);
+        let (wa, wb) = (normalise(wa), normalise(wb));
+        let result = |status, verdict| ReferenceIntersection {
+            status,
+            iterations,
+            verdict,
+            tolerance: tol,
+            infeasibility_objective: objective,
+        };
+        if objective <= tol {
+            let pa = combine(a, &wa);
+            let pb = combine(b, &wb);
+            let d1: f64 = pa.iter().zip(&pb).map(|(x, y)| (x - y).abs()).sum();
+            if d1 <= tol {
+                let point = pa.iter().zip(&pb).map(|(x, y)| 0.5 * (x + y)).collect();
+                let verdict = VerdictN::Intersecting(CommonPointN {
+                    point,
+                    weights_a: wa,
+                    weights_b: wb,
+                });
+                return result(status, verdict);
+            }
+            return result(Status::Numerical, VerdictN::Undetermined);
         }
-        return result(Status::Numerical, VerdictN::Undetermined);
-    }
-    let w: Vec<f64> = (0..n).map(|i| 1.0 - d[nx + i]).collect();
-    let need = if status == Status::Converged {
-        0.0
-    } else {
-        tol
-    };
-    match best_hyperplane(a, b, &[&w]) {
-        Some(h) if h.gap > need => result(status, VerdictN::Separated(h)),
-        _ => result(
-            if status == Status::Converged {
-                Status::Numerical
-            } else {
-                status
-            },
-            VerdictN::Undetermined,
-        ),
+        let w: Vec<f64> = (0..self.n).map(|i| 1.0 - self.d[nx + i]).collect();
+        let need = if status == Status::Converged {
+            0.0
+        } else {
+            tol
+        };
+        match best_hyperplane(a, b, &[&w]) {
+            Some(h) if h.gap > need => result(status, VerdictN::Separated(h)),
+            _ => result(
+                if status == Status::Converged {
+                    Status::Numerical
+                } else {
+                    status
+                },
+                VerdictN::Undetermined,
+            ),
+        }
     }
 }
 

@@ -239,10 +239,10 @@ impl Solver {
             .sum()
     }
 
-    /// Runs primal simplex iterations from the current (feasible) basis.
+    /// Runs primal simplex iterations from the current (feasible) basis: each iteration prices
+    /// the columns ([`Self::price`]), runs the ratio test ([`Self::ratio_test`]) and pivots
+    /// ([`Self::pivot`]).
     pub fn solve(&mut self, p: &Problem<'_>, max_iter: u32, early: Option<EarlyExit>) -> Outcome {
-        let (n, m) = (p.n, self.m);
-        let (ns, nt) = (p.ns(), p.nt());
         let ncols = p.cols();
         let mut in_basis = vec![false; ncols];
         for &j in &self.basis {
@@ -251,8 +251,10 @@ impl Solver {
         let mut degenerate_run = 0u32;
         let mut since_refactor = 0u32;
         // The first pass is full: a separated pair can then exit before any pivot.
-        let mut since_full = FULL_PRICING_EVERY;
-        let mut cursor = 0usize;
+        let mut cursor = Cursor {
+            next: 0,
+            since_full: FULL_PRICING_EVERY,
+        };
         loop {
             if let Some(e) = early {
                 if self.objective(p) <= e.intersect_below {
@@ -260,139 +262,32 @@ impl Solver {
                 }
             }
             self.duals(p);
-            let w = &self.y[..n];
-            let (alpha, beta) = (self.y[n], self.y[n + 1]);
             let bland = degenerate_run >= DEGENERATE_SWITCH;
-            // Pricing. Reduced costs: λᵢ: −(w·sᵢ + α); μⱼ: w·tⱼ − β; r⁺ₖ: 1 + wₖ; r⁻ₖ: 1 − wₖ.
-            // Partial pricing: the vertex columns are scanned circularly from `cursor` in
-            // windows, stopping after the first window with an improving column; a full pass
-            // (which also yields the extents for the early separation test) runs in Bland
-            // mode, every FULL_PRICING_EVERY pivots, and whenever the windows find nothing.
-            let mut enter = usize::MAX;
-            let mut best = -DUAL_TOL;
-            let mut hi_s = f64::NEG_INFINITY;
-            let mut lo_t = f64::INFINITY;
-            let nv = ns + nt;
-            let full = bland || since_full >= FULL_PRICING_EVERY;
-            let window = if full { nv } else { (nv / 8).max(PARTIAL_MIN) };
-            let mut scanned = 0;
-            let mut c = if bland { 0 } else { cursor % nv.max(1) };
-            while scanned < nv {
-                let stop = (scanned + window).min(nv);
-                while scanned < stop {
-                    let d = if c < ns {
-                        let ws = dot(w, &p.s[c * n..(c + 1) * n]);
-                        hi_s = hi_s.max(ws);
-                        -(ws + alpha)
-                    } else {
-                        let j = c - ns;
-                        let wt = dot(w, &p.t[j * n..(j + 1) * n]);
-                        lo_t = lo_t.min(wt);
-                        wt - beta
-                    };
-                    if d < best && !in_basis[c] && !(bland && enter != usize::MAX) {
-                        best = if bland { -DUAL_TOL } else { d };
-                        enter = c;
-                    }
-                    c += 1;
-                    if c == nv {
-                        c = 0;
-                    }
-                    scanned += 1;
-                }
-                if enter != usize::MAX {
-                    break;
-                }
-            }
-            cursor = c;
-            let full_pass = scanned == nv;
-            if full_pass {
-                since_full = 0;
-            } else {
-                since_full += 1;
-            }
-            // r⁺ then r⁻, in column order (Bland's rule needs one fixed order).
-            for (side, sign) in [(0, 1.0), (n, -1.0)] {
-                for (k, &wk) in w.iter().enumerate() {
-                    let (col, d) = (ns + nt + side + k, 1.0 + sign * wk);
-                    if d < best && !in_basis[col] && !(bland && enter != usize::MAX) {
-                        best = if bland { -DUAL_TOL } else { d };
-                        enter = col;
-                    }
-                }
-            }
-            if let (Some(e), true) = (early, full_pass) {
+            let priced = self.price(p, &in_basis, bland, &mut cursor);
+            if let (Some(e), true) = (early, priced.full_pass) {
+                let w = &self.y[..p.n];
                 let norm = dot(w, w).sqrt();
-                if norm > 0.0 && lo_t - hi_s > e.separate_above * norm {
+                if norm > 0.0 && priced.lo_t - priced.hi_s > e.separate_above * norm {
                     return Outcome::EarlySeparated;
                 }
             }
-            if enter == usize::MAX {
+            let Some(enter) = priced.enter else {
                 return Outcome::Optimal;
-            }
+            };
             if self.iterations >= max_iter {
                 return Outcome::IterationLimit;
             }
             self.iterations += 1;
-            // FTRAN: u = B⁻¹ a_q.
-            p.column(enter, &mut self.col);
-            for r in 0..m {
-                let row = &self.binv[r * m..(r + 1) * m];
-                self.u[r] = dot(row, &self.col);
-            }
-            // Ratio test, near-ties broken by the larger pivot (Bland: smaller variable index).
-            let mut theta = f64::INFINITY;
-            for r in 0..m {
-                if self.u[r] > PIVOT_TOL {
-                    theta = theta.min(self.xb[r].max(0.0) / self.u[r]);
-                }
-            }
-            if !theta.is_finite() {
-                return Outcome::Numerical;
-            }
-            let slack = theta * (1.0 + 1e-9) + 1e-15;
-            let mut leave = usize::MAX;
-            for r in 0..m {
-                if self.u[r] > PIVOT_TOL && self.xb[r].max(0.0) / self.u[r] <= slack {
-                    let better = leave == usize::MAX
-                        || if bland {
-                            self.basis[r] < self.basis[leave]
-                        } else {
-                            self.u[r] > self.u[leave]
-                        };
-                    if better {
-                        leave = r;
-                    }
-                }
-            }
-            if leave == usize::MAX {
-                return Outcome::Numerical;
-            }
-            let theta = self.xb[leave].max(0.0) / self.u[leave];
+            let (leave, theta) = match self.ratio_test(p, enter, bland) {
+                Ok(lt) => lt,
+                Err(o) => return o,
+            };
             degenerate_run = if theta <= 1e-13 {
                 degenerate_run + 1
             } else {
                 0
             };
-            // Update x_B and B⁻¹ by the elementary pivot on (leave, enter).
-            for r in 0..m {
-                if r != leave {
-                    self.xb[r] = (self.xb[r] - theta * self.u[r]).max(0.0);
-                }
-            }
-            self.xb[leave] = theta;
-            let inv = 1.0 / self.u[leave];
-            for k in 0..m {
-                self.binv[leave * m + k] *= inv;
-            }
-            for r in 0..m {
-                let f = self.u[r];
-                if r != leave && f != 0.0 {
-                    for k in 0..m {
-                        self.binv[r * m + k] -= f * self.binv[leave * m + k];
-                    }
-                }
-            }
+            self.pivot(leave, theta);
             in_basis[self.basis[leave]] = false;
             in_basis[enter] = true;
             self.basis[leave] = enter;
@@ -401,6 +296,146 @@ impl Solver {
                 since_refactor = 0;
                 if !self.refactor(p) {
                     return Outcome::Numerical;
+                }
+            }
+        }
+    }
+
+    /// Pricing: the entering column (most negative reduced cost; Bland: the first negative one)
+    /// and, after a full pass, the extents `max w·sᵢ`, `min w·tⱼ` for the early separation
+    /// test. Reduced costs: λᵢ: −(w·sᵢ + α); μⱼ: w·tⱼ − β; r⁺ₖ: 1 + wₖ; r⁻ₖ: 1 − wₖ.
+    /// Partial pricing: the vertex columns are scanned circularly from the cursor in windows,
+    /// stopping after the first window with an improving column; a full pass runs in Bland
+    /// mode, every FULL_PRICING_EVERY pivots, and whenever the windows find nothing.
+    fn price(&self, p: &Problem<'_>, in_basis: &[bool], bland: bool, cur: &mut Cursor) -> Priced {
+        let n = p.n;
+        let (ns, nt) = (p.ns(), p.nt());
+        let w = &self.y[..n];
+        let (alpha, beta) = (self.y[n], self.y[n + 1]);
+        let mut enter = usize::MAX;
+        let mut best = -DUAL_TOL;
+        let mut hi_s = f64::NEG_INFINITY;
+        let mut lo_t = f64::INFINITY;
+        let nv = ns + nt;
+        let full = bland || cur.since_full >= FULL_PRICING_EVERY;
+        let window = if full { nv } else { (nv / 8).max(PARTIAL_MIN) };
+        let mut scanned = 0;
+        let mut c = if bland { 0 } else { cur.next % nv.max(1) };
+        while scanned < nv {
+            let stop = (scanned + window).min(nv);
+            while scanned < stop {
+                let d = if c < ns {
+                    let ws = dot(w, &p.s[c * n..(c + 1) * n]);
+                    hi_s = hi_s.max(ws);
+                    -(ws + alpha)
+                } else {
+                    let j = c - ns;
+                    let wt = dot(w, &p.t[j * n..(j + 1) * n]);
+                    lo_t = lo_t.min(wt);
+                    wt - beta
+                };
+                if d < best && !in_basis[c] && !(bland && enter != usize::MAX) {
+                    best = if bland { -DUAL_TOL } else { d };
+                    enter = c;
+                }
+                c += 1;
+                if c == nv {
+                    c = 0;
+                }
+                scanned += 1;
+            }
+            if enter != usize::MAX {
+                break;
+            }
+        }
+        cur.next = c;
+        let full_pass = scanned == nv;
+        if full_pass {
+            cur.since_full = 0;
+        } else {
+            cur.since_full += 1;
+        }
+        // r⁺ then r⁻, in column order (Bland's rule needs one fixed order).
+        for (side, sign) in [(0, 1.0), (n, -1.0)] {
+            for (k, &wk) in w.iter().enumerate() {
+                let (col, d) = (ns + nt + side + k, 1.0 + sign * wk);
+                if d < best && !in_basis[col] && !(bland && enter != usize::MAX) {
+                    best = if bland { -DUAL_TOL } else { d };
+                    enter = col;
+                }
+            }
+        }
+        Priced {
+            enter: (enter != usize::MAX).then_some(enter),
+            hi_s,
+            lo_t,
+            full_pass,
+        }
+    }
+
+    /// FTRAN (`u = B⁻¹ a_enter`) and the ratio test: the leaving row and the step `θ`, near-ties
+    /// broken by the larger pivot (Bland: the smaller variable index). `Err(Numerical)` when no
+    /// row bounds the step.
+    fn ratio_test(
+        &mut self,
+        p: &Problem<'_>,
+        enter: usize,
+        bland: bool,
+    ) -> Result<(usize, f64), Outcome> {
+        let m = self.m;
+        p.column(enter, &mut self.col);
+        for r in 0..m {
+            let row = &self.binv[r * m..(r + 1) * m];
+            self.u[r] = dot(row, &self.col);
+        }
+        let mut theta = f64::INFINITY;
+        for r in 0..m {
+            if self.u[r] > PIVOT_TOL {
+                theta = theta.min(self.xb[r].max(0.0) / self.u[r]);
+            }
+        }
+        if !theta.is_finite() {
+            return Err(Outcome::Numerical);
+        }
+        let slack = theta * (1.0 + 1e-9) + 1e-15;
+        let mut leave = usize::MAX;
+        for r in 0..m {
+            if self.u[r] > PIVOT_TOL && self.xb[r].max(0.0) / self.u[r] <= slack {
+                let better = leave == usize::MAX
+                    || if bland {
+                        self.basis[r] < self.basis[leave]
+                    } else {
+                        self.u[r] > self.u[leave]
+                    };
+                if better {
+                    leave = r;
+                }
+            }
+        }
+        if leave == usize::MAX {
+            return Err(Outcome::Numerical);
+        }
+        Ok((leave, self.xb[leave].max(0.0) / self.u[leave]))
+    }
+
+    /// Updates `x_B` and `B⁻¹` by the elementary pivot on row `leave` (column `u`).
+    fn pivot(&mut self, leave: usize, theta: f64) {
+        let m = self.m;
+        for r in 0..m {
+            if r != leave {
+                self.xb[r] = (self.xb[r] - theta * self.u[r]).max(0.0);
+            }
+        }
+        self.xb[leave] = theta;
+        let inv = 1.0 / self.u[leave];
+        for k in 0..m {
+            self.binv[leave * m + k] *= inv;
+        }
+        for r in 0..m {
+            let f = self.u[r];
+            if r != leave && f != 0.0 {
+                for k in 0..m {
+                    self.binv[r * m + k] -= f * self.binv[leave * m + k];
                 }
             }
         }
@@ -422,6 +457,22 @@ impl Solver {
         }
         (normalise(wa), normalise(wb))
     }
+}
+
+/// Where partial pricing resumes, and the pivots since the last full pass.
+struct Cursor {
+    next: usize,
+    since_full: u32,
+}
+
+/// The result of one pricing pass.
+struct Priced {
+    /// The entering column; `None` at optimality.
+    enter: Option<usize>,
+    /// `max w·sᵢ` and `min w·tⱼ` over the scanned columns (complete after a full pass).
+    hi_s: f64,
+    lo_t: f64,
+    full_pass: bool,
 }
 
 /// Sparse convex weights `(vertex index, weight)`.

@@ -91,11 +91,59 @@ pub struct LpResult {
 
 /// Maximises `objective · x` subject to `system` (`nᵢ·x ≤ oᵢ`). A zero objective asks for any
 /// feasible point.
+///
+/// Steps: validate the input ([`box_bound`]), normalise and shuffle the rows
+/// ([`ShuffledRows`]), build the lexicographic objective ([`lex_objective`]), run Seidel's
+/// recursion inside the box, and turn its answer into an outcome: an optimum on the box is
+/// re-run on a larger box to tell it from an unbounded one ([`optimal_or_unbounded`]), an
+/// infeasible answer becomes a checked Farkas certificate ([`farkas_of`]).
 pub fn solve(
     system: &Halfspaces,
     objective: &[f64],
     opts: &SeidelOptions,
 ) -> Result<LpResult, InputError> {
+    let d = system.dim();
+    let bound = box_bound(system, objective, opts)?;
+    let rows = ShuffledRows::new(system, opts.seed);
+    let cscale = objective.iter().fold(0.0f64, |m, c| m.max(c.abs()));
+    let c = lex_objective(objective, cscale);
+    let run = |bound: f64| {
+        let ctx = Ctx {
+            rel: opts.rel_tolerance,
+            inner_bound: bound * (d as f64).sqrt() * 1.01,
+        };
+        let level_rows = Rows {
+            k: d,
+            a: &rows.a,
+            b: &rows.b,
+            s: &rows.s,
+        };
+        level(&level_rows, &c, bound, 0.0, &ctx)
+    };
+    let status = match run(bound) {
+        Found::Opt(x) => optimal_or_unbounded(x, objective, bound, cscale > 0.0, run),
+        Found::Infeasible { weights } => LpOutcome::Infeasible {
+            farkas: farkas_of(system, &rows.perm, &weights),
+        },
+    };
+    let max_violation = match &status {
+        LpOutcome::Optimal { x, .. } | LpOutcome::Unbounded { x } => system.violation(x).max(0.0),
+        LpOutcome::Infeasible { .. } => 0.0,
+    };
+    Ok(LpResult {
+        outcome: status,
+        max_violation,
+        bound,
+    })
+}
+
+/// Validates the objective and the options; the box half-width (`opts.bound`, or
+/// `1e6 · (1 + magnitude)`).
+fn box_bound(
+    system: &Halfspaces,
+    objective: &[f64],
+    opts: &SeidelOptions,
+) -> Result<f64, InputError> {
     let d = system.dim();
     if objective.len() != d {
         return Err(InputError::new(
@@ -125,117 +173,120 @@ pub fn solve(
             Problem::Invalid("must be finite and non-negative".into()),
         ));
     }
-    // Normalised rows in shuffled order.
-    let m = system.len();
-    let mut perm: Vec<usize> = (0..m).collect();
-    let mut rng = SplitMix(opts.seed);
-    for i in (1..m).rev() {
-        let j = (rng.next() % (i as u64 + 1)) as usize;
-        perm.swap(i, j);
-    }
-    let mut a = Vec::with_capacity(m * d);
-    let mut b = Vec::with_capacity(m);
-    let mut s = Vec::with_capacity(m);
-    for &i in &perm {
-        let nl = system.normal_length(i);
-        a.extend(system.normal(i).iter().map(|c| c / nl));
-        b.push(system.offset(i) / nl);
-        s.push((system.offset(i) / nl).abs());
-    }
-    let cscale = objective.iter().fold(0.0f64, |m, c| m.max(c.abs()));
-    // Lexicographic objective: c, then e₀, …, e_{d−1} to break ties, so that every level has a
-    // unique optimum (Seidel's expected-time analysis assumes one; with ties the current point
-    // keeps moving along the optimal face and the recursion count grows — measured 100× on the
-    // separating-plane LP). A zero objective (feasibility) has no ties to break.
-    let c: Vec<Vec<f64>> = if cscale > 0.0 {
-        let mut list = vec![objective.iter().map(|x| x / cscale).collect::<Vec<f64>>()];
-        for j in 0..d {
-            let mut e = vec![0.0; d];
-            e[j] = 1.0;
-            list.push(e);
+    Ok(bound)
+}
+
+/// The rows normalised to unit normals, in a seeded random order: `a` row-major, offsets `b`,
+/// tolerance scales `s = |b|`, and `perm[i]` the input index of row `i`.
+struct ShuffledRows {
+    perm: Vec<usize>,
+    a: Vec<f64>,
+    b: Vec<f64>,
+    s: Vec<f64>,
+}
+
+impl ShuffledRows {
+    fn new(system: &Halfspaces, seed: u64) -> Self {
+        let (m, d) = (system.len(), system.dim());
+        let mut perm: Vec<usize> = (0..m).collect();
+        let mut rng = SplitMix(seed);
+        for i in (1..m).rev() {
+            let j = (rng.next() % (i as u64 + 1)) as usize;
+            perm.swap(i, j);
         }
-        list
-    } else {
-        Vec::new()
-    };
-    let run = |bound: f64| {
-        let ctx = Ctx {
-            rel: opts.rel_tolerance,
-            inner_bound: bound * (d as f64).sqrt() * 1.01,
-        };
-        let rows = Rows {
-            k: d,
-            a: &a,
-            b: &b,
-            s: &s,
-        };
-        level(&rows, &c, bound, 0.0, &ctx)
-    };
-    let status = match run(bound) {
-        Found::Opt(x) => {
-            let on_box = x.iter().any(|xi| xi.abs() >= bound * (1.0 - 1e-9));
-            let value = dot(objective, &x);
-            if on_box && cscale > 0.0 {
-                match run(4.0 * bound) {
-                    Found::Opt(x4) => {
-                        let v4 = dot(objective, &x4);
-                        let slack = 1e-9 * (v4.abs() + value.abs()) + 1e-300;
-                        if v4 > value + slack {
-                            LpOutcome::Unbounded { x }
-                        } else {
-                            LpOutcome::Optimal { x, value }
-                        }
-                    }
-                    Found::Infeasible { .. } => LpOutcome::Optimal { x, value },
-                }
+        let mut a = Vec::with_capacity(m * d);
+        let mut b = Vec::with_capacity(m);
+        let mut s = Vec::with_capacity(m);
+        for &i in &perm {
+            let nl = system.normal_length(i);
+            a.extend(system.normal(i).iter().map(|c| c / nl));
+            b.push(system.offset(i) / nl);
+            s.push((system.offset(i) / nl).abs());
+        }
+        ShuffledRows { perm, a, b, s }
+    }
+}
+
+/// Lexicographic objective: `c / cscale`, then `e₀, …, e_{d−1}` to break ties, so that every
+/// level has a unique optimum (Seidel's expected-time analysis assumes one; with ties the
+/// current point keeps moving along the optimal face and the recursion count grows — measured
+/// 100× on the separating-plane LP). A zero objective (feasibility) has no ties to break.
+fn lex_objective(objective: &[f64], cscale: f64) -> Vec<Vec<f64>> {
+    if !(cscale > 0.0) {
+        return Vec::new();
+    }
+    let d = objective.len();
+    let mut list = vec![objective.iter().map(|x| x / cscale).collect::<Vec<f64>>()];
+    for j in 0..d {
+        let mut e = vec![0.0; d];
+        e[j] = 1.0;
+        list.push(e);
+    }
+    list
+}
+
+/// An optimum found in the box: when it lies on the box (and the objective is not zero), the
+/// LP is re-run in a box four times larger; a strictly better value there means unbounded.
+fn optimal_or_unbounded(
+    x: Vec<f64>,
+    objective: &[f64],
+    bound: f64,
+    has_objective: bool,
+    run: impl Fn(f64) -> Found,
+) -> LpOutcome {
+    let on_box = x.iter().any(|xi| xi.abs() >= bound * (1.0 - 1e-9));
+    let value = dot(objective, &x);
+    if !(on_box && has_objective) {
+        return LpOutcome::Optimal { x, value };
+    }
+    match run(4.0 * bound) {
+        Found::Opt(x4) => {
+            let v4 = dot(objective, &x4);
+            let slack = 1e-9 * (v4.abs() + value.abs()) + 1e-300;
+            if v4 > value + slack {
+                LpOutcome::Unbounded { x }
             } else {
                 LpOutcome::Optimal { x, value }
             }
         }
-        Found::Infeasible { weights } => {
-            let mut uses_bound = false;
-            let mut w = vec![0.0; m];
-            for (p, l) in weights {
-                if p < 2 * d {
-                    uses_bound |= l > 0.0;
-                } else if let Some(&orig) = perm.get(p - 2 * d) {
-                    w[orig] += l / system.normal_length(orig);
-                }
-            }
-            let farkas = if uses_bound {
-                None
-            } else {
-                let total: f64 = w
-                    .iter()
-                    .enumerate()
-                    .map(|(i, l)| l * system.normal_length(i))
-                    .sum();
-                let f = Farkas {
-                    weights: w
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, l)| **l > 0.0)
-                        .map(|(i, l)| (i, l / total))
-                        .collect(),
-                };
-                // Keep it only if it excludes a ball ten times the data's magnitude (its residual
-                // `Σλn` is rounding, so it proves infeasibility within `radius`; asking for the
-                // whole box rejected valid proofs of 1e-12 separations).
-                let radius = 10.0 * (1.0 + system.magnitude());
-                (total > 0.0 && f.proves_within(system, radius)).then_some(f)
-            };
-            LpOutcome::Infeasible { farkas }
+        Found::Infeasible { .. } => LpOutcome::Optimal { x, value },
+    }
+}
+
+/// The Farkas certificate of an infeasible answer, over the input rows (`perm` maps the
+/// shuffled positions back); `None` when the proof used the box rows or does not check.
+fn farkas_of(system: &Halfspaces, perm: &[usize], weights: &[(usize, f64)]) -> Option<Farkas> {
+    let (m, d) = (system.len(), system.dim());
+    let mut uses_bound = false;
+    let mut w = vec![0.0; m];
+    for &(p, l) in weights {
+        if p < 2 * d {
+            uses_bound |= l > 0.0;
+        } else if let Some(&orig) = perm.get(p - 2 * d) {
+            w[orig] += l / system.normal_length(orig);
         }
+    }
+    if uses_bound {
+        return None;
+    }
+    let total: f64 = w
+        .iter()
+        .enumerate()
+        .map(|(i, l)| l * system.normal_length(i))
+        .sum();
+    let f = Farkas {
+        weights: w
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| **l > 0.0)
+            .map(|(i, l)| (i, l / total))
+            .collect(),
     };
-    let max_violation = match &status {
-        LpOutcome::Optimal { x, .. } | LpOutcome::Unbounded { x } => system.violation(x).max(0.0),
-        LpOutcome::Infeasible { .. } => 0.0,
-    };
-    Ok(LpResult {
-        outcome: status,
-        max_violation,
-        bound,
-    })
+    // Keep it only if it excludes a ball ten times the data's magnitude (its residual `Σλn` is
+    // rounding, so it proves infeasibility within `radius`; asking for the whole box rejected
+    // valid proofs of 1e-12 separations).
+    let radius = 10.0 * (1.0 + system.magnitude());
+    (total > 0.0 && f.proves_within(system, radius)).then_some(f)
 }
 
 /// SplitMix64: a tiny seeded generator for the shuffle (no dependency for the library).

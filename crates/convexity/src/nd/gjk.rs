@@ -319,6 +319,82 @@ struct Run {
     lower_dir: Option<Vec<f64>>,
 }
 
+impl Simplex {
+    /// Wolfe's minor cycles after a vertex was added: move the weights toward the affine
+    /// minimiser `α` of the current vertices, dropping the vertex whose weight reaches zero
+    /// first, until `α` is strictly positive (then `w = α`). Each cycle removes at least one
+    /// vertex, so at most `k + 1` run. `false` when the affine solve fails or every weight
+    /// vanishes.
+    fn minor_cycles(&mut self, alpha: &mut [f64]) -> bool {
+        let s = self;
+        for _ in 0..=s.k {
+            if !s.affine_weights(alpha) {
+                return false;
+            }
+            let k = s.k;
+            if alpha[..k].iter().all(|&v| v > 0.0) {
+                s.w[..k].copy_from_slice(&alpha[..k]);
+                return true;
+            }
+            // Step from w toward α until the first weight reaches zero.
+            let mut theta = 1.0f64;
+            let mut hit = 0;
+            for (l, (&al, &wl)) in alpha[..k].iter().zip(&s.w[..k]).enumerate() {
+                if al <= 0.0 {
+                    let den = wl - al;
+                    let t = if den > 0.0 { wl / den } else { 0.0 };
+                    if t < theta {
+                        theta = t;
+                        hit = l;
+                    }
+                }
+            }
+            for (wl, &al) in s.w[..k].iter_mut().zip(&alpha[..k]) {
+                *wl = (1.0 - theta) * *wl + theta * al;
+            }
+            s.w[hit] = 0.0;
+            for l in (0..k).rev() {
+                if !(s.w[l] > 0.0) {
+                    s.remove(l);
+                }
+            }
+            let sum: f64 = s.w[..s.k].iter().sum();
+            if s.k == 0 || !(sum > 0.0) {
+                return false;
+            }
+            let kk = s.k;
+            s.w[..kk].iter_mut().for_each(|v| *v /= sum);
+        }
+        false
+    }
+}
+
+impl Run {
+    /// The end of a run: any exit with `|x|` within the touch tolerance is a proved (touching
+    /// or overlapping) answer, whatever stopped the run; an empty simplex (unreachable in
+    /// practice: a minor cycle keeps at least one positive weight) is restored to the first
+    /// support pair `first()` so that the answer stays a feasible pair.
+    fn settle(
+        &mut self,
+        x: &mut [f64],
+        abs_tol: f64,
+        first: impl FnOnce() -> ((usize, usize), Vec<f64>),
+    ) {
+        if self.simplex.k > 0 && self.status != Status::Converged {
+            self.simplex.point(x);
+            if fast_dot(x, x).sqrt() <= abs_tol {
+                self.status = Status::Converged;
+            }
+        }
+        if self.simplex.k == 0 {
+            let (pair, z) = first();
+            self.simplex.try_add(pair, &z);
+            self.simplex.w[0] = 1.0;
+            self.status = Status::Degenerate;
+        }
+    }
+}
+
 /// Wolfe's method from the support point along the centroid difference. Stops on the
 /// criteria of the module documentation; `floor ≤ abs_tol` is the `|x|` below which the run
 /// stops outright (overlapping hulls are driven to it, so that an overlap is reported at
@@ -402,68 +478,17 @@ fn wolfe(a: &PointsN, b: &PointsN, opts: &NdOptions, tols: (f64, f64), sizes: f6
             break;
         }
         // Minor cycles: each removes at least one vertex, so at most k of them.
-        let mut ok = false;
-        for _ in 0..=s.k {
-            if !s.affine_weights(&mut alpha) {
-                break;
-            }
-            let k = s.k;
-            if alpha[..k].iter().all(|&v| v > 0.0) {
-                s.w[..k].copy_from_slice(&alpha[..k]);
-                ok = true;
-                break;
-            }
-            // Step from w toward α until the first weight reaches zero.
-            let mut theta = 1.0f64;
-            let mut hit = 0;
-            for (l, (&al, &wl)) in alpha[..k].iter().zip(&s.w[..k]).enumerate() {
-                if al <= 0.0 {
-                    let den = wl - al;
-                    let t = if den > 0.0 { wl / den } else { 0.0 };
-                    if t < theta {
-                        theta = t;
-                        hit = l;
-                    }
-                }
-            }
-            for (wl, &al) in s.w[..k].iter_mut().zip(&alpha[..k]) {
-                *wl = (1.0 - theta) * *wl + theta * al;
-            }
-            s.w[hit] = 0.0;
-            for l in (0..k).rev() {
-                if !(s.w[l] > 0.0) {
-                    s.remove(l);
-                }
-            }
-            let sum: f64 = s.w[..s.k].iter().sum();
-            if s.k == 0 || !(sum > 0.0) {
-                break;
-            }
-            let kk = s.k;
-            s.w[..kk].iter_mut().for_each(|v| *v /= sum);
-        }
+        let ok = s.minor_cycles(&mut alpha);
         if !ok {
             run.status = Status::Degenerate;
             break;
         }
     }
-    // Any exit with |x| within the touch tolerance is a proved (touching or overlapping)
-    // answer, whatever stopped the run.
-    if run.simplex.k > 0 && run.status != Status::Converged {
-        run.simplex.point(&mut x);
-        if fast_dot(&x, &x).sqrt() <= abs_tol {
-            run.status = Status::Converged;
-        }
-    }
-    if run.simplex.k == 0 {
-        // Unreachable in practice (a minor cycle keeps at least one positive weight); restore
-        // a valid one-vertex simplex so the answer stays a feasible pair.
+    run.settle(&mut x, abs_tol, || {
         let mut z = vec![0.0; n];
         diff(i0, j0, &mut z);
-        run.simplex.try_add((i0, j0), &z);
-        run.simplex.w[0] = 1.0;
-        run.status = Status::Degenerate;
-    }
+        ((i0, j0), z)
+    });
     run
 }
 

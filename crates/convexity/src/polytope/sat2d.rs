@@ -142,6 +142,9 @@ fn axis_of(edge: ReferenceEdge, va: &[DVec2], vb: &[DVec2]) -> Option<DVec2> {
 }
 
 /// Separating-axis test for two convex polygons. See the module docs.
+///
+/// Steps: the cached axis first ([`cached_answer`]), then every edge normal of both polygons
+/// ([`best_axis`]), then the verdict from the best separation ([`decide`]).
 pub fn sat(
     a: &ConvexPolygon,
     pose_a: &Pose2,
@@ -164,55 +167,12 @@ pub fn sat(
     let world = |u: DVec2| pose_a.transform_vector(u);
 
     if let Some(c) = cache.as_deref() {
-        if c.owner == owner {
-            if let Some(edge) = c.edge {
-                if let Some(u) = axis_of(edge, va, &vb) {
-                    let s = separation(va, &vb, u);
-                    if s > tol {
-                        return SatResult {
-                            verdict: Verdict::Separated(SeparatingAxis {
-                                axis: world(u),
-                                gap: s,
-                            }),
-                            separation: s,
-                            axis: world(u),
-                            reference: Some(edge),
-                            status: Status::CachedAxis,
-                            iterations: 1,
-                            tolerance: tol,
-                        };
-                    }
-                }
-            }
+        if let Some(r) = cached_answer(c, owner, va, &vb, tol, pose_a) {
+            return r;
         }
     }
 
-    let mut best: Option<(f64, DVec2, ReferenceEdge)> = None;
-    let mut tested = 0;
-    for (body, v) in [(Body::A, va), (Body::B, vb.as_slice())] {
-        let flat = !(twice_area(v).abs() > 0.0);
-        let n = v.len();
-        for index in 0..n {
-            let dirs: &[bool] = if flat { &[false, true] } else { &[false] };
-            for &along_edge in dirs {
-                let edge = ReferenceEdge {
-                    body,
-                    index,
-                    along_edge,
-                };
-                let Some(u) = axis_of(edge, va, &vb) else {
-                    continue;
-                };
-                for u in [u, -u].into_iter().take(if along_edge { 2 } else { 1 }) {
-                    tested += 1;
-                    let s = separation(va, &vb, u);
-                    if best.is_none_or(|(bs, _, _)| s > bs) {
-                        best = Some((s, u, edge));
-                    }
-                }
-            }
-        }
-    }
+    let (best, mut tested) = best_axis(va, &vb);
     // Two points (no edges): the line between them.
     let (s, u, reference) = match best {
         Some((s, u, e)) => (s, u, Some(e)),
@@ -243,7 +203,94 @@ pub fn sat(
         c.owner = owner;
         c.edge = if s > tol { reference } else { None };
     }
-    let (verdict, s, u) = if s > tol {
+    let (verdict, s, u) = decide(va, &vb, s, u, tol, pose_a);
+    SatResult {
+        verdict,
+        separation: s,
+        axis: world(u),
+        reference,
+        status: Status::Converged,
+        iterations: tested,
+        tolerance: tol,
+    }
+}
+
+/// The answer from the cached reference edge, when the cache belongs to this pair and its
+/// axis still separates by more than `tol` (B's vertices `vb` in A's frame).
+fn cached_answer(
+    c: &SatCache,
+    owner: PairKey,
+    va: &[DVec2],
+    vb: &[DVec2],
+    tol: f64,
+    pose_a: &Pose2,
+) -> Option<SatResult> {
+    if c.owner != owner {
+        return None;
+    }
+    let edge = c.edge?;
+    let u = axis_of(edge, va, vb)?;
+    let s = separation(va, vb, u);
+    (s > tol).then(|| SatResult {
+        verdict: Verdict::Separated(SeparatingAxis {
+            axis: pose_a.transform_vector(u),
+            gap: s,
+        }),
+        separation: s,
+        axis: pose_a.transform_vector(u),
+        reference: Some(edge),
+        status: Status::CachedAxis,
+        iterations: 1,
+        tolerance: tol,
+    })
+}
+
+/// The edge axis of largest separation over both polygons (A's frame; a flat polygon also
+/// offers its edges' directions, both signs), and the number of axes tested. `None` when
+/// neither polygon has an edge.
+fn best_axis(va: &[DVec2], vb: &[DVec2]) -> (Option<(f64, DVec2, ReferenceEdge)>, u32) {
+    let mut best: Option<(f64, DVec2, ReferenceEdge)> = None;
+    let mut tested = 0;
+    for (body, v) in [(Body::A, va), (Body::B, vb)] {
+        let flat = !(twice_area(v).abs() > 0.0);
+        let n = v.len();
+        for index in 0..n {
+            let dirs: &[bool] = if flat { &[false, true] } else { &[false] };
+            for &along_edge in dirs {
+                let edge = ReferenceEdge {
+                    body,
+                    index,
+                    along_edge,
+                };
+                let Some(u) = axis_of(edge, va, vb) else {
+                    continue;
+                };
+                for u in [u, -u].into_iter().take(if along_edge { 2 } else { 1 }) {
+                    tested += 1;
+                    let s = separation(va, vb, u);
+                    if best.is_none_or(|(bs, _, _)| s > bs) {
+                        best = Some((s, u, edge));
+                    }
+                }
+            }
+        }
+    }
+    (best, tested)
+}
+
+/// The verdict from the best separation `s` along `u` (A's frame), with the separation and
+/// axis reported: separated beyond `tol`; within it, decided on the Euclidean distance; at or
+/// below zero, a common point by clipping.
+fn decide(
+    va: &[DVec2],
+    vb: &[DVec2],
+    s: f64,
+    u: DVec2,
+    tol: f64,
+    pose_a: &Pose2,
+) -> (Verdict<DVec2>, f64, DVec2) {
+    let world = |u: DVec2| pose_a.transform_vector(u);
+    if s > tol {
         (
             Verdict::Separated(SeparatingAxis {
                 axis: world(u),
@@ -257,7 +304,7 @@ pub fn sat(
         // distance can exceed it (two corners facing diagonally: d = s √2), so decide on the
         // distance itself, as GJK does: touching within the tolerance, else separated along
         // the closest points with gap d.
-        let (pa, pb) = closest_points(va, &vb);
+        let (pa, pb) = closest_points(va, vb);
         let dvec = pb - pa;
         let d = dvec.length();
         match dvec.try_normalize() {
@@ -280,7 +327,7 @@ pub fn sat(
     } else {
         // Overlapping or touching exactly: B clipped by A (pushed out by a sliver of the
         // tolerance for the rounding of B's placement) is a piece of A ∩ B.
-        match common_point(va, &vb, 1e-3 * tol) {
+        match common_point(va, vb, 1e-3 * tol) {
             Some(p) => (
                 Verdict::Intersecting(CommonPoint {
                     point: pose_a.transform_point(p),
@@ -290,15 +337,6 @@ pub fn sat(
             ),
             None => (Verdict::Undetermined, s, u),
         }
-    };
-    SatResult {
-        verdict,
-        separation: s,
-        axis: world(u),
-        reference,
-        status: Status::Converged,
-        iterations: tested,
-        tolerance: tol,
     }
 }
 

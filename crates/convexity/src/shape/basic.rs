@@ -5,7 +5,7 @@
 //! radius, so GJK treats them exactly through the core/radius split. Constructors validate:
 //! finite values, non-negative radii and extents.
 
-use super::SupportMap;
+use super::{Primitive, SupportMap};
 use crate::error::{non_negative, InputError};
 use crate::math::vector::finite_vec;
 use crate::math::vector::Vector;
@@ -46,6 +46,18 @@ impl<V: Vector> SupportMap<V> for Ball<V> {
     fn size(&self) -> f64 {
         self.radius
     }
+    #[inline]
+    fn bounding_radius(&self) -> f64 {
+        self.radius
+    }
+    #[inline]
+    fn primitive(&self) -> Primitive<'_, V> {
+        Primitive::Capsule {
+            a: V::ZERO,
+            b: V::ZERO,
+            radius: self.radius,
+        }
+    }
 }
 
 /// An axis-aligned box centred at the local origin, given by its half extents.
@@ -77,6 +89,13 @@ impl<V: Vector> SupportMap<V> for Cuboid<V> {
     }
     fn size(&self) -> f64 {
         self.half_extents.length()
+    }
+    #[inline]
+    fn primitive(&self) -> Primitive<'_, V> {
+        Primitive::Cuboid {
+            half_extents: self.half_extents,
+            radius: 0.0,
+        }
     }
 }
 
@@ -116,6 +135,14 @@ impl<V: Vector> SupportMap<V> for Segment<V> {
     fn size(&self) -> f64 {
         (self.b - self.a).length() * 0.5
     }
+    #[inline]
+    fn primitive(&self) -> Primitive<'_, V> {
+        Primitive::Capsule {
+            a: self.a,
+            b: self.b,
+            radius: 0.0,
+        }
+    }
 }
 
 /// A capsule: the segment `a`–`b` swept by a ball of `radius`.
@@ -153,6 +180,14 @@ impl<V: Vector> SupportMap<V> for Capsule<V> {
     }
     fn size(&self) -> f64 {
         self.segment.size() + self.radius
+    }
+    #[inline]
+    fn primitive(&self) -> Primitive<'_, V> {
+        Primitive::Capsule {
+            a: self.segment.a,
+            b: self.segment.b,
+            radius: self.radius,
+        }
     }
 }
 
@@ -193,6 +228,13 @@ impl SupportMap<DVec3> for Triangle {
     fn size(&self) -> f64 {
         let c = self.center();
         self.v.iter().map(|p| (*p - c).length()).fold(0.0, f64::max)
+    }
+    #[inline]
+    fn primitive(&self) -> Primitive<'_, DVec3> {
+        Primitive::Triangle {
+            v: self.v,
+            radius: 0.0,
+        }
     }
 }
 

@@ -61,6 +61,10 @@ macro_rules! dispatch {
             fn bounding_radius(&self) -> f64 {
                 match self { $($enum::$arm(s) => s.bounding_radius(),)* }
             }
+            #[inline(always)]
+            fn primitive(&self) -> Primitive<'_, $v> {
+                self.leaf_primitive()
+            }
         }
     };
 }
@@ -130,6 +134,61 @@ impl Shape2 {
             Shape2::Rounded(_) => "rounded",
             Shape2::Transformed(_) => "transformed",
             Shape2::Custom(_) => "custom",
+        }
+    }
+}
+
+// `primitive()` of the enums: the leaf arms inline, the nested ones (`Rounded`, `Transformed`,
+// which recurse into the enum) behind a call, so that the recursion does not keep the whole
+// match from being inlined into the closed-form check at the top of every query.
+impl Shape3 {
+    #[inline(always)]
+    fn leaf_primitive(&self) -> Primitive<'_, DVec3> {
+        match self {
+            Shape3::Sphere(s) => s.primitive(),
+            Shape3::Cuboid(s) => s.primitive(),
+            Shape3::Capsule(s) => s.primitive(),
+            Shape3::Segment(s) => s.primitive(),
+            Shape3::Triangle(s) => s.primitive(),
+            Shape3::Rounded(_) | Shape3::Transformed(_) => self.nested_primitive(),
+            Shape3::Points(_)
+            | Shape3::Cylinder(_)
+            | Shape3::Cone(_)
+            | Shape3::Halfspaces(_)
+            | Shape3::Custom(_) => Primitive::Other,
+        }
+    }
+
+    #[inline(never)]
+    fn nested_primitive(&self) -> Primitive<'_, DVec3> {
+        match self {
+            Shape3::Rounded(s) => s.primitive(),
+            Shape3::Transformed(s) => s.primitive(),
+            _ => Primitive::Other,
+        }
+    }
+}
+
+impl Shape2 {
+    #[inline(always)]
+    fn leaf_primitive(&self) -> Primitive<'_, DVec2> {
+        match self {
+            Shape2::Circle(s) => s.primitive(),
+            Shape2::Rect(s) => s.primitive(),
+            Shape2::Capsule(s) => s.primitive(),
+            Shape2::Polygon(s) => s.primitive(),
+            Shape2::Segment(s) => s.primitive(),
+            Shape2::Rounded(_) | Shape2::Transformed(_) => self.nested_primitive(),
+            Shape2::Points(_) | Shape2::Halfspaces(_) | Shape2::Custom(_) => Primitive::Other,
+        }
+    }
+
+    #[inline(never)]
+    fn nested_primitive(&self) -> Primitive<'_, DVec2> {
+        match self {
+            Shape2::Rounded(s) => s.primitive(),
+            Shape2::Transformed(s) => s.primitive(),
+            _ => Primitive::Other,
         }
     }
 }

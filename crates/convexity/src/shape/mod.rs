@@ -66,6 +66,62 @@ pub trait SupportMap<V: Vector> {
     fn bounding_radius(&self) -> f64 {
         self.center().length() + self.size()
     }
+
+    /// The shape as a closed-form primitive, when it is one; `Primitive::Other` (the default)
+    /// otherwise. GJK, the boolean test and EPA answer pairs of primitives in closed form
+    /// ([`crate::gjk::closed_form`]); for every other shape the default is a constant and the
+    /// check costs nothing.
+    #[inline(always)]
+    fn primitive(&self) -> Primitive<'_, V> {
+        Primitive::Other
+    }
+}
+
+/// A shape in a form with closed-form queries, in the shape's local frame. Every variant is a
+/// core plus a `radius` (the full shape is `core ⊕ ball(radius)`), as in [`SupportMap`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Primitive<'s, V> {
+    /// No closed form: the query runs GJK / EPA.
+    Other,
+    /// The segment `a`–`b` swept by `radius`: a capsule; a ball when `a == b`; a bare segment
+    /// when `radius == 0`.
+    Capsule { a: V, b: V, radius: f64 },
+    /// The axis-aligned box `[-h, h]` about the local origin, swept by `radius`.
+    Cuboid { half_extents: V, radius: f64 },
+    /// The triangle `v[0] v[1] v[2]` (3D), swept by `radius`.
+    Triangle { v: [V; 3], radius: f64 },
+    /// A convex polygon (2D, counter-clockwise vertices), swept by `radius`.
+    Polygon { vertices: &'s [V], radius: f64 },
+}
+
+impl<V: Copy> Primitive<'_, V> {
+    /// The same primitive swept by `extra` more radius (what [`Rounded`] does).
+    #[inline]
+    pub fn rounded(self, extra: f64) -> Self {
+        match self {
+            Primitive::Other => Primitive::Other,
+            Primitive::Capsule { a, b, radius } => Primitive::Capsule {
+                a,
+                b,
+                radius: radius + extra,
+            },
+            Primitive::Cuboid {
+                half_extents,
+                radius,
+            } => Primitive::Cuboid {
+                half_extents,
+                radius: radius + extra,
+            },
+            Primitive::Triangle { v, radius } => Primitive::Triangle {
+                v,
+                radius: radius + extra,
+            },
+            Primitive::Polygon { vertices, radius } => Primitive::Polygon {
+                vertices,
+                radius: radius + extra,
+            },
+        }
+    }
 }
 
 macro_rules! forward_support_map {
@@ -94,6 +150,10 @@ macro_rules! forward_support_map {
             #[inline]
             fn bounding_radius(&self) -> f64 {
                 (**self).bounding_radius()
+            }
+            #[inline(always)]
+            fn primitive(&self) -> Primitive<'_, V> {
+                (**self).primitive()
             }
         }
     )*};

@@ -5,7 +5,7 @@
 //! allowed; a reflex turn, or a boundary that winds around more than once (a star), is
 //! rejected with `Problem::NotConvex`. Support is the linear scan of [`Points`]; O(n).
 
-use super::{Points, SupportMap};
+use super::{Points, Primitive, SupportMap};
 use crate::error::{InputError, Problem};
 use glam::DVec2;
 
@@ -78,5 +78,12 @@ impl SupportMap<DVec2> for ConvexPolygon {
     }
     fn bounding_radius(&self) -> f64 {
         self.points.bounding_radius()
+    }
+    #[inline]
+    fn primitive(&self) -> Primitive<'_, DVec2> {
+        Primitive::Polygon {
+            vertices: self.points.points(),
+            radius: 0.0,
+        }
     }
 }

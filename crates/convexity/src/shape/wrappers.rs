@@ -4,7 +4,7 @@
 //! These play the role of Jolt's `TransformedConvexObject` and `AddConvexRadius` templates:
 //! they wrap any support map without knowing its type.
 
-use super::SupportMap;
+use super::{Primitive, SupportMap};
 use crate::error::{non_negative, InputError, Problem};
 use crate::math::pose::Pose;
 use crate::math::vector::Vector;
@@ -47,6 +47,10 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Rounded<S> {
     }
     fn bounding_radius(&self) -> f64 {
         self.inner.bounding_radius() + self.radius
+    }
+    #[inline]
+    fn primitive(&self) -> Primitive<'_, V> {
+        self.inner.primitive().rounded(self.radius)
     }
 }
 
@@ -93,6 +97,24 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Transformed<S, V> {
     }
     fn bounding_radius(&self) -> f64 {
         self.pose.translation().length() + self.inner.bounding_radius()
+    }
+    /// Segments and triangles move with the pose; a posed box or polygon has no closed form
+    /// here (it runs GJK).
+    #[inline]
+    fn primitive(&self) -> Primitive<'_, V> {
+        let p = |x: V| V::mat_mul(&self.matrix, x) + self.pose.translation();
+        match self.inner.primitive() {
+            Primitive::Capsule { a, b, radius } => Primitive::Capsule {
+                a: p(a),
+                b: p(b),
+                radius,
+            },
+            Primitive::Triangle { v, radius } => Primitive::Triangle {
+                v: [p(v[0]), p(v[1]), p(v[2])],
+                radius,
+            },
+            _ => Primitive::Other,
+        }
     }
 }
 

@@ -113,36 +113,10 @@ pub fn vertex_edge_toi(
     edge_b.check("edge_b")?;
     non_negative("h", h)?;
 
-    // Relative to edge_a's start, with time scaled to s = t / h.
-    let origin = edge_a.position;
-    let poly = |k: &Kinematic2| -> VPoly {
-        [
-            k.position - origin,
-            k.velocity * h,
-            k.acceleration * (0.5 * h * h),
-        ]
+    let (e, q) = match scaled_motion(vertex, edge_a, edge_b, h) {
+        Ok(eq) => eq,
+        Err(answer) => return Ok(answer),
     };
-    let (pa, pb, pp) = (poly(edge_a), poly(edge_b), poly(vertex));
-    let mut e: VPoly = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
-    let mut q: VPoly = [pp[0] - pa[0], pp[1] - pa[1], pp[2] - pa[2]];
-    // Largest coefficient; scaling by it keeps everything O(1) (and finite).
-    let scale = e
-        .iter()
-        .chain(q.iter())
-        .fold(0.0f64, |m, v| m.max(v.x.abs()).max(v.y.abs()));
-    if !(scale > 0.0) || !scale.is_finite() {
-        // Everything coincides with the edge's start point for the whole step (or the step
-        // overflowed, which the validation bounds exclude): a degenerate touching contact.
-        return Ok(if scale == 0.0 {
-            TimeOfImpact::InitiallyOverlapping
-        } else {
-            TimeOfImpact::Separated
-        });
-    }
-    for v in e.iter_mut().chain(q.iter_mut()) {
-        *v *= 1.0 / scale;
-    }
-
     let mut f = cross_poly(&e, &q);
     // Exact side of the vertex at t = 0.
     let side0 = robust::orient2d(
@@ -155,9 +129,86 @@ pub fn vertex_edge_toi(
     } else if f[0] == 0.0 || (f[0] > 0.0) != (side0 > 0.0) {
         f[0] = side0.signum() * f64::MIN_POSITIVE;
     }
-    let within = |s: f64| -> Option<DVec2> {
-        let es = veval(&e, s);
-        let qs = veval(&q, s);
+    let sweep = Sweep {
+        e,
+        q,
+        side0,
+        vertex,
+        h,
+    };
+    let roots = roots_in(&f, 1.0);
+    match roots.status {
+        Status::Degenerate => return Ok(TimeOfImpact::Separated),
+        Status::Identical => return Ok(sweep.collinear()),
+        _ => {}
+    }
+    for s in roots.times() {
+        if let Some(p) = sweep.within(s) {
+            if s == 0.0 {
+                return Ok(TimeOfImpact::InitiallyOverlapping);
+            }
+            return Ok(sweep.hit(s, p));
+        }
+    }
+    Ok(TimeOfImpact::Separated)
+}
+
+/// The edge vector `e(s)` and the vertex's offset `q(s)` from the edge's start, as quadratics
+/// in the scaled time `s = t / h`, divided by their largest coefficient (everything O(1) and
+/// finite). `Err` with the answer when everything stays at the edge's start point
+/// (`InitiallyOverlapping`) or the scale is not finite (`Separated`).
+fn scaled_motion(
+    vertex: &Kinematic2,
+    edge_a: &Kinematic2,
+    edge_b: &Kinematic2,
+    h: f64,
+) -> Result<(VPoly, VPoly), TimeOfImpact<DVec2>> {
+    let origin = edge_a.position;
+    let poly = |k: &Kinematic2| -> VPoly {
+        [
+            k.position - origin,
+            k.velocity * h,
+            k.acceleration * (0.5 * h * h),
+        ]
+    };
+    let (pa, pb, pp) = (poly(edge_a), poly(edge_b), poly(vertex));
+    let mut e: VPoly = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
+    let mut q: VPoly = [pp[0] - pa[0], pp[1] - pa[1], pp[2] - pa[2]];
+    let scale = e
+        .iter()
+        .chain(q.iter())
+        .fold(0.0f64, |m, v| m.max(v.x.abs()).max(v.y.abs()));
+    if !(scale > 0.0) || !scale.is_finite() {
+        // Everything coincides with the edge's start point for the whole step (or the step
+        // overflowed, which the validation bounds exclude): a degenerate touching contact.
+        return Err(if scale == 0.0 {
+            TimeOfImpact::InitiallyOverlapping
+        } else {
+            TimeOfImpact::Separated
+        });
+    }
+    for v in e.iter_mut().chain(q.iter_mut()) {
+        *v *= 1.0 / scale;
+    }
+    Ok((e, q))
+}
+
+/// One vertex–edge sweep in scaled time: the edge `e(s)`, the vertex offset `q(s)`, the exact
+/// side of the vertex at `s = 0`.
+struct Sweep<'k> {
+    e: VPoly,
+    q: VPoly,
+    side0: f64,
+    vertex: &'k Kinematic2,
+    h: f64,
+}
+
+impl Sweep<'_> {
+    /// The vertex's position when at scaled time `s` it lies within the segment (to a relative
+    /// 1e-12), else `None`.
+    fn within(&self, s: f64) -> Option<DVec2> {
+        let es = veval(&self.e, s);
+        let qs = veval(&self.q, s);
         let ee = es.dot(es);
         let u = qs.dot(es);
         let tol = 1e-12 * (ee + qs.length() * es.length()) + 1e-300;
@@ -167,76 +218,65 @@ pub fn vertex_edge_toi(
             qs.length() <= 1e-12
         };
         ok.then(|| {
-            let x = vertex.at(s * h);
             if s >= 1.0 {
-                vertex.at(h)
+                self.vertex.at(self.h)
             } else {
-                x
+                self.vertex.at(s * self.h)
             }
         })
-    };
-    let normal_at = |s: f64| -> DVec2 {
-        let es = veval(&e, s);
+    }
+
+    /// The edge's unit normal at `s`, on the side where the vertex was at `s = 0`.
+    fn normal_at(&self, s: f64) -> DVec2 {
+        let es = veval(&self.e, s);
         let n = DVec2::new(-es.y, es.x);
         let n = n.try_normalize().unwrap_or(DVec2::Y);
-        if side0 < 0.0 {
+        if self.side0 < 0.0 {
             -n
         } else {
             n
         }
-    };
-    let hit = |s: f64, p: DVec2| -> TimeOfImpact<DVec2> {
+    }
+
+    fn hit(&self, s: f64, p: DVec2) -> TimeOfImpact<DVec2> {
         TimeOfImpact::Hit {
-            toi: if s >= 1.0 { h } else { s * h },
-            normal: normal_at(s),
+            toi: if s >= 1.0 { self.h } else { s * self.h },
+            normal: self.normal_at(s),
             points: [p, p],
         }
-    };
+    }
 
-    let roots = roots_in(&f, 1.0);
-    match roots.status {
-        Status::Degenerate => return Ok(TimeOfImpact::Separated),
-        Status::Identical => {
-            // The vertex stays on the edge's line (or the edge is a point): the first s at
-            // which it is within the segment is 0 or a time at which it reaches an end point.
-            if within(0.0).is_some() {
-                return Ok(TimeOfImpact::InitiallyOverlapping);
-            }
-            let g0 = dot_poly(&q, &e);
-            let ee = dot_poly(&e, &e);
-            let mut g1 = g0;
-            for (x, y) in g1.iter_mut().zip(ee) {
-                *x -= y;
-            }
-            // |q|² = 0: the vertex meets the first end point (the only way to meet an edge
-            // that has collapsed to a point for the whole step).
-            let qq = dot_poly(&q, &q);
-            let mut best: Option<f64> = None;
-            for g in [g0, g1, qq] {
-                let r = roots_in(&g, 1.0);
-                for s in r.times() {
-                    if within(s).is_some() {
-                        best = Some(best.map_or(s, |b: f64| b.min(s)));
-                        break;
-                    }
+    /// The vertex stays on the edge's line (or the edge is a point): the first `s` at which it
+    /// is within the segment is 0 or a time at which it reaches an end point.
+    fn collinear(&self) -> TimeOfImpact<DVec2> {
+        if self.within(0.0).is_some() {
+            return TimeOfImpact::InitiallyOverlapping;
+        }
+        let (e, q) = (&self.e, &self.q);
+        let g0 = dot_poly(q, e);
+        let ee = dot_poly(e, e);
+        let mut g1 = g0;
+        for (x, y) in g1.iter_mut().zip(ee) {
+            *x -= y;
+        }
+        // |q|² = 0: the vertex meets the first end point (the only way to meet an edge that
+        // has collapsed to a point for the whole step).
+        let qq = dot_poly(q, q);
+        let mut best: Option<f64> = None;
+        for g in [g0, g1, qq] {
+            let r = roots_in(&g, 1.0);
+            for s in r.times() {
+                if self.within(s).is_some() {
+                    best = Some(best.map_or(s, |b: f64| b.min(s)));
+                    break;
                 }
             }
-            return Ok(match best.and_then(|s| within(s).map(|p| (s, p))) {
-                Some((s, p)) => hit(s, p),
-                None => TimeOfImpact::Separated,
-            });
         }
-        _ => {}
-    }
-    for s in roots.times() {
-        if let Some(p) = within(s) {
-            if s == 0.0 {
-                return Ok(TimeOfImpact::InitiallyOverlapping);
-            }
-            return Ok(hit(s, p));
+        match best.and_then(|s| self.within(s).map(|p| (s, p))) {
+            Some((s, p)) => self.hit(s, p),
+            None => TimeOfImpact::Separated,
         }
     }
-    Ok(TimeOfImpact::Separated)
 }
 
 fn coord(p: DVec2) -> robust::Coord<f64> {

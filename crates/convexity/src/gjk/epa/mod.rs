@@ -468,6 +468,9 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    if let Some(p) = gjk::closed_form::penetration(a, pose_a, b, pose_b, opts) {
+        return p;
+    }
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
     let mut gopts = opts.gjk;
     // At least one GJK iteration, so that there is a simplex to answer from.

@@ -1,0 +1,768 @@
+//! Closed forms for pairs of primitives, dispatched from the top of [`crate::gjk::distance`],
+//! [`crate::gjk::intersects`] and [`crate::gjk::epa::penetration`].
+//!
+//! What it computes: the same results as GJK / EPA (distance, closest points, normal,
+//! certificate, status, tolerance) for the pairs of [`Primitive`]s that have a closed form:
+//! * two capsules (which covers ball–ball, ball–capsule, capsule–capsule, segment–segment,
+//!   ball–segment and rounded segments/points, in 2D and 3D): the closest points of two
+//!   segments (Ericson, *Real-Time Collision Detection*, 2005, §5.1.9), radii subtracted;
+//! * a ball (a capsule whose segment is one point) against a box (§5.1.3, clamping), a
+//!   triangle (§5.1.5, Voronoi regions of the triangle) or a 2D convex polygon (inside test by
+//!   the edges' turn, else the nearest edge);
+//! * two boxes, boolean only: the separating axis test on the 15 axes in 3D (4 in 2D) of
+//!   Gottschalk, Lin & Manocha, "OBBTree", SIGGRAPH 1996 (Ericson §4.4.1), with a common point
+//!   found by alternating projections (clamping into one box, then the other).
+//!
+//! Every other pair returns `None` and the caller runs GJK / EPA, as do the cases a closed form
+//! would answer less well than EPA: penetration of cores that touch or cross (other than two
+//! points and a point inside a box), a box pair whose best axis separates by less than the
+//! touch tolerance (the distance might still exceed it at a vertex), and overlapping boxes where
+//! four projection rounds find no common point.
+//!
+//! Decisions match GJK's exactly: the touch tolerance is GJK's (`absolute_tolerance`, or
+//! `max(abs_tol, rel_tol · core distance)`), the verdict is intersecting when the core distance
+//! minus the radii is within it (touching counts), otherwise separated with the unit axis from
+//! A's closest core point to B's and the exact gap (so `verify` accepts it). Status
+//! `Converged`, 1 iteration. A warm-start cache passed to the public functions is left
+//! untouched (it stays valid for the GJK path).
+//!
+//! Preconditions: validated shapes and poses (finite). Failure modes: none reach the caller —
+//! degenerate input (concentric balls, zero-length segments, zero radii, parallel segments,
+//! collinear or point triangles) takes branches without division by zero, and a non-finite
+//! intermediate (coordinates near the f64 limit) hands the query back to GJK.
+//!
+//! Complexity: O(1) per pair (O(n) for an n-gon), no allocation.
+
+use super::epa::{EpaSpace, Options as EpaOptions, Penetration};
+use super::minkowski::MinkowskiDifference;
+use super::{absolute_tolerance, common_point, Distance, Intersection, Options};
+use crate::math::pose::Pose;
+use crate::math::vector::{Rotation, Vector};
+use crate::shape::{Primitive, SupportMap};
+use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
+
+/// Cores closer than this fraction of `size_A + size_B` leave penetration to EPA (the same
+/// threshold as EPA's own hand-over; a tiny closest-point direction is poorly determined).
+const NEAR_CONTACT: f64 = 1e-6;
+
+/// Cores closer than this fraction of the coordinates' size have their separating axis checked
+/// by support calls (see `closest`).
+const NEAR_AXIS: f64 = 1e-4;
+
+/// Alternating-projection rounds tried for a common point of two overlapping boxes.
+const PROJECTION_ROUNDS: usize = 4;
+
+/// The closest points of two cores in the working frame, with the radii.
+#[derive(Clone, Copy, Debug)]
+struct Closest<V> {
+    ca: V,
+    cb: V,
+    /// `|cb − ca|`, the core distance.
+    dist: f64,
+    ra: f64,
+    rb: f64,
+    /// Both cores are single points (two balls).
+    points: bool,
+    /// A point core inside a box core: the penetration answer on the cores (unit normal A→B,
+    /// core depth ≥ 0, contact points on A's and B's core).
+    inside: Option<(V, f64, V, V)>,
+    /// A more precise unit direction from A toward B than `cb − ca` (orthogonal to the
+    /// closest features' directions), when the features give one.
+    axis: Option<V>,
+    /// For cores close to each other: the core gap measured along [`Closest::normal`] by the
+    /// support functions (`min_B n·y − max_A n·x`), the certified gap of a separating axis.
+    axis_gap: Option<f64>,
+}
+
+impl<V: Vector> Closest<V> {
+    #[inline(always)]
+    fn new(ca: V, cb: V, ra: f64, rb: f64) -> Self {
+        Closest {
+            ca,
+            cb,
+            dist: (cb - ca).length(),
+            ra,
+            rb,
+            points: false,
+            inside: None,
+            axis: None,
+            axis_gap: None,
+        }
+    }
+
+    /// Unit normal from A toward B: the closest-point direction, else the inside answer's,
+    /// else the first axis.
+    #[inline(always)]
+    fn normal(&self) -> V {
+        let unit = || {
+            // `dist = |cb − ca|` already: one division instead of a second square root.
+            (self.dist > 0.0 && self.dist.is_finite())
+                .then(|| (self.cb - self.ca) * (1.0 / self.dist))
+        };
+        self.axis
+            .or_else(unit)
+            .or(self.inside.map(|i| i.0))
+            .unwrap_or(V::AXIS)
+    }
+
+    #[inline(always)]
+    fn finite(&self) -> bool {
+        self.ca.is_finite() && self.cb.is_finite() && self.dist.is_finite()
+    }
+}
+
+/// Maps the working frame to the world: `None` when the working frame is the world.
+#[derive(Clone, Copy)]
+struct Frame<'p, V: Vector>(Option<&'p Pose<V>>);
+
+impl<V: Vector> Frame<'_, V> {
+    #[inline(always)]
+    fn point(&self, p: V) -> V {
+        self.0.map_or(p, |f| f.transform_point(p))
+    }
+    #[inline(always)]
+    fn vector(&self, v: V) -> V {
+        self.0.map_or(v, |f| f.transform_vector(v))
+    }
+}
+
+/// GJK's touch verdict on exact closest points (working frame); `None` when the pair is
+/// separated but the closest-point direction is too imprecise to certify it (GJK answers).
+#[inline(always)]
+fn verdict<V: Vector>(c: &Closest<V>, tol: f64) -> Option<Verdict<V>> {
+    let rsum = c.ra + c.rb;
+    let gap = c.dist - rsum;
+    if gap <= tol {
+        return Some(Verdict::Intersecting(CommonPoint {
+            point: common_point(c.ca, c.cb, c.ra, c.rb),
+        }));
+    }
+    // The certified gap: the exact one unless the direction was checked by support calls.
+    let certified = c.axis_gap.map_or(gap, |g| g - rsum);
+    (certified > 0.0).then(|| {
+        Verdict::Separated(SeparatingAxis {
+            axis: c.normal(),
+            gap: certified.min(gap),
+        })
+    })
+}
+
+#[inline(always)]
+fn verdict_to_world<V: Vector>(f: Frame<'_, V>, v: Verdict<V>) -> Verdict<V> {
+    match v {
+        Verdict::Separated(s) => Verdict::Separated(SeparatingAxis {
+            axis: f.vector(s.axis),
+            gap: s.gap,
+        }),
+        Verdict::Intersecting(c) => Verdict::Intersecting(CommonPoint {
+            point: f.point(c.point),
+        }),
+        Verdict::Undetermined => Verdict::Undetermined,
+    }
+}
+
+/// The closest points of the pair, in the frame given by [`Frame`], and GJK's absolute
+/// tolerance; `None` when the pair has no closed form.
+#[inline(always)]
+fn closest<'p, V, A, B>(
+    a: &A,
+    pose_a: &'p Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+) -> Option<(Closest<V>, f64, Frame<'p, V>)>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    closest_of(a.primitive(), b.primitive(), a, pose_a, b, pose_b, opts)
+}
+
+/// [`closest`] with the primitives already read.
+#[inline(always)]
+fn closest_of<'p, V, A, B>(
+    pa: Primitive<'_, V>,
+    pb: Primitive<'_, V>,
+    a: &A,
+    pose_a: &'p Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+) -> Option<(Closest<V>, f64, Frame<'p, V>)>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    if matches!(pa, Primitive::Other) || matches!(pb, Primitive::Other) || opts.max_iterations == 0
+    {
+        return None;
+    }
+    if let (
+        Primitive::Capsule {
+            a: a0,
+            b: a1,
+            radius: ra,
+        },
+        Primitive::Capsule {
+            a: b0,
+            b: b1,
+            radius: rb,
+        },
+    ) = (pa, pb)
+    {
+        if a0 == a1 && b0 == b1 && opts.abs_tolerance.is_none() {
+            // Two balls: in the world frame, where the centres' difference is one subtraction.
+            let ca = world_point(pose_a, a0);
+            let cb = world_point(pose_b, b0);
+            let mut c = Closest::new(ca, cb, ra, rb);
+            c.points = true;
+            // GJK's tolerance with the shapes' size and bounding radius read off the primitive
+            // (a point core: size = radius, bounding radius = |centre| + radius; equal to the
+            // trait's values for `Ball` and `Rounded`, an equally valid bound for `Transformed`)
+            // — no dispatch through an enum.
+            let (ta, tb) = (pose_a.translation(), pose_b.translation());
+            let reach = |p: V| if p == V::ZERO { 0.0 } else { p.length() };
+            // |t_b − t_a| is the centres' distance when both centres are the local origins.
+            let tab = if a0 == V::ZERO && b0 == V::ZERO {
+                c.dist
+            } else {
+                (tb - ta).length()
+            };
+            let magnitude = ta.length() + tb.length() + tab + reach(a0) + ra + reach(b0) + rb;
+            let scale = (ra + rb).max(f64::MIN_POSITIVE);
+            let abs_tol = opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude;
+            return c.finite().then_some((c, abs_tol, Frame(None)));
+        }
+    }
+    let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
+    let mut c = pair(pa, pb, mink.pose_ab())?;
+    let abs_tol = absolute_tolerance(&mink, opts);
+    // The direction of `cb − ca` carries an error of about ε·L/dist (L the size of the
+    // coordinates in A's frame); projected over the shapes' extent it can break the axis
+    // certificate when the cores nearly touch. There the gap along it is measured instead.
+    let reach = mink.scale() + mink.pose_ab().translation().length();
+    if !c.points && c.dist <= NEAR_AXIS * reach {
+        let n = c.normal();
+        c.axis_gap = Some(-mink.support(n).w.dot(n));
+    }
+    c.finite().then_some((c, abs_tol, Frame(Some(pose_a))))
+}
+
+/// `pose · p`, skipping the rotation of the origin (a ball's centre).
+#[inline(always)]
+fn world_point<V: Vector>(pose: &Pose<V>, p: V) -> V {
+    if p == V::ZERO {
+        pose.translation()
+    } else {
+        pose.transform_point(p)
+    }
+}
+
+/// The closest points of two primitives in A's frame (`pose_ab` places B).
+#[inline]
+fn pair<V: Vector>(
+    pa: Primitive<'_, V>,
+    pb: Primitive<'_, V>,
+    pose_ab: &Pose<V>,
+) -> Option<Closest<V>> {
+    match (pa, pb) {
+        (
+            Primitive::Capsule {
+                a: a0,
+                b: a1,
+                radius: ra,
+            },
+            Primitive::Capsule {
+                a: b0,
+                b: b1,
+                radius: rb,
+            },
+        ) => {
+            let (b0, b1) = (pose_ab.transform_point(b0), pose_ab.transform_point(b1));
+            let (s, t) = segment_segment(a0, a1, b0, b1);
+            let (d1, d2) = (a1 - a0, b1 - b0);
+            let (ca, cb) = (a0 + d1 * s, b0 + d2 * t);
+            let mut c = Closest::new(ca, cb, ra, rb);
+            c.points = a0 == a1 && b0 == b1;
+            c.axis = refined_axis(cb - ca, d1, d2, s, t);
+            Some(c)
+        }
+        (Primitive::Capsule { a, b, radius }, other) if a == b => {
+            // A ball against B: work in B's frame, map back.
+            let p = pose_ab.inverse_transform_point(a);
+            let (q, rb, inside) = point_against(other, p)?;
+            let mut c = Closest::new(a, pose_ab.transform_point(q), radius, rb);
+            c.inside = inside.map(|(n, depth, face)| {
+                // B's face normal points out of B toward A's point; from A toward B it flips.
+                (
+                    -pose_ab.transform_vector(n),
+                    depth,
+                    a,
+                    pose_ab.transform_point(face),
+                )
+            });
+            Some(c)
+        }
+        (other, Primitive::Capsule { a, b, radius }) if a == b => {
+            let p = pose_ab.transform_point(a);
+            let (q, ra, inside) = point_against(other, p)?;
+            let mut c = Closest::new(q, p, ra, radius);
+            c.inside = inside.map(|(n, depth, face)| (n, depth, face, p));
+            Some(c)
+        }
+        _ => None,
+    }
+}
+
+/// The closest point of a primitive's core to `p` (the primitive's frame), its radius, and for
+/// a point inside a box the nearest face (outward unit normal, distance, foot point).
+#[allow(clippy::type_complexity)]
+fn point_against<V: Vector>(prim: Primitive<'_, V>, p: V) -> Option<(V, f64, Option<(V, f64, V)>)> {
+    match prim {
+        Primitive::Cuboid {
+            half_extents,
+            radius,
+        } => Some(point_box(p, half_extents, radius)),
+        Primitive::Triangle { v, radius } => Some((point_triangle(p, v), radius, None)),
+        Primitive::Polygon { vertices, radius } if !vertices.is_empty() => {
+            Some((point_polygon(p, vertices), radius, None))
+        }
+        _ => None,
+    }
+}
+
+/// `e_i`, the i-th unit vector.
+#[inline]
+fn unit<V: Vector>(i: usize) -> V {
+    let mut c = [0.0; 3];
+    c[i] = 1.0;
+    V::from_slice(&c[..V::DIM]).unwrap_or(V::AXIS)
+}
+
+/// Clamps `p` into the box `[-h, h]`.
+#[inline]
+fn clamp_box<V: Vector>(p: V, h: V) -> V {
+    let mut c = [0.0; 3];
+    for (i, x) in c.iter_mut().enumerate().take(V::DIM) {
+        *x = p.coord(i).clamp(-h.coord(i), h.coord(i));
+    }
+    V::from_slice(&c[..V::DIM]).unwrap_or(p)
+}
+
+#[allow(clippy::type_complexity)]
+fn point_box<V: Vector>(p: V, h: V, radius: f64) -> (V, f64, Option<(V, f64, V)>) {
+    let q = clamp_box(p, h);
+    if q != p {
+        return (q, radius, None);
+    }
+    // Inside: the nearest face (first on ties).
+    let mut best = (0, f64::INFINITY);
+    for i in 0..V::DIM {
+        let room = h.coord(i) - p.coord(i).abs();
+        if room < best.1 {
+            best = (i, room);
+        }
+    }
+    let (i, room) = best;
+    let n = if p.coord(i) < 0.0 {
+        -unit::<V>(i)
+    } else {
+        unit::<V>(i)
+    };
+    (q, radius, Some((n, room, p + n * room)))
+}
+
+/// The point of segment `a`–`b` closest to `p`.
+#[inline]
+fn point_segment<V: Vector>(p: V, a: V, b: V) -> V {
+    let d = b - a;
+    let dd = d.length_squared();
+    if dd > 0.0 {
+        let t = ((p - a).dot(d) / dd).clamp(0.0, 1.0);
+        a + d * t
+    } else {
+        a
+    }
+}
+
+/// The unit direction `n ≈ diff/|diff|` made orthogonal to the segments whose closest point is
+/// interior (`0 < s < 1`): for two interior points the cross product of the directions (3D),
+/// otherwise one Gram–Schmidt step against the interior one. `diff = cb − ca` carries an
+/// absolute error of a few ε·|coordinates|, so for nearly touching segments its direction is
+/// off by ε·|coordinates|/|diff|, which the long segment turns into a violated axis; the
+/// refined direction is exact to ε.
+#[inline]
+fn refined_axis<V: Vector>(diff: V, d1: V, d2: V, s: f64, t: f64) -> Option<V> {
+    let (e1, e2) = (d1.length_squared(), d2.length_squared());
+    let inner1 = s > 0.0 && s < 1.0 && e1 > 0.0;
+    let inner2 = t > 0.0 && t < 1.0 && e2 > 0.0;
+    let mut n = diff;
+    if inner1 && inner2 {
+        if let Some(x) = V::plane_normal(d1, d2).filter(|x| x.length_squared() > 1e-12 * e1 * e2) {
+            n = if x.dot(diff) < 0.0 { -x } else { x };
+            return n.try_normalize();
+        }
+    }
+    if inner1 {
+        n -= d1 * (n.dot(d1) / e1);
+    }
+    if inner2 {
+        n -= d2 * (n.dot(d2) / e2);
+    }
+    n.try_normalize().filter(|m| m.dot(diff) > 0.0)
+}
+
+/// The closest points of segments `p1`–`q1` and `p2`–`q2` (Ericson §5.1.9): the unconstrained
+/// minimiser of `|s(q1 − p1) + p1 − t(q2 − p2) − p2|²` clamped to the square, re-solving each
+/// parameter after the other is clamped. Parallel (or point) segments take the branches with
+/// no division by zero. Returns the parameters `(s, t)` of the closest points
+/// `p1 + s(q1 − p1)` and `p2 + t(q2 − p2)`.
+#[inline]
+fn segment_segment<V: Vector>(p1: V, q1: V, p2: V, q2: V) -> (f64, f64) {
+    let d1 = q1 - p1;
+    let d2 = q2 - p2;
+    let r = p1 - p2;
+    let a = d1.length_squared();
+    let e = d2.length_squared();
+    let f = d2.dot(r);
+    if a <= 0.0 && e <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let (s, t);
+    if a <= 0.0 {
+        s = 0.0;
+        t = (f / e).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(r);
+        if e <= 0.0 {
+            t = 0.0;
+            s = (-c / a).clamp(0.0, 1.0);
+        } else {
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            let s0 = if denom > 0.0 {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let t0 = (b * s0 + f) / e;
+            if t0 < 0.0 {
+                t = 0.0;
+                s = (-c / a).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                t = 1.0;
+                s = ((b - c) / a).clamp(0.0, 1.0);
+            } else {
+                t = t0;
+                s = s0;
+            }
+        }
+    }
+    (s, t)
+}
+
+/// The point of triangle `v` closest to `p` (Ericson §5.1.5, Voronoi regions). A degenerate
+/// triangle (a zero denominator) is answered by its three edges.
+fn point_triangle<V: Vector>(p: V, v: [V; 3]) -> V {
+    let [a, b, c] = v;
+    let ab = b - a;
+    let ac = c - a;
+    let ap = p - a;
+    let d1 = ab.dot(ap);
+    let d2 = ac.dot(ap);
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    let bp = p - b;
+    let d3 = ab.dot(bp);
+    let d4 = ac.dot(bp);
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 && d1 - d3 > 0.0 {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cp = p - c;
+    let d5 = ab.dot(cp);
+    let d6 = ac.dot(cp);
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 && d2 - d6 > 0.0 {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    let (e1, e2) = (d4 - d3, d5 - d6);
+    if va <= 0.0 && e1 >= 0.0 && e2 >= 0.0 && e1 + e2 > 0.0 {
+        return b + (c - b) * (e1 / (e1 + e2));
+    }
+    let sum = va + vb + vc;
+    if sum > 0.0 && va >= 0.0 && vb >= 0.0 && vc >= 0.0 {
+        let q = a + ab * (vb / sum) + ac * (vc / sum);
+        if q.is_finite() {
+            return q;
+        }
+    }
+    // Degenerate (collinear or coincident vertices, or rounding put p in no region).
+    [
+        point_segment(p, a, b),
+        point_segment(p, b, c),
+        point_segment(p, c, a),
+    ]
+    .into_iter()
+    .min_by(|x, y| {
+        (*x - p)
+            .length_squared()
+            .total_cmp(&(*y - p).length_squared())
+    })
+    .unwrap_or(a)
+}
+
+/// The point of a convex polygon (2D, counter-clockwise, non-empty) closest to `p`: `p` itself
+/// when no edge has it strictly on its outer side, else the nearest boundary point.
+fn point_polygon<V: Vector>(p: V, vs: &[V]) -> V {
+    let n = vs.len();
+    if n >= 3 {
+        let inside = (0..n).all(|i| {
+            let (u, w) = (vs[i], vs[(i + 1) % n]);
+            V::det(&[w - u, p - u]) >= 0.0
+        });
+        if inside {
+            return p;
+        }
+    }
+    let mut best = (vs[0], f64::INFINITY);
+    for i in 0..n {
+        let q = point_segment(p, vs[i], vs[(i + 1) % n]);
+        let d = (q - p).length_squared();
+        if d < best.1 {
+            best = (q, d);
+        }
+    }
+    best.0
+}
+
+/// The closed-form distance query, or `None` when the pair has none (see the module header).
+#[inline]
+pub(crate) fn distance<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+) -> Option<Distance<V>>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let (c, abs_tol, frame) = closest(a, pose_a, b, pose_b, opts)?;
+    let tol = abs_tol.max(opts.rel_tolerance * c.dist);
+    let normal = c.normal();
+    let signed = c.dist - (c.ra + c.rb);
+    Some(Distance {
+        status: Status::Converged,
+        iterations: 1,
+        distance: signed.max(0.0),
+        lower_bound: signed,
+        point_a: frame.point(c.ca + normal * c.ra),
+        point_b: frame.point(c.cb - normal * c.rb),
+        normal: frame.vector(normal),
+        verdict: verdict_to_world(frame, verdict(&c, tol)?),
+        tolerance: tol,
+    })
+}
+
+/// The closed-form boolean query, or `None` when the pair has none (see the module header).
+#[inline]
+pub(crate) fn intersects<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+) -> Option<Intersection<V>>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let (pa, pb) = (a.primitive(), b.primitive());
+    if let (
+        Primitive::Cuboid {
+            half_extents: ha,
+            radius: ra,
+        },
+        Primitive::Cuboid {
+            half_extents: hb,
+            radius: rb,
+        },
+    ) = (pa, pb)
+    {
+        if ra != 0.0 || rb != 0.0 || opts.max_iterations == 0 {
+            return None;
+        }
+        let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
+        let tol = absolute_tolerance(&mink, opts);
+        let verdict = box_box(ha, hb, mink.pose_ab(), tol)?;
+        return Some(Intersection {
+            status: Status::Converged,
+            iterations: 1,
+            verdict: verdict_to_world(Frame(Some(pose_a)), verdict),
+            tolerance: tol,
+        });
+    }
+    let (c, abs_tol, frame) = closest_of(pa, pb, a, pose_a, b, pose_b, opts)?;
+    let tol = abs_tol.max(opts.rel_tolerance * c.dist);
+    Some(Intersection {
+        status: Status::Converged,
+        iterations: 1,
+        verdict: verdict_to_world(frame, verdict(&c, tol)?),
+        tolerance: tol,
+    })
+}
+
+/// The separating axis test of two boxes `[-ha, ha]` (A's frame) and `[-hb, hb]` placed by
+/// `pose_ab`: separated when some axis separates by more than `tol`, intersecting when no axis
+/// separates at all and alternating projections find a common point; otherwise `None`.
+#[inline(never)]
+fn box_box<V: Vector>(ha: V, hb: V, pose_ab: &Pose<V>, tol: f64) -> Option<Verdict<V>> {
+    let rot = pose_ab.rotation().to_matrix();
+    let t = pose_ab.translation();
+    let cols: [V; 3] = core::array::from_fn(|j| {
+        if j < V::DIM {
+            V::mat_mul(&rot, unit::<V>(j))
+        } else {
+            V::ZERO
+        }
+    });
+    let cols = &cols[..V::DIM];
+    // Separation of the projections on a unit axis `l`: |t·l| − r_A(l) − r_B(l).
+    let separation = |l: V| {
+        let ra: f64 = (0..V::DIM).map(|i| ha.coord(i) * l.coord(i).abs()).sum();
+        let rb: f64 = (0..V::DIM)
+            .map(|j| hb.coord(j) * cols[j].dot(l).abs())
+            .sum();
+        t.dot(l).abs() - ra - rb
+    };
+    let mut best = (f64::NEG_INFINITY, V::AXIS);
+    let mut consider = |l: V| {
+        let s = separation(l);
+        if s > best.0 {
+            best = (s, l);
+        }
+    };
+    for (i, col) in cols.iter().enumerate() {
+        consider(unit::<V>(i));
+        consider(*col);
+    }
+    for i in 0..V::DIM {
+        for col in cols {
+            // Edge–edge axes (3D only); nearly parallel edges give no new axis.
+            if let Some(l) = V::plane_normal(unit::<V>(i), *col).and_then(|l| {
+                if l.length_squared() > 1e-12 {
+                    l.try_normalize()
+                } else {
+                    None
+                }
+            }) {
+                consider(l);
+            }
+        }
+    }
+    let (s, l) = best;
+    if s > tol {
+        let axis = if t.dot(l) < 0.0 { -l } else { l };
+        return Some(Verdict::Separated(SeparatingAxis { axis, gap: s }));
+    }
+    if s > 0.0 {
+        return None;
+    }
+    // No axis separates: the boxes overlap. Alternate projections from B's centre.
+    let mut x = t;
+    for _ in 0..PROJECTION_ROUNDS {
+        x = clamp_box(x, ha);
+        let local = pose_ab.inverse_transform_point(x);
+        let in_b = clamp_box(local, hb);
+        if (in_b - local).length() <= 0.25 * tol {
+            return Some(Verdict::Intersecting(CommonPoint { point: x }));
+        }
+        x = pose_ab.transform_point(in_b);
+        if (clamp_box(x, ha) - x).length() <= 0.25 * tol {
+            return Some(Verdict::Intersecting(CommonPoint { point: x }));
+        }
+    }
+    None
+}
+
+/// The closed-form penetration query, or `None` when the pair has none or the cores touch or
+/// cross (then EPA answers; see the module header).
+#[inline]
+pub(crate) fn penetration<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &EpaOptions,
+) -> Option<Penetration<V>>
+where
+    V: EpaSpace,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let (c, abs_tol, frame) = closest(a, pose_a, b, pose_b, &opts.gjk)?;
+    let tol = abs_tol.max(opts.gjk.rel_tolerance * c.dist);
+    let scale = a.size() + b.size();
+    let rsum = c.ra + c.rb;
+    let (normal, mut depth, ca, cb);
+    if c.dist > NEAR_CONTACT * scale {
+        normal = c.normal();
+        depth = rsum - c.dist;
+        (ca, cb) = (c.ca, c.cb);
+    } else if let Some((n, core_depth, fa, fb)) = c.inside {
+        normal = n;
+        depth = rsum + core_depth;
+        (ca, cb) = (fa, fb);
+    } else if c.points {
+        // EPA's answer for a point `K`: A's x axis within its flatness threshold `ε`.
+        let eps = (opts.rel_tolerance * scale.max(f64::MIN_POSITIVE)
+            + (abs_tol - opts.gjk.rel_tolerance * scale.max(f64::MIN_POSITIVE)).max(0.0))
+        .max(abs_tol);
+        normal = match (c.cb - c.ca).try_normalize() {
+            Some(n) if c.dist > eps => n,
+            _ => frame_axis(frame, pose_a),
+        };
+        depth = if c.dist > eps { rsum - c.dist } else { rsum };
+        (ca, cb) = (c.ca, c.cb);
+    } else {
+        return None;
+    }
+    let verdict = verdict(&c, tol)?;
+    if matches!(verdict, Verdict::Intersecting(_)) {
+        depth = depth.max(0.0);
+    }
+    let out = Penetration {
+        status: Status::Converged,
+        iterations: 1,
+        depth,
+        normal: frame.vector(normal),
+        point_a: frame.point(ca + normal * c.ra),
+        point_b: frame.point(cb - normal * c.rb),
+        verdict: verdict_to_world(frame, verdict),
+        tolerance: tol,
+    };
+    let ok = out.depth.is_finite() && out.point_a.is_finite() && out.point_b.is_finite();
+    ok.then_some(out)
+}
+
+/// A's local x axis expressed in the working frame.
+fn frame_axis<V: Vector>(frame: Frame<'_, V>, pose_a: &Pose<V>) -> V {
+    match frame.0 {
+        Some(_) => V::AXIS,
+        None => pose_a.transform_vector(V::AXIS),
+    }
+}
