@@ -1,0 +1,643 @@
+//! Lane-wise GJK: four 3D queries between small polytopes at once, one per SIMD lane.
+//!
+//! What it computes: for each lane, the distance between two polytopes given by at most
+//! [`MAX_VERTS`] vertices each (boxes as their 8 corners, `Points` hulls), closest points,
+//! and a certificate — the answer of [`crate::gjk::distance`] / [`crate::gjk::intersects`]
+//! on the same pair, or `None` (declined) when it cannot vouch for that.
+//!
+//! Source: GJK (Gilbert, Johnson & Keerthi 1988) with van den Bergen's duality-gap
+//! termination, the same tests in the same order as [`crate::gjk`]'s `run`. The
+//! simplex step is written without branches so that four lanes run in lock step: every face
+//! of the current simplex (4 vertices, 6 edges, 4 triangles, the tetrahedron) gets its affine
+//! closest point to the origin, and the nearest one whose barycentric weights are all positive
+//! wins. Every candidate is a convex combination of simplex points, so a rounding error can
+//! only pick a slightly worse point of the hull, never one outside it. Structure of arrays:
+//! `f64x4` from the `wide` crate (SSE2 pairs without AVX, no runtime dispatch, scalar on other
+//! targets).
+//!
+//! Set-up per lane: B's vertices are placed in A's frame once (`R_ab v + t_ab`, the very
+//! arithmetic of [`crate::gjk::minkowski::MinkowskiDifference::support`]), so each support
+//! call is a plain dot-product scan over both vertex lists. Tolerances, the start direction
+//! and the termination tests are those of the scalar run, term for term.
+//!
+//! When the lane path declines (the caller then runs the scalar call): a stall of four
+//! non-improving steps, the iteration cap, an undetermined verdict, and any answer within a
+//! factor 2 of the touch tolerance, where the two implementations' last-ulp differences could
+//! flip the verdict. What remains agrees with the scalar call to rounding: both converge to
+//! the same closest features.
+//!
+//! Complexity: per iteration and per group of four, 2·16 dot products for the supports and a
+//! fixed ~600 flops for the simplex; O(k) iterations as GJK. No allocation.
+
+use crate::gjk::{Distance, Options};
+use crate::math::pose::Pose;
+use crate::math::vector::{Rotation, Vector};
+use crate::shape::{Shape3, SupportMap};
+use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
+use glam::DVec3;
+use wide::f64x4;
+
+/// Largest vertex count of a shape taken by the lane path.
+pub const MAX_VERTS: usize = 16;
+
+/// Stalls (non-improving steps in a row) after which a lane is declined, as the scalar run.
+const MAX_STALLS: f64 = 4.0;
+
+/// A polytope as the lane path sees it: its vertices in its own frame and the three numbers
+/// the tolerances need.
+#[derive(Clone, Copy, Debug)]
+pub struct LaneShape {
+    verts: [DVec3; MAX_VERTS],
+    n: usize,
+    center: DVec3,
+    size: f64,
+    radius: f64,
+}
+
+impl LaneShape {
+    /// The lane view of a box or of a `Points` hull with at most [`MAX_VERTS`] points.
+    pub fn of(shape: &Shape3) -> Option<Self> {
+        let mut verts = [DVec3::ZERO; MAX_VERTS];
+        let n = match shape {
+            Shape3::Cuboid(c) => {
+                let h = c.half_extents();
+                for (i, v) in verts.iter_mut().take(8).enumerate() {
+                    let s = |bit: usize| if i & bit != 0 { -1.0 } else { 1.0 };
+                    *v = DVec3::new(s(1) * h.x, s(2) * h.y, s(4) * h.z);
+                }
+                8
+            }
+            Shape3::Points(p) if p.len() <= MAX_VERTS && !p.is_empty() => {
+                verts[..p.len()].copy_from_slice(p.points());
+                p.len()
+            }
+            _ => return None,
+        };
+        if shape.core_radius() != 0.0 {
+            return None;
+        }
+        Some(LaneShape {
+            verts,
+            n,
+            center: shape.center(),
+            size: shape.size(),
+            radius: shape.bounding_radius(),
+        })
+    }
+
+    /// Number of vertices.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Always false: a lane shape has at least one vertex.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+}
+
+/// Which query a lane runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Distance,
+    /// Early exit as soon as the verdict is proved.
+    Boolean,
+}
+
+/// A row for the lane path: its index in the chunk, its shapes and validated poses.
+#[derive(Clone, Copy, Debug)]
+pub struct LaneRow<'s, V: Vector> {
+    pub k: usize,
+    pub a: &'s LaneShape,
+    pub b: &'s LaneShape,
+    pub pose_a: Pose<V>,
+    pub pose_b: Pose<V>,
+}
+
+/// The answer of one lane, as the scalar call states it (world frame). In boolean mode only
+/// `status`, `iterations`, `verdict` and `tolerance` are meaningful.
+#[derive(Clone, Copy, Debug)]
+pub struct Answer<V> {
+    pub distance: Distance<V>,
+}
+
+type V3 = [f64x4; 3];
+
+#[inline(always)]
+fn sel(m: f64x4, a: f64x4, b: f64x4) -> f64x4 {
+    m.bitselect(a, b)
+}
+#[inline(always)]
+fn sel3(m: f64x4, a: &V3, b: &V3) -> V3 {
+    [sel(m, a[0], b[0]), sel(m, a[1], b[1]), sel(m, a[2], b[2])]
+}
+#[inline(always)]
+fn dot(a: &V3, b: &V3) -> f64x4 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+#[inline(always)]
+fn sub(a: &V3, b: &V3) -> V3 {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+#[inline(always)]
+fn add(a: &V3, b: &V3) -> V3 {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+#[inline(always)]
+fn scale(a: &V3, s: f64x4) -> V3 {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+#[inline(always)]
+fn cross(a: &V3, b: &V3) -> V3 {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// The vertices of one side of a group, structure of arrays, padded with each lane's last
+/// vertex (a repeated vertex never changes a support point: ties keep the first).
+struct Verts {
+    p: [V3; MAX_VERTS],
+    n: usize,
+}
+
+/// The simplex of four lanes: up to four slots, each used or free per lane.
+#[derive(Clone, Copy)]
+struct Simplex {
+    used: [f64x4; 4],
+    w: [V3; 4],
+    a: [V3; 4],
+    b: [V3; 4],
+    lam: [f64x4; 4],
+}
+
+/// The group state of four lanes.
+struct State {
+    v: V3,
+    upper: f64x4,
+    lower: f64x4,
+    lower_dir: V3,
+    iters: f64x4,
+    stalls: f64x4,
+    /// Lanes still iterating.
+    active: f64x4,
+    /// Lanes that stopped for a reason the scalar run shares (their answer stands).
+    done: f64x4,
+    /// Lanes whose simplex contains the origin.
+    inside: f64x4,
+}
+
+/// Runs the lane path on `rows`; `answers[i]` is row `i`'s answer or `None` (declined).
+pub fn run(
+    rows: &[LaneRow<'_, DVec3>],
+    mode: Mode,
+    opts: &Options,
+    answers: &mut Vec<Option<Answer<DVec3>>>,
+) {
+    answers.clear();
+    for group in rows.chunks(4) {
+        let mut four = [group[0]; 4];
+        for (slot, r) in four.iter_mut().zip(group.iter()) {
+            *slot = *r;
+        }
+        // Pad a short group with its last row; the padding lanes' answers are dropped.
+        let last = group[group.len() - 1];
+        for slot in four.iter_mut().skip(group.len()) {
+            *slot = last;
+        }
+        let res = run_group(&four, mode, opts);
+        answers.extend(res.into_iter().take(group.len()));
+    }
+}
+
+/// Per-lane set-up numbers.
+struct Setup {
+    pose_a: [Pose<DVec3>; 4],
+    abs_tol: [f64; 4],
+}
+
+fn setup(rows: &[LaneRow<'_, DVec3>; 4], opts: &Options) -> (Setup, Verts, Verts, V3) {
+    let na = rows.iter().map(|r| r.a.n).max().unwrap_or(1);
+    let nb = rows.iter().map(|r| r.b.n).max().unwrap_or(1);
+    let mut va = [[[0.0; 4]; 3]; MAX_VERTS];
+    let mut vb = [[[0.0; 4]; 3]; MAX_VERTS];
+    let mut dir = [[0.0; 4]; 3];
+    let mut abs_tol = [0.0; 4];
+    for (l, r) in rows.iter().enumerate() {
+        let pose_ab = r.pose_a.relative(&r.pose_b);
+        let rot = pose_ab.rotation().to_matrix();
+        let t = pose_ab.translation();
+        for j in 0..na {
+            let p = r.a.verts[j.min(r.a.n - 1)];
+            va[j][0][l] = p.x;
+            va[j][1][l] = p.y;
+            va[j][2][l] = p.z;
+        }
+        for j in 0..nb {
+            let p = DVec3::mat_mul(&rot, r.b.verts[j.min(r.b.n - 1)]) + t;
+            vb[j][0][l] = p.x;
+            vb[j][1][l] = p.y;
+            vb[j][2][l] = p.z;
+        }
+        // The scalar run's tolerance (`MinkowskiDifference::tolerance`) and start direction.
+        let reach = r.pose_a.translation().length() + r.pose_b.translation().length();
+        let scale = (r.a.size + r.b.size).max(f64::MIN_POSITIVE);
+        let magnitude = reach + r.a.radius + t.length() + r.b.radius;
+        abs_tol[l] = opts
+            .abs_tolerance
+            .unwrap_or(opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude);
+        let mut d = r.a.center - (DVec3::mat_mul(&rot, r.b.center) + t);
+        if !(d.length_squared() > 0.0) || !d.is_finite() {
+            d = DVec3::AXIS;
+        }
+        dir[0][l] = d.x;
+        dir[1][l] = d.y;
+        dir[2][l] = d.z;
+    }
+    let pack = |c: &[[f64; 4]; 3]| -> V3 { [f64x4::new(c[0]), f64x4::new(c[1]), f64x4::new(c[2])] };
+    let mut a = Verts {
+        p: [[f64x4::ZERO; 3]; MAX_VERTS],
+        n: na,
+    };
+    let mut b = Verts {
+        p: [[f64x4::ZERO; 3]; MAX_VERTS],
+        n: nb,
+    };
+    for j in 0..na {
+        a.p[j] = pack(&va[j]);
+    }
+    for j in 0..nb {
+        b.p[j] = pack(&vb[j]);
+    }
+    let s = Setup {
+        pose_a: [
+            rows[0].pose_a,
+            rows[1].pose_a,
+            rows[2].pose_a,
+            rows[3].pose_a,
+        ],
+        abs_tol,
+    };
+    (s, a, b, pack(&dir))
+}
+
+/// The vertex of `vs` maximising `d·x` in each lane (first of equal maxima).
+#[inline(always)]
+fn support(vs: &Verts, d: &V3) -> V3 {
+    let mut best = dot(&vs.p[0], d);
+    let mut p = vs.p[0];
+    for q in vs.p[1..vs.n].iter() {
+        let x = dot(q, d);
+        let m = x.simd_gt(best);
+        best = sel(m, x, best);
+        p = sel3(m, q, &p);
+    }
+    p
+}
+
+fn run_group(
+    rows: &[LaneRow<'_, DVec3>; 4],
+    mode: Mode,
+    opts: &Options,
+) -> [Option<Answer<DVec3>>; 4] {
+    let (set, va, vb, dir) = setup(rows, opts);
+    let abs_tol = f64x4::new(set.abs_tol);
+    let rel = f64x4::splat(opts.rel_tolerance);
+    let all = f64x4::splat(0.0).simd_eq(f64x4::ZERO);
+    let none = !all;
+    let zero3 = [f64x4::ZERO; 3];
+    let mut s = Simplex {
+        used: [none; 4],
+        w: [zero3; 4],
+        a: [zero3; 4],
+        b: [zero3; 4],
+        lam: [f64x4::ZERO; 4],
+    };
+    let mut st = State {
+        v: dir,
+        upper: f64x4::splat(f64::INFINITY),
+        lower: f64x4::splat(f64::NEG_INFINITY),
+        lower_dir: dir,
+        iters: f64x4::ZERO,
+        stalls: f64x4::ZERO,
+        active: all,
+        done: none,
+        inside: none,
+    };
+    let mut it = 0;
+    while it < opts.max_iterations && st.active.any() {
+        it += 1;
+        step(&mut st, &mut s, &va, &vb, abs_tol, rel, mode);
+    }
+    finish(&st, &s, &set, opts, mode)
+}
+
+/// One GJK iteration on every active lane (the body of the scalar `run`'s loop).
+#[inline(always)]
+fn step(
+    st: &mut State,
+    s: &mut Simplex,
+    va: &Verts,
+    vb: &Verts,
+    abs_tol: f64x4,
+    rel: f64x4,
+    mode: Mode,
+) {
+    let act = st.active;
+    st.iters += act & f64x4::ONE;
+    let v = st.v;
+    let pa = support(va, &[-v[0], -v[1], -v[2]]);
+    let pb = support(vb, &v);
+    let w = sub(&pa, &pb);
+    let vlen = dot(&v, &v).sqrt();
+    let lb = dot(&w, &v) / vlen;
+    let better = act & lb.simd_gt(st.lower);
+    st.lower = sel(better, lb, st.lower);
+    st.lower_dir = sel3(better, &scale(&v, f64x4::ONE / vlen), &st.lower_dir);
+    let mut active = act;
+    if mode == Mode::Boolean {
+        let sep = active & st.lower.simd_gt(abs_tol);
+        st.done |= sep;
+        active &= !sep;
+    }
+    let nonempty = s.used[0] | s.used[1] | s.used[2] | s.used[3];
+    let gap_tol = abs_tol.max(rel * st.upper);
+    let mut dup = !nonempty & nonempty;
+    for k in 0..4 {
+        let same = w[0].simd_eq(s.w[k][0]) & w[1].simd_eq(s.w[k][1]) & w[2].simd_eq(s.w[k][2]);
+        dup |= s.used[k] & same;
+    }
+    let conv = active & nonempty & ((st.upper - st.lower).simd_le(gap_tol) | dup);
+    st.done |= conv;
+    active &= !conv;
+    // Push into the first free slot.
+    let mut taken = !active;
+    for k in 0..4 {
+        let put = !taken & !s.used[k];
+        s.w[k] = sel3(put, &w, &s.w[k]);
+        s.a[k] = sel3(put, &pa, &s.a[k]);
+        s.b[k] = sel3(put, &pb, &s.b[k]);
+        s.used[k] |= put;
+        taken |= put;
+    }
+    let (used, lam, tetra) = reduce(s);
+    for k in 0..4 {
+        s.used[k] = sel(active, used[k], s.used[k]);
+        s.lam[k] = sel(active, lam[k], s.lam[k]);
+    }
+    let nv = [
+        lam[0] * s.w[0][0] + lam[1] * s.w[1][0] + lam[2] * s.w[2][0] + lam[3] * s.w[3][0],
+        lam[0] * s.w[0][1] + lam[1] * s.w[1][1] + lam[2] * s.w[2][1] + lam[3] * s.w[3][1],
+        lam[0] * s.w[0][2] + lam[1] * s.w[1][2] + lam[2] * s.w[2][2] + lam[3] * s.w[3][2],
+    ];
+    let inside = active & tetra;
+    st.inside |= inside;
+    st.done |= inside;
+    st.v = sel3(inside, &[f64x4::ZERO; 3], &st.v);
+    st.upper = sel(inside, f64x4::ZERO, st.upper);
+    active &= !inside;
+    let d2 = dot(&nv, &nv);
+    let progressed = d2.simd_lt(st.upper * st.upper);
+    st.upper = sel(active, d2.sqrt(), st.upper);
+    st.v = sel3(active, &nv, &st.v);
+    st.stalls = sel(
+        active,
+        sel(progressed, f64x4::ZERO, st.stalls + f64x4::ONE),
+        st.stalls,
+    );
+    // Four stalls: the scalar run's own verdict on them is subtle; decline (not `done`).
+    let stalled = active & st.stalls.simd_ge(f64x4::splat(MAX_STALLS));
+    active &= !stalled;
+    // The cores touch to within the tolerance (boolean mode: rsum is 0, the same test).
+    let touch = active & st.upper.simd_le(abs_tol);
+    st.done |= touch;
+    active &= !touch;
+    st.active = active;
+}
+
+/// The nearest point of the simplex hull to the origin: new used slots, barycentric weights,
+/// and whether the tetrahedron contains the origin.
+#[inline(always)]
+fn reduce(s: &Simplex) -> ([f64x4; 4], [f64x4; 4], f64x4) {
+    let w = &s.w;
+    let u = &s.used;
+    let zero = f64x4::ZERO;
+    let one = f64x4::ONE;
+    let nothing = !u[0] & u[0];
+    let mut acc = Best {
+        d2: f64x4::splat(f64::INFINITY),
+        lam: [zero; 4],
+        used: [nothing; 4],
+        tetra: nothing,
+    };
+    for i in 0..4 {
+        let mut l = [zero; 4];
+        l[i] = one;
+        let mut mem = [false; 4];
+        mem[i] = true;
+        take(u[i], dot(&w[i], &w[i]), l, mem, false, &mut acc);
+    }
+    for (i, j) in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)] {
+        let e = sub(&w[j], &w[i]);
+        let t = -dot(&w[i], &e) / dot(&e, &e);
+        let ok = u[i] & u[j] & t.simd_gt(zero) & t.simd_lt(one);
+        let ti = one - t;
+        let p = add(&scale(&w[i], ti), &scale(&w[j], t));
+        let mut l = [zero; 4];
+        l[i] = ti;
+        l[j] = t;
+        let mut mem = [false; 4];
+        mem[i] = true;
+        mem[j] = true;
+        take(ok, dot(&p, &p), l, mem, false, &mut acc);
+    }
+    for (i, j, k) in [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)] {
+        let e1 = sub(&w[j], &w[i]);
+        let e2 = sub(&w[k], &w[i]);
+        let a11 = dot(&e1, &e1);
+        let a12 = dot(&e1, &e2);
+        let a22 = dot(&e2, &e2);
+        let b1 = -dot(&w[i], &e1);
+        let b2 = -dot(&w[i], &e2);
+        let det = a11 * a22 - a12 * a12;
+        let sj = (b1 * a22 - b2 * a12) / det;
+        let sk = (a11 * b2 - a12 * b1) / det;
+        let si = one - sj - sk;
+        let ok = u[i] & u[j] & u[k] & si.simd_gt(zero) & sj.simd_gt(zero) & sk.simd_gt(zero);
+        let p = add(
+            &add(&scale(&w[i], si), &scale(&w[j], sj)),
+            &scale(&w[k], sk),
+        );
+        let mut l = [zero; 4];
+        l[i] = si;
+        l[j] = sj;
+        l[k] = sk;
+        let mut mem = [false; 4];
+        mem[i] = true;
+        mem[j] = true;
+        mem[k] = true;
+        take(ok, dot(&p, &p), l, mem, false, &mut acc);
+    }
+    {
+        let e1 = sub(&w[1], &w[0]);
+        let e2 = sub(&w[2], &w[0]);
+        let e3 = sub(&w[3], &w[0]);
+        let o = [-w[0][0], -w[0][1], -w[0][2]];
+        let vol = dot(&e1, &cross(&e2, &e3));
+        let l1 = dot(&o, &cross(&e2, &e3)) / vol;
+        let l2 = dot(&e1, &cross(&o, &e3)) / vol;
+        let l3 = dot(&e1, &cross(&e2, &o)) / vol;
+        let l0 = one - l1 - l2 - l3;
+        let ok = u[0]
+            & u[1]
+            & u[2]
+            & u[3]
+            & l0.simd_gt(zero)
+            & l1.simd_gt(zero)
+            & l2.simd_gt(zero)
+            & l3.simd_gt(zero);
+        // A flat tetrahedron can give positive garbage weights: the combination must really
+        // be the origin (to rounding) before the origin counts as inside.
+        let p = add(
+            &add(&scale(&w[0], l0), &scale(&w[1], l1)),
+            &add(&scale(&w[2], l2), &scale(&w[3], l3)),
+        );
+        let d2 = dot(&p, &p);
+        let m2 = dot(&w[0], &w[0])
+            .max(dot(&w[1], &w[1]))
+            .max(dot(&w[2], &w[2]))
+            .max(dot(&w[3], &w[3]));
+        let tiny = d2.simd_le(m2 * f64x4::splat(1e-24));
+        take(ok & tiny, zero, [l0, l1, l2, l3], [true; 4], true, &mut acc);
+    }
+    (acc.used, acc.lam, acc.tetra)
+}
+
+/// The best candidate of [`reduce`] so far, per lane.
+struct Best {
+    d2: f64x4,
+    lam: [f64x4; 4],
+    used: [f64x4; 4],
+    tetra: f64x4,
+}
+
+/// Keeps candidate `(d2, l, members)` in the lanes where it is valid (`ok`) and nearer.
+#[inline(always)]
+fn take(ok: f64x4, d2: f64x4, l: [f64x4; 4], members: [bool; 4], is_tet: bool, acc: &mut Best) {
+    let m = ok & d2.simd_lt(acc.d2);
+    let nothing = !m & m;
+    acc.d2 = sel(m, d2, acc.d2);
+    for k in 0..4 {
+        acc.lam[k] = sel(m, l[k], acc.lam[k]);
+        acc.used[k] = sel(m, if members[k] { m } else { nothing }, acc.used[k]);
+    }
+    acc.tetra = sel(m, if is_tet { m } else { nothing }, acc.tetra);
+}
+
+fn lane(x: f64x4, l: usize) -> f64 {
+    x.to_array()[l]
+}
+fn lane3(x: &V3, l: usize) -> DVec3 {
+    DVec3::new(lane(x[0], l), lane(x[1], l), lane(x[2], l))
+}
+fn is_set(m: f64x4, l: usize) -> bool {
+    m.to_bitmask() & (1 << l) != 0
+}
+
+/// Turns each lane's bounds into the scalar call's answer (the scalar `summarize`), or
+/// declines it.
+fn finish(
+    st: &State,
+    s: &Simplex,
+    set: &Setup,
+    opts: &Options,
+    mode: Mode,
+) -> [Option<Answer<DVec3>>; 4] {
+    let mut out = [None; 4];
+    for (l, slot) in out.iter_mut().enumerate() {
+        if !is_set(st.done, l) {
+            continue;
+        }
+        let abs_tol = set.abs_tol[l];
+        let upper = lane(st.upper, l);
+        let lower = lane(st.lower, l);
+        let v = lane3(&st.v, l);
+        let lower_dir = lane3(&st.lower_dir, l);
+        let tol = if upper.is_finite() {
+            abs_tol.max(opts.rel_tolerance * upper)
+        } else {
+            abs_tol
+        };
+        let nonempty = (0..4).any(|k| is_set(s.used[k], l));
+        let (mut ca, mut cb) = (DVec3::ZERO, DVec3::ZERO);
+        for k in 0..4 {
+            let w = lane(s.lam[k], l);
+            if is_set(s.used[k], l) {
+                ca += lane3(&s.a[k], l) * w;
+                cb += lane3(&s.b[k], l) * w;
+            }
+        }
+        let normal = (-v)
+            .try_normalize()
+            .or_else(|| (-lower_dir).try_normalize())
+            .unwrap_or(DVec3::AXIS);
+        let (verdict, pa, pb);
+        if nonempty && upper <= tol {
+            // Within a factor two of the tolerance the scalar run's last ulps could decide
+            // otherwise.
+            if upper > 0.5 * tol {
+                continue;
+            }
+            let p = (ca + cb) * 0.5;
+            verdict = Verdict::Intersecting(CommonPoint { point: p });
+            pa = p;
+            pb = p;
+        } else if lower > 0.0 && upper > tol {
+            if upper < 2.0 * tol || lower < 2.0 * abs_tol {
+                continue;
+            }
+            verdict = Verdict::Separated(SeparatingAxis {
+                axis: -lower_dir,
+                gap: lower,
+            });
+            pa = ca;
+            pb = cb;
+        } else {
+            continue;
+        }
+        let pose_a = &set.pose_a[l];
+        let lower_bound = if lower.is_finite() { lower } else { -0.0 };
+        let up = if upper.is_finite() {
+            upper.max(0.0)
+        } else {
+            f64::INFINITY
+        };
+        let verdict = match verdict {
+            Verdict::Separated(sa) => Verdict::Separated(SeparatingAxis {
+                axis: pose_a.transform_vector(sa.axis),
+                gap: sa.gap,
+            }),
+            Verdict::Intersecting(c) => Verdict::Intersecting(CommonPoint {
+                point: pose_a.transform_point(c.point),
+            }),
+            Verdict::Undetermined => Verdict::Undetermined,
+        };
+        let _ = mode;
+        *slot = Some(Answer {
+            distance: Distance {
+                status: Status::Converged,
+                iterations: lane(st.iters, l) as u32,
+                distance: up.max(lower_bound),
+                lower_bound,
+                point_a: pose_a.transform_point(pa),
+                point_b: pose_a.transform_point(pb),
+                normal: pose_a.transform_vector(normal),
+                verdict,
+                tolerance: tol,
+            },
+        });
+    }
+    out
+}
