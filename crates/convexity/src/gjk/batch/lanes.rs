@@ -163,14 +163,14 @@ struct Verts {
     n: usize,
 }
 
-/// The simplex of four lanes: up to four slots, each used or free per lane.
+/// The simplex of four lanes: slots 0–2 hold the kept points (used or free per lane), slot 3
+/// the newest support point while the step runs. `a` is A's support point of each slot (B's
+/// is `a − w`).
 #[derive(Clone, Copy)]
 struct Simplex {
-    used: [f64x4; 4],
+    used: [f64x4; 3],
     w: [V3; 4],
     a: [V3; 4],
-    b: [V3; 4],
-    lam: [f64x4; 4],
 }
 
 /// The group state of four lanes.
@@ -309,11 +309,9 @@ fn run_group(
     let none = !all;
     let zero3 = [f64x4::ZERO; 3];
     let mut s = Simplex {
-        used: [none; 4],
+        used: [none; 3],
         w: [zero3; 4],
         a: [zero3; 4],
-        b: [zero3; 4],
-        lam: [f64x4::ZERO; 4],
     };
     let mut st = State {
         v: dir,
@@ -362,42 +360,38 @@ fn step(
         st.done |= sep;
         active &= !sep;
     }
-    let nonempty = s.used[0] | s.used[1] | s.used[2] | s.used[3];
+    let nonempty = s.used[0] | s.used[1] | s.used[2];
     let gap_tol = abs_tol.max(rel * st.upper);
     let mut dup = !nonempty & nonempty;
-    for k in 0..4 {
+    for k in 0..3 {
         let same = w[0].simd_eq(s.w[k][0]) & w[1].simd_eq(s.w[k][1]) & w[2].simd_eq(s.w[k][2]);
         dup |= s.used[k] & same;
     }
     let conv = active & nonempty & ((st.upper - st.lower).simd_le(gap_tol) | dup);
     st.done |= conv;
     active &= !conv;
-    // Push into the first free slot.
-    let mut taken = !active;
-    for k in 0..4 {
-        let put = !taken & !s.used[k];
-        s.w[k] = sel3(put, &w, &s.w[k]);
-        s.a[k] = sel3(put, &pa, &s.a[k]);
-        s.b[k] = sel3(put, &pb, &s.b[k]);
-        s.used[k] |= put;
-        taken |= put;
-    }
-    let (used, lam, tetra) = reduce(s);
-    for k in 0..4 {
-        s.used[k] = sel(active, used[k], s.used[k]);
-        s.lam[k] = sel(active, lam[k], s.lam[k]);
-    }
-    let nv = [
-        lam[0] * s.w[0][0] + lam[1] * s.w[1][0] + lam[2] * s.w[2][0] + lam[3] * s.w[3][0],
-        lam[0] * s.w[0][1] + lam[1] * s.w[1][1] + lam[2] * s.w[2][1] + lam[3] * s.w[3][1],
-        lam[0] * s.w[0][2] + lam[1] * s.w[1][2] + lam[2] * s.w[2][2] + lam[3] * s.w[3][2],
-    ];
+    // Only lanes that ran this step overwrite slot 3 (an inside lane keeps its tetrahedron).
+    s.w[3] = sel3(act, &w, &s.w[3]);
+    s.a[3] = sel3(act, &pa, &s.a[3]);
+    let (used, nv, tetra) = reduce(s);
     let inside = active & tetra;
     st.inside |= inside;
     st.done |= inside;
     st.v = sel3(inside, &[f64x4::ZERO; 3], &st.v);
     st.upper = sel(inside, f64x4::ZERO, st.upper);
+    // The kept simplex of an inside lane stays the full tetrahedron: `finish` reads it.
+    let keep = active;
     active &= !inside;
+    // The newest point is in every candidate: move it into the first free kept slot.
+    let mut placed = !keep;
+    for k in 0..3 {
+        let u = sel(keep, used[k], s.used[k]);
+        let put = !placed & !u & keep & !tetra;
+        s.w[k] = sel3(put, &s.w[3], &s.w[k]);
+        s.a[k] = sel3(put, &s.a[3], &s.a[k]);
+        s.used[k] = u | put;
+        placed |= put;
+    }
     let d2 = dot(&nv, &nv);
     let progressed = d2.simd_lt(st.upper * st.upper);
     st.upper = sel(active, d2.sqrt(), st.upper);
@@ -417,123 +411,137 @@ fn step(
     st.active = active;
 }
 
-/// The nearest point of the simplex hull to the origin: new used slots, barycentric weights,
-/// and whether the tetrahedron contains the origin.
+/// The nearest point to the origin of the hull of the kept points and the newest (slot 3),
+/// among the faces that contain the newest point (GJK's new simplex always does): which kept
+/// slots stay, the point, and whether the tetrahedron contains the origin.
 #[inline(always)]
-fn reduce(s: &Simplex) -> ([f64x4; 4], [f64x4; 4], f64x4) {
+fn reduce(s: &Simplex) -> ([f64x4; 3], V3, f64x4) {
     let w = &s.w;
     let u = &s.used;
     let zero = f64x4::ZERO;
     let one = f64x4::ONE;
     let nothing = !u[0] & u[0];
+    let everything = !nothing;
+    let n = &w[3];
     let mut acc = Best {
-        d2: f64x4::splat(f64::INFINITY),
-        lam: [zero; 4],
-        used: [nothing; 4],
+        d2: dot(n, n),
+        p: *n,
+        used: [nothing; 3],
         tetra: nothing,
     };
-    for i in 0..4 {
-        let mut l = [zero; 4];
-        l[i] = one;
-        let mut mem = [false; 4];
+    for i in 0..3 {
+        let e = sub(&w[i], n);
+        let t = -dot(n, &e) / dot(&e, &e);
+        let ok = u[i] & t.simd_gt(zero) & t.simd_lt(one);
+        let p = add(n, &scale(&e, t));
+        let mut mem = [false; 3];
         mem[i] = true;
-        take(u[i], dot(&w[i], &w[i]), l, mem, false, &mut acc);
+        take(ok, dot(&p, &p), p, mem, false, &mut acc);
     }
-    for (i, j) in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)] {
-        let e = sub(&w[j], &w[i]);
-        let t = -dot(&w[i], &e) / dot(&e, &e);
-        let ok = u[i] & u[j] & t.simd_gt(zero) & t.simd_lt(one);
-        let ti = one - t;
-        let p = add(&scale(&w[i], ti), &scale(&w[j], t));
-        let mut l = [zero; 4];
-        l[i] = ti;
-        l[j] = t;
-        let mut mem = [false; 4];
-        mem[i] = true;
-        mem[j] = true;
-        take(ok, dot(&p, &p), l, mem, false, &mut acc);
-    }
-    for (i, j, k) in [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)] {
-        let e1 = sub(&w[j], &w[i]);
-        let e2 = sub(&w[k], &w[i]);
+    for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+        let e1 = sub(&w[i], n);
+        let e2 = sub(&w[j], n);
         let a11 = dot(&e1, &e1);
         let a12 = dot(&e1, &e2);
         let a22 = dot(&e2, &e2);
-        let b1 = -dot(&w[i], &e1);
-        let b2 = -dot(&w[i], &e2);
+        let b1 = -dot(n, &e1);
+        let b2 = -dot(n, &e2);
         let det = a11 * a22 - a12 * a12;
-        let sj = (b1 * a22 - b2 * a12) / det;
-        let sk = (a11 * b2 - a12 * b1) / det;
-        let si = one - sj - sk;
-        let ok = u[i] & u[j] & u[k] & si.simd_gt(zero) & sj.simd_gt(zero) & sk.simd_gt(zero);
-        let p = add(
-            &add(&scale(&w[i], si), &scale(&w[j], sj)),
-            &scale(&w[k], sk),
-        );
-        let mut l = [zero; 4];
-        l[i] = si;
-        l[j] = sj;
-        l[k] = sk;
-        let mut mem = [false; 4];
+        let si = (b1 * a22 - b2 * a12) / det;
+        let sj = (a11 * b2 - a12 * b1) / det;
+        let sn = one - si - sj;
+        let ok = u[i] & u[j] & si.simd_gt(zero) & sj.simd_gt(zero) & sn.simd_gt(zero);
+        let p = add(n, &add(&scale(&e1, si), &scale(&e2, sj)));
+        let mut mem = [false; 3];
         mem[i] = true;
         mem[j] = true;
-        mem[k] = true;
-        take(ok, dot(&p, &p), l, mem, false, &mut acc);
+        take(ok, dot(&p, &p), p, mem, false, &mut acc);
     }
     {
-        let e1 = sub(&w[1], &w[0]);
-        let e2 = sub(&w[2], &w[0]);
-        let e3 = sub(&w[3], &w[0]);
-        let o = [-w[0][0], -w[0][1], -w[0][2]];
-        let vol = dot(&e1, &cross(&e2, &e3));
-        let l1 = dot(&o, &cross(&e2, &e3)) / vol;
-        let l2 = dot(&e1, &cross(&o, &e3)) / vol;
-        let l3 = dot(&e1, &cross(&e2, &o)) / vol;
-        let l0 = one - l1 - l2 - l3;
-        let ok = u[0]
-            & u[1]
-            & u[2]
-            & u[3]
-            & l0.simd_gt(zero)
-            & l1.simd_gt(zero)
-            & l2.simd_gt(zero)
-            & l3.simd_gt(zero);
+        let l = tetra_weights(&[w[0], w[1], w[2], w[3]]);
+        let ok = u[0] & u[1] & u[2] & l.iter().fold(everything, |m, x| m & x.simd_gt(zero));
         // A flat tetrahedron can give positive garbage weights: the combination must really
         // be the origin (to rounding) before the origin counts as inside.
         let p = add(
-            &add(&scale(&w[0], l0), &scale(&w[1], l1)),
-            &add(&scale(&w[2], l2), &scale(&w[3], l3)),
+            &add(&scale(&w[0], l[0]), &scale(&w[1], l[1])),
+            &add(&scale(&w[2], l[2]), &scale(&w[3], l[3])),
         );
         let d2 = dot(&p, &p);
-        let m2 = dot(&w[0], &w[0])
-            .max(dot(&w[1], &w[1]))
-            .max(dot(&w[2], &w[2]))
-            .max(dot(&w[3], &w[3]));
+        let m2 = (0..4).fold(zero, |m, k| m.max(dot(&w[k], &w[k])));
         let tiny = d2.simd_le(m2 * f64x4::splat(1e-24));
-        take(ok & tiny, zero, [l0, l1, l2, l3], [true; 4], true, &mut acc);
+        take(ok & tiny, zero, [zero; 3], [true; 3], true, &mut acc);
     }
-    (acc.used, acc.lam, acc.tetra)
+    (acc.used, acc.p, acc.tetra)
+}
+
+/// Barycentric weights of the origin in a tetrahedron (signed volumes).
+#[inline(always)]
+fn tetra_weights(w: &[V3; 4]) -> [f64x4; 4] {
+    let e1 = sub(&w[1], &w[0]);
+    let e2 = sub(&w[2], &w[0]);
+    let e3 = sub(&w[3], &w[0]);
+    let o = [-w[0][0], -w[0][1], -w[0][2]];
+    let vol = dot(&e1, &cross(&e2, &e3));
+    let l1 = dot(&o, &cross(&e2, &e3)) / vol;
+    let l2 = dot(&e1, &cross(&o, &e3)) / vol;
+    let l3 = dot(&e1, &cross(&e2, &o)) / vol;
+    [f64x4::ONE - l1 - l2 - l3, l1, l2, l3]
 }
 
 /// The best candidate of [`reduce`] so far, per lane.
 struct Best {
     d2: f64x4,
-    lam: [f64x4; 4],
-    used: [f64x4; 4],
+    p: V3,
+    used: [f64x4; 3],
     tetra: f64x4,
 }
 
-/// Keeps candidate `(d2, l, members)` in the lanes where it is valid (`ok`) and nearer.
+/// Keeps candidate `(d2, p, members)` in the lanes where it is valid (`ok`) and nearer.
 #[inline(always)]
-fn take(ok: f64x4, d2: f64x4, l: [f64x4; 4], members: [bool; 4], is_tet: bool, acc: &mut Best) {
+fn take(ok: f64x4, d2: f64x4, p: V3, members: [bool; 3], is_tet: bool, acc: &mut Best) {
     let m = ok & d2.simd_lt(acc.d2);
     let nothing = !m & m;
     acc.d2 = sel(m, d2, acc.d2);
-    for k in 0..4 {
-        acc.lam[k] = sel(m, l[k], acc.lam[k]);
+    acc.p = sel3(m, &p, &acc.p);
+    for k in 0..3 {
         acc.used[k] = sel(m, if members[k] { m } else { nothing }, acc.used[k]);
     }
-    acc.tetra = sel(m, if is_tet { m } else { nothing }, acc.tetra);
+    if is_tet {
+        acc.tetra |= m;
+    }
+}
+
+/// Barycentric weights of the point of `w`'s affine hull nearest the origin (the formulas of
+/// [`reduce`], newest point last), for the witnesses.
+fn weights(w: &[DVec3]) -> [f64; 4] {
+    let n = w[w.len() - 1];
+    match w.len() {
+        2 => {
+            let e = w[0] - n;
+            let t = -n.dot(e) / e.dot(e);
+            [t, 1.0 - t, 0.0, 0.0]
+        }
+        3 => {
+            let (e1, e2) = (w[0] - n, w[1] - n);
+            let (a11, a12, a22) = (e1.dot(e1), e1.dot(e2), e2.dot(e2));
+            let (b1, b2) = (-n.dot(e1), -n.dot(e2));
+            let det = a11 * a22 - a12 * a12;
+            let si = (b1 * a22 - b2 * a12) / det;
+            let sj = (a11 * b2 - a12 * b1) / det;
+            [si, sj, 1.0 - si - sj, 0.0]
+        }
+        4 => {
+            let e1 = w[1] - w[0];
+            let e2 = w[2] - w[0];
+            let e3 = w[3] - w[0];
+            let vol = e1.dot(e2.cross(e3));
+            let l1 = (-w[0]).dot(e2.cross(e3)) / vol;
+            let l2 = e1.dot((-w[0]).cross(e3)) / vol;
+            let l3 = e1.dot(e2.cross(-w[0])) / vol;
+            [1.0 - l1 - l2 - l3, l1, l2, l3]
+        }
+        _ => [1.0, 0.0, 0.0, 0.0],
+    }
 }
 
 fn lane(x: f64x4, l: usize) -> f64 {
@@ -570,14 +578,26 @@ fn finish(
         } else {
             abs_tol
         };
-        let nonempty = (0..4).any(|k| is_set(s.used[k], l));
-        let (mut ca, mut cb) = (DVec3::ZERO, DVec3::ZERO);
+        // The kept points, in slot order; an inside lane kept all four (the newest last).
+        let inside = is_set(st.inside, l);
+        let mut ws = [DVec3::ZERO; 4];
+        let mut as_ = [DVec3::ZERO; 4];
+        let mut m = 0;
         for k in 0..4 {
-            let w = lane(s.lam[k], l);
-            if is_set(s.used[k], l) {
-                ca += lane3(&s.a[k], l) * w;
-                cb += lane3(&s.b[k], l) * w;
+            if (k < 3 && is_set(s.used[k], l)) || (k == 3 && inside) {
+                ws[m] = lane3(&s.w[k], l);
+                as_[m] = lane3(&s.a[k], l);
+                m += 1;
             }
+        }
+        let nonempty = m > 0;
+        // `finish` sees the simplex after the newest point was moved in, so its last slot in
+        // order need not be the newest: the weights do not depend on which point is last.
+        let lam = weights(&ws[..m.max(1)]);
+        let (mut ca, mut cb) = (DVec3::ZERO, DVec3::ZERO);
+        for k in 0..m {
+            ca += as_[k] * lam[k];
+            cb += (as_[k] - ws[k]) * lam[k];
         }
         let normal = (-v)
             .try_normalize()

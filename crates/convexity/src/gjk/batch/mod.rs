@@ -158,18 +158,21 @@ impl BatchSpace for DVec3 {
     type Shape = Shape3;
     type RawPose = [f64; 7];
     fn pose(raw: &[f64; 7]) -> Result<Pose3, InputError> {
-        for (i, t) in raw[..3].iter().enumerate() {
-            crate::error::finite(&format!("translation[{i}]"), *t)?;
+        // Field names are formatted only on failure: this runs twice per row.
+        let bad = |x: &f64| !x.is_finite() || x.abs() > crate::error::MAX_MAGNITUDE;
+        if let Some(i) = raw[..3].iter().position(bad) {
+            crate::error::finite(&format!("translation[{i}]"), raw[i])?;
         }
-        for (i, q) in raw[3..].iter().enumerate() {
-            crate::error::finite(&format!("rotation[{i}]"), *q)?;
+        if let Some(i) = raw[3..].iter().position(bad) {
+            crate::error::finite(&format!("rotation[{i}]"), raw[3 + i])?;
         }
         // The norm itself in the message (`Pose::new` reports `1 + |norm − 1|`).
-        let norm = raw[3..].iter().map(|q| q * q).sum::<f64>().sqrt();
+        let q = glam::DQuat::from_xyzw(raw[3], raw[4], raw[5], raw[6]);
+        let norm = q.length();
         if !((norm - 1.0).abs() <= UNIT_TOLERANCE) {
             return Err(InputError::new("rotation", Problem::NotUnit(norm)));
         }
-        Pose3::from_parts([raw[0], raw[1], raw[2]], [raw[3], raw[4], raw[5], raw[6]])
+        Pose3::new(DVec3::new(raw[0], raw[1], raw[2]), q)
     }
     fn lane_shape(shape: &Shape3) -> Option<lanes::LaneShape> {
         lanes::LaneShape::of(shape)
@@ -188,8 +191,9 @@ impl BatchSpace for DVec2 {
     type Shape = Shape2;
     type RawPose = [f64; 3];
     fn pose(raw: &[f64; 3]) -> Result<Pose2, InputError> {
-        for (i, t) in raw[..2].iter().enumerate() {
-            crate::error::finite(&format!("translation[{i}]"), *t)?;
+        let bad = |x: &f64| !x.is_finite() || x.abs() > crate::error::MAX_MAGNITUDE;
+        if let Some(i) = raw[..2].iter().position(bad) {
+            crate::error::finite(&format!("translation[{i}]"), raw[i])?;
         }
         Pose2::from_angle([raw[0], raw[1]], raw[2])
     }
