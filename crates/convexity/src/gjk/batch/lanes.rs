@@ -190,6 +190,11 @@ struct State {
 }
 
 /// Runs the lane path on `rows`; `answers[i]` is row `i`'s answer or `None` (declined).
+///
+/// Rows are streamed through four lanes: a lane that finishes is answered and reloaded with the
+/// next row at once, so no lane idles while a slower neighbour iterates. Rows whose shapes
+/// have at most 8 vertices run in a stream padded to 8, the others in one padded to 16. A
+/// row's arithmetic is its lane's alone, so its answer does not depend on its neighbours.
 pub fn run(
     rows: &[LaneRow<'_, DVec3>],
     mode: Mode,
@@ -197,90 +202,202 @@ pub fn run(
     answers: &mut Vec<Option<Answer<DVec3>>>,
 ) {
     answers.clear();
-    for group in rows.chunks(4) {
-        let mut four = [group[0]; 4];
-        for (slot, r) in four.iter_mut().zip(group.iter()) {
-            *slot = *r;
+    answers.resize(rows.len(), None);
+    if opts.max_iterations == 0 {
+        return;
+    }
+    let small: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].a.n.max(rows[i].b.n) <= 8)
+        .collect();
+    let large: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].a.n.max(rows[i].b.n) > 8)
+        .collect();
+    for (idx, n) in [(small, 8), (large, MAX_VERTS)] {
+        if !idx.is_empty() {
+            dispatch(rows, &idx, n, mode, opts, answers);
         }
-        // Pad a short group with its last row; the padding lanes' answers are dropped.
-        let last = group[group.len() - 1];
-        for slot in four.iter_mut().skip(group.len()) {
-            *slot = last;
-        }
-        let res = run_group(&four, mode, opts);
-        answers.extend(res.into_iter().take(group.len()));
     }
 }
 
-/// Per-lane set-up numbers.
-struct Setup {
-    pose_a: [Pose<DVec3>; 4],
-    abs_tol: [f64; 4],
+/// The stream, compiled for AVX2 when the CPU has it (the same operations, no FMA contraction:
+/// the answers are bit-identical either way).
+fn dispatch(
+    rows: &[LaneRow<'_, DVec3>],
+    idx: &[usize],
+    n: usize,
+    mode: Mode,
+    opts: &Options,
+    answers: &mut [Option<Answer<DVec3>>],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, checked on the line above.
+        unsafe { stream_avx2(rows, idx, n, mode, opts, answers) };
+        return;
+    }
+    stream(rows, idx, n, mode, opts, answers);
 }
 
-fn setup(rows: &[LaneRow<'_, DVec3>; 4], opts: &Options) -> (Setup, Verts, Verts, V3) {
-    let na = rows.iter().map(|r| r.a.n).max().unwrap_or(1);
-    let nb = rows.iter().map(|r| r.b.n).max().unwrap_or(1);
-    let mut va = [[[0.0; 4]; 3]; MAX_VERTS];
-    let mut vb = [[[0.0; 4]; 3]; MAX_VERTS];
-    let mut dir = [[0.0; 4]; 3];
-    let mut abs_tol = [0.0; 4];
-    for (l, r) in rows.iter().enumerate() {
-        let pose_ab = r.pose_a.relative(&r.pose_b);
-        let rot = pose_ab.rotation().to_matrix();
-        let t = pose_ab.translation();
-        for j in 0..na {
-            let p = r.a.verts[j.min(r.a.n - 1)];
-            va[j][0][l] = p.x;
-            va[j][1][l] = p.y;
-            va[j][2][l] = p.z;
-        }
-        for j in 0..nb {
-            let p = DVec3::mat_mul(&rot, r.b.verts[j.min(r.b.n - 1)]) + t;
-            vb[j][0][l] = p.x;
-            vb[j][1][l] = p.y;
-            vb[j][2][l] = p.z;
-        }
-        // The scalar run's tolerance (`MinkowskiDifference::tolerance`) and start direction.
-        let reach = r.pose_a.translation().length() + r.pose_b.translation().length();
-        let scale = (r.a.size + r.b.size).max(f64::MIN_POSITIVE);
-        let magnitude = reach + r.a.radius + t.length() + r.b.radius;
-        abs_tol[l] = opts
-            .abs_tolerance
-            .unwrap_or(opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude);
-        let mut d = r.a.center - (DVec3::mat_mul(&rot, r.b.center) + t);
-        if !(d.length_squared() > 0.0) || !d.is_finite() {
-            d = DVec3::AXIS;
-        }
-        dir[0][l] = d.x;
-        dir[1][l] = d.y;
-        dir[2][l] = d.z;
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn stream_avx2(
+    rows: &[LaneRow<'_, DVec3>],
+    idx: &[usize],
+    n: usize,
+    mode: Mode,
+    opts: &Options,
+    answers: &mut [Option<Answer<DVec3>>],
+) {
+    stream(rows, idx, n, mode, opts, answers);
+}
+
+const TRUE: f64 = f64::from_bits(u64::MAX);
+
+#[inline(always)]
+fn put(x: &mut f64x4, l: usize, v: f64) {
+    x.as_mut_array()[l] = v;
+}
+
+/// The per-lane numbers that stay outside the SIMD state.
+#[derive(Clone, Copy)]
+struct Slot {
+    row: usize,
+    pose_a: Pose<DVec3>,
+    abs_tol: f64,
+}
+
+/// Loads row `r` into lane `l`: B's vertices placed in A's frame, the scalar run's tolerance
+/// (`MinkowskiDifference::tolerance`) and start direction, a fresh state.
+#[inline(always)]
+fn load(
+    r: &LaneRow<'_, DVec3>,
+    l: usize,
+    opts: &Options,
+    va: &mut Verts,
+    vb: &mut Verts,
+    st: &mut State,
+    s: &mut Simplex,
+    abs_tol: &mut f64x4,
+) -> f64 {
+    let pose_ab = r.pose_a.relative(&r.pose_b);
+    let rot = pose_ab.rotation().to_matrix();
+    let t = pose_ab.translation();
+    for j in 0..va.n {
+        let p = r.a.verts[j.min(r.a.n - 1)];
+        put(&mut va.p[j][0], l, p.x);
+        put(&mut va.p[j][1], l, p.y);
+        put(&mut va.p[j][2], l, p.z);
     }
-    let pack = |c: &[[f64; 4]; 3]| -> V3 { [f64x4::new(c[0]), f64x4::new(c[1]), f64x4::new(c[2])] };
-    let mut a = Verts {
-        p: [[f64x4::ZERO; 3]; MAX_VERTS],
-        n: na,
-    };
-    let mut b = Verts {
-        p: [[f64x4::ZERO; 3]; MAX_VERTS],
-        n: nb,
-    };
-    for j in 0..na {
-        a.p[j] = pack(&va[j]);
+    for j in 0..vb.n {
+        let p = DVec3::mat_mul(&rot, r.b.verts[j.min(r.b.n - 1)]) + t;
+        put(&mut vb.p[j][0], l, p.x);
+        put(&mut vb.p[j][1], l, p.y);
+        put(&mut vb.p[j][2], l, p.z);
     }
-    for j in 0..nb {
-        b.p[j] = pack(&vb[j]);
+    let reach = r.pose_a.translation().length() + r.pose_b.translation().length();
+    let scale = (r.a.size + r.b.size).max(f64::MIN_POSITIVE);
+    let magnitude = reach + r.a.radius + t.length() + r.b.radius;
+    let tol = opts
+        .abs_tolerance
+        .unwrap_or(opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude);
+    put(abs_tol, l, tol);
+    let mut d = r.a.center - (DVec3::mat_mul(&rot, r.b.center) + t);
+    if !(d.length_squared() > 0.0) || !d.is_finite() {
+        d = DVec3::AXIS;
     }
-    let s = Setup {
-        pose_a: [
-            rows[0].pose_a,
-            rows[1].pose_a,
-            rows[2].pose_a,
-            rows[3].pose_a,
-        ],
-        abs_tol,
+    for c in 0..3 {
+        put(&mut st.v[c], l, d[c]);
+        put(&mut st.lower_dir[c], l, d[c]);
+    }
+    put(&mut st.upper, l, f64::INFINITY);
+    put(&mut st.lower, l, f64::NEG_INFINITY);
+    put(&mut st.iters, l, 0.0);
+    put(&mut st.stalls, l, 0.0);
+    put(&mut st.active, l, TRUE);
+    put(&mut st.done, l, 0.0);
+    put(&mut st.inside, l, 0.0);
+    for k in 0..3 {
+        put(&mut s.used[k], l, 0.0);
+    }
+    tol
+}
+
+/// Streams the rows `idx` through four lanes, vertex lists padded to `n`.
+#[inline(always)]
+fn stream(
+    rows: &[LaneRow<'_, DVec3>],
+    idx: &[usize],
+    n: usize,
+    mode: Mode,
+    opts: &Options,
+    answers: &mut [Option<Answer<DVec3>>],
+) {
+    let zero3 = [f64x4::ZERO; 3];
+    let mut va = Verts {
+        p: [zero3; MAX_VERTS],
+        n,
     };
-    (s, a, b, pack(&dir))
+    let mut vb = Verts {
+        p: [zero3; MAX_VERTS],
+        n,
+    };
+    let mut st = State {
+        v: zero3,
+        upper: f64x4::ZERO,
+        lower: f64x4::ZERO,
+        lower_dir: zero3,
+        iters: f64x4::ZERO,
+        stalls: f64x4::ZERO,
+        active: f64x4::ZERO,
+        done: f64x4::ZERO,
+        inside: f64x4::ZERO,
+    };
+    let mut s = Simplex {
+        used: [f64x4::ZERO; 3],
+        w: [zero3; 4],
+        a: [zero3; 4],
+    };
+    let mut abs_tol = f64x4::ZERO;
+    let rel = f64x4::splat(opts.rel_tolerance);
+    let cap = f64x4::splat(opts.max_iterations as f64);
+    let mut slots: [Option<Slot>; 4] = [None; 4];
+    let mut next = 0;
+    for (l, slot) in slots.iter_mut().enumerate() {
+        if let Some(&i) = idx.get(next) {
+            next += 1;
+            let r = &rows[i];
+            let tol = load(r, l, opts, &mut va, &mut vb, &mut st, &mut s, &mut abs_tol);
+            *slot = Some(Slot {
+                row: i,
+                pose_a: r.pose_a,
+                abs_tol: tol,
+            });
+        }
+    }
+    while slots.iter().any(Option::is_some) {
+        step(&mut st, &mut s, &va, &vb, abs_tol, rel, mode);
+        // The iteration cap: the scalar run reports it; decline.
+        st.active &= !st.iters.simd_ge(cap);
+        let running = st.active.to_bitmask();
+        for (l, slot) in slots.iter_mut().enumerate() {
+            let Some(sl) = *slot else { continue };
+            if running & (1 << l) != 0 {
+                continue;
+            }
+            answers[sl.row] = finish_lane(&st, &s, l, &sl, opts);
+            *slot = None;
+            if let Some(&i) = idx.get(next) {
+                next += 1;
+                let r = &rows[i];
+                let tol = load(r, l, opts, &mut va, &mut vb, &mut st, &mut s, &mut abs_tol);
+                *slot = Some(Slot {
+                    row: i,
+                    pose_a: r.pose_a,
+                    abs_tol: tol,
+                });
+            }
+        }
+    }
 }
 
 /// The vertex of `vs` maximising `d·x` in each lane (first of equal maxima).
@@ -295,41 +412,6 @@ fn support(vs: &Verts, d: &V3) -> V3 {
         p = sel3(m, q, &p);
     }
     p
-}
-
-fn run_group(
-    rows: &[LaneRow<'_, DVec3>; 4],
-    mode: Mode,
-    opts: &Options,
-) -> [Option<Answer<DVec3>>; 4] {
-    let (set, va, vb, dir) = setup(rows, opts);
-    let abs_tol = f64x4::new(set.abs_tol);
-    let rel = f64x4::splat(opts.rel_tolerance);
-    let all = f64x4::splat(0.0).simd_eq(f64x4::ZERO);
-    let none = !all;
-    let zero3 = [f64x4::ZERO; 3];
-    let mut s = Simplex {
-        used: [none; 3],
-        w: [zero3; 4],
-        a: [zero3; 4],
-    };
-    let mut st = State {
-        v: dir,
-        upper: f64x4::splat(f64::INFINITY),
-        lower: f64x4::splat(f64::NEG_INFINITY),
-        lower_dir: dir,
-        iters: f64x4::ZERO,
-        stalls: f64x4::ZERO,
-        active: all,
-        done: none,
-        inside: none,
-    };
-    let mut it = 0;
-    while it < opts.max_iterations && st.active.any() {
-        it += 1;
-        step(&mut st, &mut s, &va, &vb, abs_tol, rel, mode);
-    }
-    finish(&st, &s, &set, opts, mode)
 }
 
 /// One GJK iteration on every active lane (the body of the scalar `run`'s loop).
@@ -554,21 +636,20 @@ fn is_set(m: f64x4, l: usize) -> bool {
     m.to_bitmask() & (1 << l) != 0
 }
 
-/// Turns each lane's bounds into the scalar call's answer (the scalar `summarize`), or
-/// declines it.
-fn finish(
+/// Turns lane `l`'s bounds into the scalar call's answer (the scalar `summarize`), or
+/// declines it (`None`).
+fn finish_lane(
     st: &State,
     s: &Simplex,
-    set: &Setup,
+    l: usize,
+    slot: &Slot,
     opts: &Options,
-    mode: Mode,
-) -> [Option<Answer<DVec3>>; 4] {
-    let mut out = [None; 4];
-    for (l, slot) in out.iter_mut().enumerate() {
-        if !is_set(st.done, l) {
-            continue;
-        }
-        let abs_tol = set.abs_tol[l];
+) -> Option<Answer<DVec3>> {
+    if !is_set(st.done, l) {
+        return None;
+    }
+    {
+        let abs_tol = slot.abs_tol;
         let upper = lane(st.upper, l);
         let lower = lane(st.lower, l);
         let v = lane3(&st.v, l);
@@ -608,7 +689,7 @@ fn finish(
             // Within a factor two of the tolerance the scalar run's last ulps could decide
             // otherwise.
             if upper > 0.5 * tol {
-                continue;
+                return None;
             }
             let p = (ca + cb) * 0.5;
             verdict = Verdict::Intersecting(CommonPoint { point: p });
@@ -616,7 +697,7 @@ fn finish(
             pb = p;
         } else if lower > 0.0 && upper > tol {
             if upper < 2.0 * tol || lower < 2.0 * abs_tol {
-                continue;
+                return None;
             }
             verdict = Verdict::Separated(SeparatingAxis {
                 axis: -lower_dir,
@@ -625,9 +706,9 @@ fn finish(
             pa = ca;
             pb = cb;
         } else {
-            continue;
+            return None;
         }
-        let pose_a = &set.pose_a[l];
+        let pose_a = &slot.pose_a;
         let lower_bound = if lower.is_finite() { lower } else { -0.0 };
         let up = if upper.is_finite() {
             upper.max(0.0)
@@ -644,8 +725,7 @@ fn finish(
             }),
             Verdict::Undetermined => Verdict::Undetermined,
         };
-        let _ = mode;
-        *slot = Some(Answer {
+        Some(Answer {
             distance: Distance {
                 status: Status::Converged,
                 iterations: lane(st.iters, l) as u32,
@@ -657,7 +737,6 @@ fn finish(
                 verdict,
                 tolerance: tol,
             },
-        });
+        })
     }
-    out
 }
