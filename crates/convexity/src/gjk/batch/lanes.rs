@@ -47,6 +47,8 @@ const MAX_STALLS: f64 = 4.0;
 /// the tolerances need.
 #[derive(Clone, Copy, Debug)]
 pub struct LaneShape {
+    /// A box's half extents (its support is then a sign selection).
+    half: Option<DVec3>,
     verts: [DVec3; MAX_VERTS],
     n: usize,
     center: DVec3,
@@ -58,9 +60,11 @@ impl LaneShape {
     /// The lane view of a box or of a `Points` hull with at most [`MAX_VERTS`] points.
     pub fn of(shape: &Shape3) -> Option<Self> {
         let mut verts = [DVec3::ZERO; MAX_VERTS];
+        let mut half = None;
         let n = match shape {
             Shape3::Cuboid(c) => {
                 let h = c.half_extents();
+                half = Some(h);
                 for (i, v) in verts.iter_mut().take(8).enumerate() {
                     let s = |bit: usize| if i & bit != 0 { -1.0 } else { 1.0 };
                     *v = DVec3::new(s(1) * h.x, s(2) * h.y, s(4) * h.z);
@@ -77,6 +81,7 @@ impl LaneShape {
             return None;
         }
         Some(LaneShape {
+            half,
             verts,
             n,
             center: shape.center(),
@@ -206,13 +211,19 @@ pub fn run(
     if opts.max_iterations == 0 {
         return;
     }
-    let small: Vec<usize> = (0..rows.len())
-        .filter(|&i| rows[i].a.n.max(rows[i].b.n) <= 8)
-        .collect();
-    let large: Vec<usize> = (0..rows.len())
-        .filter(|&i| rows[i].a.n.max(rows[i].b.n) > 8)
-        .collect();
-    for (idx, n) in [(small, 8), (large, MAX_VERTS)] {
+    let boxes = |r: &LaneRow<'_, DVec3>| r.a.half.is_some() && r.b.half.is_some();
+    let (mut box_rows, mut small, mut large) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, r) in rows.iter().enumerate() {
+        if boxes(r) {
+            box_rows.push(i);
+        } else if r.a.n.max(r.b.n) <= 8 {
+            small.push(i);
+        } else {
+            large.push(i);
+        }
+    }
+    // n = 0: the box stream (sign-selection supports, no vertex scan).
+    for (idx, n) in [(box_rows, 0), (small, 8), (large, MAX_VERTS)] {
         if !idx.is_empty() {
             dispatch(rows, &idx, n, mode, opts, answers);
         }
@@ -235,7 +246,41 @@ fn dispatch(
         unsafe { stream_avx2(rows, idx, n, mode, opts, answers) };
         return;
     }
-    stream(rows, idx, n, mode, opts, answers);
+    streams(rows, idx, n, mode, opts, answers);
+}
+
+#[inline(always)]
+fn streams(
+    rows: &[LaneRow<'_, DVec3>],
+    idx: &[usize],
+    n: usize,
+    mode: Mode,
+    opts: &Options,
+    answers: &mut [Option<Answer<DVec3>>],
+) {
+    if n == 0 {
+        let zero3 = [f64x4::ZERO; 3];
+        let sup = BoxPair {
+            ha: zero3,
+            hb: zero3,
+            rot: [zero3; 3],
+            t: zero3,
+        };
+        stream(sup, rows, idx, mode, opts, answers);
+    } else {
+        let zero3 = [f64x4::ZERO; 3];
+        let sup = VertPair {
+            a: Verts {
+                p: [zero3; MAX_VERTS],
+                n,
+            },
+            b: Verts {
+                p: [zero3; MAX_VERTS],
+                n,
+            },
+        };
+        stream(sup, rows, idx, mode, opts, answers);
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -248,7 +293,7 @@ unsafe fn stream_avx2(
     opts: &Options,
     answers: &mut [Option<Answer<DVec3>>],
 ) {
-    stream(rows, idx, n, mode, opts, answers);
+    streams(rows, idx, n, mode, opts, answers);
 }
 
 const TRUE: f64 = f64::from_bits(u64::MAX);
@@ -268,13 +313,13 @@ struct Slot {
 
 /// Loads row `r` into lane `l`: B's vertices placed in A's frame, the scalar run's tolerance
 /// (`MinkowskiDifference::tolerance`) and start direction, a fresh state.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn load(
+fn load<S: Supports>(
     r: &LaneRow<'_, DVec3>,
     l: usize,
     opts: &Options,
-    va: &mut Verts,
-    vb: &mut Verts,
+    sup: &mut S,
     st: &mut State,
     s: &mut Simplex,
     abs_tol: &mut f64x4,
@@ -282,18 +327,7 @@ fn load(
     let pose_ab = r.pose_a.relative(&r.pose_b);
     let rot = pose_ab.rotation().to_matrix();
     let t = pose_ab.translation();
-    for j in 0..va.n {
-        let p = r.a.verts[j.min(r.a.n - 1)];
-        put(&mut va.p[j][0], l, p.x);
-        put(&mut va.p[j][1], l, p.y);
-        put(&mut va.p[j][2], l, p.z);
-    }
-    for j in 0..vb.n {
-        let p = DVec3::mat_mul(&rot, r.b.verts[j.min(r.b.n - 1)]) + t;
-        put(&mut vb.p[j][0], l, p.x);
-        put(&mut vb.p[j][1], l, p.y);
-        put(&mut vb.p[j][2], l, p.z);
-    }
+    sup.load(r, l, &rot, t);
     let reach = r.pose_a.translation().length() + r.pose_b.translation().length();
     let scale = (r.a.size + r.b.size).max(f64::MIN_POSITIVE);
     let magnitude = reach + r.a.radius + t.length() + r.b.radius;
@@ -322,25 +356,17 @@ fn load(
     tol
 }
 
-/// Streams the rows `idx` through four lanes, vertex lists padded to `n`.
+/// Streams the rows `idx` through four lanes with the supports `sup`.
 #[inline(always)]
-fn stream(
+fn stream<S: Supports>(
+    mut sup: S,
     rows: &[LaneRow<'_, DVec3>],
     idx: &[usize],
-    n: usize,
     mode: Mode,
     opts: &Options,
     answers: &mut [Option<Answer<DVec3>>],
 ) {
     let zero3 = [f64x4::ZERO; 3];
-    let mut va = Verts {
-        p: [zero3; MAX_VERTS],
-        n,
-    };
-    let mut vb = Verts {
-        p: [zero3; MAX_VERTS],
-        n,
-    };
     let mut st = State {
         v: zero3,
         upper: f64x4::ZERO,
@@ -366,7 +392,7 @@ fn stream(
         if let Some(&i) = idx.get(next) {
             next += 1;
             let r = &rows[i];
-            let tol = load(r, l, opts, &mut va, &mut vb, &mut st, &mut s, &mut abs_tol);
+            let tol = load(r, l, opts, &mut sup, &mut st, &mut s, &mut abs_tol);
             *slot = Some(Slot {
                 row: i,
                 pose_a: r.pose_a,
@@ -375,7 +401,7 @@ fn stream(
         }
     }
     while slots.iter().any(Option::is_some) {
-        step(&mut st, &mut s, &va, &vb, abs_tol, rel, mode);
+        step(&mut st, &mut s, &sup, abs_tol, rel, mode);
         // The iteration cap: the scalar run reports it; decline.
         st.active &= !st.iters.simd_ge(cap);
         let running = st.active.to_bitmask();
@@ -389,7 +415,7 @@ fn stream(
             if let Some(&i) = idx.get(next) {
                 next += 1;
                 let r = &rows[i];
-                let tol = load(r, l, opts, &mut va, &mut vb, &mut st, &mut s, &mut abs_tol);
+                let tol = load(r, l, opts, &mut sup, &mut st, &mut s, &mut abs_tol);
                 *slot = Some(Slot {
                     row: i,
                     pose_a: r.pose_a,
@@ -397,6 +423,102 @@ fn stream(
                 });
             }
         }
+    }
+}
+
+/// The two support functions of a stream, four lanes at a time (A's frame).
+trait Supports {
+    /// Sets lane `l` for row `r`, with B placed by `(rot, t)` in A's frame.
+    fn load(&mut self, r: &LaneRow<'_, DVec3>, l: usize, rot: &glam::DMat3, t: DVec3);
+    /// A's support point in direction `d`.
+    fn a(&self, d: &V3) -> V3;
+    /// B's support point (in A's frame) in direction `v`, i.e. the B part of the support of
+    /// `A − B` in direction `−v`.
+    fn b(&self, v: &V3) -> V3;
+}
+
+/// Vertex scans: B's vertices placed in A's frame at load.
+struct VertPair {
+    a: Verts,
+    b: Verts,
+}
+
+impl Supports for VertPair {
+    #[inline(always)]
+    fn load(&mut self, r: &LaneRow<'_, DVec3>, l: usize, rot: &glam::DMat3, t: DVec3) {
+        for j in 0..self.a.n {
+            let p = r.a.verts[j.min(r.a.n - 1)];
+            for c in 0..3 {
+                put(&mut self.a.p[j][c], l, p[c]);
+            }
+        }
+        for j in 0..self.b.n {
+            let p = DVec3::mat_mul(rot, r.b.verts[j.min(r.b.n - 1)]) + t;
+            for c in 0..3 {
+                put(&mut self.b.p[j][c], l, p[c]);
+            }
+        }
+    }
+    #[inline(always)]
+    fn a(&self, d: &V3) -> V3 {
+        support(&self.a, d)
+    }
+    #[inline(always)]
+    fn b(&self, v: &V3) -> V3 {
+        support(&self.b, v)
+    }
+}
+
+/// Two boxes: sign selections, B's direction rotated into its frame and the corner back, the
+/// very arithmetic of `Cuboid::core_support` inside `MinkowskiDifference::support`.
+struct BoxPair {
+    ha: V3,
+    hb: V3,
+    /// Columns of `R_ab`.
+    rot: [V3; 3],
+    t: V3,
+}
+
+impl Supports for BoxPair {
+    #[inline(always)]
+    fn load(&mut self, r: &LaneRow<'_, DVec3>, l: usize, rot: &glam::DMat3, t: DVec3) {
+        let (ha, hb) = (r.a.half.unwrap_or_default(), r.b.half.unwrap_or_default());
+        let cols = [rot.x_axis, rot.y_axis, rot.z_axis];
+        for c in 0..3 {
+            put(&mut self.ha[c], l, ha[c]);
+            put(&mut self.hb[c], l, hb[c]);
+            put(&mut self.t[c], l, t[c]);
+            for (k, col) in cols.iter().enumerate() {
+                put(&mut self.rot[k][c], l, col[c]);
+            }
+        }
+    }
+    #[inline(always)]
+    fn a(&self, d: &V3) -> V3 {
+        let z = f64x4::ZERO;
+        let h = &self.ha;
+        [
+            sel(d[0].simd_lt(z), -h[0], h[0]),
+            sel(d[1].simd_lt(z), -h[1], h[1]),
+            sel(d[2].simd_lt(z), -h[2], h[2]),
+        ]
+    }
+    #[inline(always)]
+    fn b(&self, v: &V3) -> V3 {
+        let z = f64x4::ZERO;
+        let h = &self.hb;
+        let m = &self.rot;
+        let u = [dot(&m[0], v), dot(&m[1], v), dot(&m[2], v)];
+        let bl = [
+            sel(u[0].simd_lt(z), -h[0], h[0]),
+            sel(u[1].simd_lt(z), -h[1], h[1]),
+            sel(u[2].simd_lt(z), -h[2], h[2]),
+        ];
+        let mut out = self.t;
+        for (c, o) in out.iter_mut().enumerate() {
+            *o = m[0][c] * bl[0] + m[1][c] * bl[1] + m[2][c] * bl[2] + self.t[c];
+        }
+        out
     }
 }
 
@@ -416,11 +538,10 @@ fn support(vs: &Verts, d: &V3) -> V3 {
 
 /// One GJK iteration on every active lane (the body of the scalar `run`'s loop).
 #[inline(always)]
-fn step(
+fn step<S: Supports>(
     st: &mut State,
     s: &mut Simplex,
-    va: &Verts,
-    vb: &Verts,
+    sup: &S,
     abs_tol: f64x4,
     rel: f64x4,
     mode: Mode,
@@ -428,8 +549,8 @@ fn step(
     let act = st.active;
     st.iters += act & f64x4::ONE;
     let v = st.v;
-    let pa = support(va, &[-v[0], -v[1], -v[2]]);
-    let pb = support(vb, &v);
+    let pa = sup.a(&[-v[0], -v[1], -v[2]]);
+    let pb = sup.b(&v);
     let w = sub(&pa, &pb);
     let vlen = dot(&v, &v).sqrt();
     let lb = dot(&w, &v) / vlen;
