@@ -20,9 +20,9 @@
 //! row's answer depends on its own inputs only — never on the chunking or on its lane
 //! neighbours — so the parallel and the single-threaded runs agree bit for bit.
 //!
-//! Source: GJK as in [`crate::gjk`]; the lane-wise layout (structure of arrays, one query per
-//! SIMD lane, per-lane termination masks) follows the batched GJK of Bullet's and PhysX's
-//! broad-to-narrow pipelines.
+//! Source: GJK as in [`crate::gjk`]; the lane path is a structure-of-arrays GJK with one query
+//! per SIMD lane and per-lane termination masks (see [`lanes`] for its design and its measured
+//! speed).
 //!
 //! Complexity: O(rows · GJK) work, O(shapes) set-up per call; no allocation per row (one
 //! [`crate::gjk::epa::Context`] per chunk for penetration).
@@ -69,6 +69,7 @@ pub struct BatchOptions {
     /// EPA settings for [`penetration`] (its `gjk` field is overridden by `gjk` above).
     pub epa: epa::EpaOptions,
     /// Use the lane-wise path where it applies (`false`: every row through the scalar call).
+    /// On by default: measured at least as fast as the scalar call on boxes and 8-point hulls.
     pub lanes: bool,
     /// Spread chunks over the cores (only with the feature `parallel`; otherwise ignored).
     pub parallel: bool,
@@ -407,6 +408,7 @@ fn triage<'s, 'l, V: BatchSpace>(
 
 /// Runs the lane path on `rows`; `accept(k, answer)` for its answers, `scalar(k, row)` for the
 /// rows it declined. Returns how many it answered.
+#[allow(clippy::too_many_arguments)]
 fn lanes_then_scalar<'s, V: BatchSpace>(
     shapes: &'s [V::Shape],
     first: usize,
