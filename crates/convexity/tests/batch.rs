@@ -595,3 +595,108 @@ fn planar_batch_equals_scalar_calls() {
         assert_eq!(v[i], r.verdict, "row {i}");
     }
 }
+
+/// Degenerate lane shapes (flat, collinear, single-point and duplicated hulls, flat and
+/// zero boxes), offsets to 1e6 and size ratios of 1e4: the lane path gives the scalar
+/// path's verdicts and distances, or declines to it.
+#[test]
+fn degenerate_lane_shapes_match_the_scalar_path() {
+    let mut rng = ChaCha8Rng::seed_from_u64(111);
+    let mut pts = |f: &dyn Fn(&mut ChaCha8Rng) -> DVec3, n: usize| -> Shape3 {
+        let v: Vec<DVec3> = (0..n).map(|_| f(&mut rng)).collect();
+        Shape3::Points(Points::new(&v).unwrap())
+    };
+    let flat = pts(
+        &|r| DVec3::new(r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0), 0.0),
+        8,
+    );
+    let line = pts(&|r| DVec3::X * r.gen_range(-1.0..1.0), 6);
+    let point = pts(&|_| DVec3::new(0.1, 0.2, 0.3), 1);
+    let dup = pts(
+        &|r| {
+            if r.gen_bool(0.5) {
+                DVec3::ONE * 0.5
+            } else {
+                -DVec3::ONE * 0.5
+            }
+        },
+        16,
+    );
+    let tiny = pts(&|r| unit(r) * 1e-4, 8);
+    let shapes = vec![
+        flat,
+        line,
+        point,
+        dup,
+        tiny,
+        Shape3::Cuboid(Cuboid::new(DVec3::new(1.0, 1.0, 0.0)).unwrap()),
+        Shape3::Cuboid(Cuboid::new(DVec3::ZERO).unwrap()),
+        Shape3::Cuboid(Cuboid::new(DVec3::splat(1.0)).unwrap()),
+    ];
+    let mut pairs = Vec::new();
+    for i in 0..4_000 {
+        let a = rng.gen_range(0..shapes.len());
+        let b = rng.gen_range(0..shapes.len());
+        let offset = if i % 4 == 0 {
+            DVec3::splat(1e6)
+        } else {
+            DVec3::ZERO
+        };
+        // Axis-aligned poses now and then: parallel faces and exact ties.
+        let (qa, qb) = if i % 5 == 0 {
+            (DQuat::IDENTITY, DQuat::IDENTITY)
+        } else {
+            (quat(&mut rng), quat(&mut rng))
+        };
+        let pa = Pose3::new(offset + unit(&mut rng) * rng.gen_range(0.0..1.0), qa).unwrap();
+        let pb = Pose3::new(
+            pa.translation() + unit(&mut rng) * rng.gen_range(0.0..3.0),
+            qb,
+        )
+        .unwrap();
+        pairs.push(Pair {
+            a,
+            pose_a: raw(&pa),
+            b,
+            pose_b: raw(&pb),
+        });
+    }
+    let (lane, rep) = run_distance(&shapes, &pairs, &BatchOptions::default());
+    let (plain, _) = run_distance(
+        &shapes,
+        &pairs,
+        &BatchOptions {
+            lanes: false,
+            ..BatchOptions::default()
+        },
+    );
+    assert!(rep.lane_rows > 1000, "lane rows {}", rep.lane_rows);
+    for (i, p) in pairs.iter().enumerate() {
+        assert_eq!(kind(&lane.v[i]), kind(&plain.v[i]), "row {i}");
+        assert_eq!(lane.s[i], plain.s[i], "row {i}");
+        let scale = scale_of(&shapes, p);
+        assert!(
+            (lane.d[i] - plain.d[i]).abs() <= 1e-12 * scale.max(plain.d[i]),
+            "row {i}: {} vs {}",
+            lane.d[i],
+            plain.d[i]
+        );
+        if lane.v[i] != Verdict::Undetermined {
+            let (a, b) = (&shapes[p.a], &shapes[p.b]);
+            convexity::verify(
+                a,
+                &pose(&p.pose_a),
+                b,
+                &pose(&p.pose_b),
+                &lane.v[i],
+                1e-9 * scale.max(1e-3) + 1e-9,
+            )
+            .unwrap_or_else(|e| panic!("row {i}: certificate rejected: {e}"));
+        }
+    }
+    eprintln!(
+        "degenerate: {} of {} rows through the lanes",
+        rep.lane_rows,
+        pairs.len()
+    );
+}
