@@ -46,6 +46,7 @@ pub mod toi;
 pub mod verdict;
 
 pub use error::{InputError, Problem};
+pub use gjk::batch;
 pub use gjk::certificate::verify;
 pub use glam::{DQuat, DVec2, DVec3};
 pub use hull::{ConvexPolyhedron, HullOptions, HullResult};

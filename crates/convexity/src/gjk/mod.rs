@@ -36,6 +36,7 @@
 //! Complexity: O(k · support) with k iterations (typically 3–12 for polytopes; the cap,
 //! default 128, bounds curved shapes). No allocation.
 
+pub mod batch;
 pub mod certificate;
 pub mod chung_wang;
 pub mod closed_form;

@@ -1,0 +1,680 @@
+//! Batch queries: distance, boolean intersection and penetration over many pairs at once.
+//!
+//! What it computes: for every row `(shape index A, pose A, shape index B, pose B)` of a slice
+//! of [`Pair`]s into a shape table, the answer of the scalar call — [`crate::gjk::distance`],
+//! [`crate::gjk::intersects`] or [`crate::gjk::epa::penetration`] — written into
+//! caller-provided output slices ([`DistanceOut`], [`IntersectOut`], [`PenetrationOut`]).
+//!
+//! Poses arrive raw, as the CLI and the Python binding hold them: `[tx, ty, tz, qx, qy, qz, qw]`
+//! in 3D (quaternion scalar-last) and `[tx, ty, angle]` in 2D. A bad row — a non-finite value,
+//! a quaternion whose norm is off 1 by more than [`UNIT_TOLERANCE`], a shape index out of
+//! range — gets an [`InputError`] naming the field (`pairs[3].pose_b.rotation: …`) in the
+//! `error` slice; every other row is answered. Only a call that cannot be answered at all (an
+//! empty `pairs`, an output slice of the wrong length) returns `Err`, before writing anything.
+//!
+//! How: rows are cut into chunks of [`CHUNK`]; with the feature `parallel` (on by default) rayon
+//! spreads the chunks over the cores. Within a chunk, 3D rows whose two shapes are small
+//! polytopes (boxes, point hulls of at most [`lanes::MAX_VERTS`] points) go four at a time
+//! through a lane-wise GJK ([`lanes`]); every other row, and every lane the lane path declines
+//! (near the touch tolerance, a stall, the iteration cap), goes through the scalar call. Each
+//! row's answer depends on its own inputs only — never on the chunking or on its lane
+//! neighbours — so the parallel and the single-threaded runs agree bit for bit.
+//!
+//! Source: GJK as in [`crate::gjk`]; the lane path is a structure-of-arrays GJK with one query
+//! per SIMD lane and per-lane termination masks (see [`lanes`] for its design and its measured
+//! speed).
+//!
+//! Complexity: O(rows · GJK) work, O(shapes) set-up per call; no allocation per row (one
+//! [`crate::gjk::epa::Context`] per chunk for penetration).
+//!
+//! Failure modes: none reach the caller as a panic; a row whose query hits the iteration cap
+//! reports it in its `status`, as the scalar call does. Rows with an error hold zeros, status
+//! `Degenerate` and an undetermined verdict.
+
+pub mod lanes;
+
+use crate::error::{InputError, Problem};
+use crate::gjk::epa::{self, EpaSpace};
+use crate::gjk::{self, Options};
+use crate::math::pose::{Pose, Pose2, Pose3};
+use crate::math::vector::Vector;
+use crate::shape::{Shape2, Shape3, SupportMap};
+use crate::verdict::{Status, Verdict};
+use glam::{DVec2, DVec3};
+
+pub use crate::math::pose::UNIT_TOLERANCE;
+
+/// Rows per chunk: the unit of work handed to a thread.
+pub const CHUNK: usize = 256;
+
+/// One query: shape `a` of the table at `pose_a`, shape `b` at `pose_b` (world frame, raw).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pair<P> {
+    pub a: usize,
+    pub pose_a: P,
+    pub b: usize,
+    pub pose_b: P,
+}
+
+/// A 3D row: poses `[tx, ty, tz, qx, qy, qz, qw]` (quaternion scalar-last).
+pub type Pair3 = Pair<[f64; 7]>;
+/// A 2D row: poses `[tx, ty, angle]` (radians).
+pub type Pair2 = Pair<[f64; 3]>;
+
+/// Settings of a batch call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BatchOptions {
+    /// GJK settings (distance, boolean, and the GJK run inside penetration).
+    pub gjk: Options,
+    /// EPA settings for [`penetration`] (its `gjk` field is overridden by `gjk` above).
+    pub epa: epa::EpaOptions,
+    /// Use the lane-wise path where it applies (`false`: every row through the scalar call).
+    /// On by default: measured at least as fast as the scalar call on boxes and 8-point hulls.
+    pub lanes: bool,
+    /// Spread chunks over the cores (only with the feature `parallel`; otherwise ignored).
+    pub parallel: bool,
+}
+
+impl Default for BatchOptions {
+    fn default() -> Self {
+        BatchOptions {
+            gjk: Options::default(),
+            epa: epa::EpaOptions::default(),
+            lanes: true,
+            parallel: true,
+        }
+    }
+}
+
+/// What a call did: rows answered by the lane path, rows rejected with an error.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    pub rows: usize,
+    pub lane_rows: usize,
+    pub error_rows: usize,
+}
+
+impl Report {
+    fn add(self, o: Report) -> Report {
+        Report {
+            rows: self.rows + o.rows,
+            lane_rows: self.lane_rows + o.lane_rows,
+            error_rows: self.error_rows + o.error_rows,
+        }
+    }
+}
+
+/// Outputs of [`distance`], one entry per pair (world frame). See [`crate::gjk::Distance`].
+pub struct DistanceOut<'o, V> {
+    pub distance: &'o mut [f64],
+    pub point_a: &'o mut [V],
+    pub point_b: &'o mut [V],
+    /// Unit vector from A toward B.
+    pub normal: &'o mut [V],
+    pub status: &'o mut [Status],
+    /// The verdict with its certificate (check it with [`crate::verify`]).
+    pub verdict: &'o mut [Verdict<V>],
+    /// `None` for an answered row; the reason for a rejected one.
+    pub error: &'o mut [Option<InputError>],
+}
+
+/// Outputs of [`intersects`], one entry per pair.
+pub struct IntersectOut<'o, V> {
+    pub status: &'o mut [Status],
+    pub verdict: &'o mut [Verdict<V>],
+    pub error: &'o mut [Option<InputError>],
+}
+
+/// Outputs of [`penetration`], one entry per pair. See [`crate::gjk::epa::Penetration`].
+pub struct PenetrationOut<'o, V> {
+    /// Depth (≥ 0), or minus the distance when separated.
+    pub depth: &'o mut [f64],
+    pub point_a: &'o mut [V],
+    pub point_b: &'o mut [V],
+    pub normal: &'o mut [V],
+    pub status: &'o mut [Status],
+    pub verdict: &'o mut [Verdict<V>],
+    pub error: &'o mut [Option<InputError>],
+}
+
+/// A dimension the batch API runs in: its shape enum and its raw pose.
+pub trait BatchSpace: EpaSpace + Send + Sync {
+    type Shape: SupportMap<Self> + Sync;
+    type RawPose: Copy + Send + Sync;
+    /// A validated pose from its raw form; the error names the sub-field (`translation[1]`,
+    /// `rotation`, `angle`).
+    fn pose(raw: &Self::RawPose) -> Result<Pose<Self>, InputError>;
+    /// The lane-path view of a shape, if it has one.
+    fn lane_shape(shape: &Self::Shape) -> Option<lanes::LaneShape>;
+    /// Runs the lane path on `rows`, one answer per row (`None`: declined, use the scalar call).
+    fn run_lanes(
+        rows: &[lanes::LaneRow<'_, Self>],
+        mode: lanes::Mode,
+        opts: &Options,
+        answers: &mut Vec<Option<lanes::Answer<Self>>>,
+    );
+}
+
+impl BatchSpace for DVec3 {
+    type Shape = Shape3;
+    type RawPose = [f64; 7];
+    fn pose(raw: &[f64; 7]) -> Result<Pose3, InputError> {
+        // Field names are formatted only on failure: this runs twice per row.
+        let bad = |x: &f64| !x.is_finite() || x.abs() > crate::error::MAX_MAGNITUDE;
+        if let Some(i) = raw[..3].iter().position(bad) {
+            crate::error::finite(&format!("translation[{i}]"), raw[i])?;
+        }
+        if let Some(i) = raw[3..].iter().position(bad) {
+            crate::error::finite(&format!("rotation[{i}]"), raw[3 + i])?;
+        }
+        // The norm itself in the message (`Pose::new` reports `1 + |norm − 1|`).
+        let q = glam::DQuat::from_xyzw(raw[3], raw[4], raw[5], raw[6]);
+        let norm = q.length();
+        if !((norm - 1.0).abs() <= UNIT_TOLERANCE) {
+            return Err(InputError::new("rotation", Problem::NotUnit(norm)));
+        }
+        Pose3::new(DVec3::new(raw[0], raw[1], raw[2]), q)
+    }
+    fn lane_shape(shape: &Shape3) -> Option<lanes::LaneShape> {
+        lanes::LaneShape::of(shape)
+    }
+    fn run_lanes(
+        rows: &[lanes::LaneRow<'_, DVec3>],
+        mode: lanes::Mode,
+        opts: &Options,
+        answers: &mut Vec<Option<lanes::Answer<DVec3>>>,
+    ) {
+        lanes::run(rows, mode, opts, answers);
+    }
+}
+
+impl BatchSpace for DVec2 {
+    type Shape = Shape2;
+    type RawPose = [f64; 3];
+    fn pose(raw: &[f64; 3]) -> Result<Pose2, InputError> {
+        let bad = |x: &f64| !x.is_finite() || x.abs() > crate::error::MAX_MAGNITUDE;
+        if let Some(i) = raw[..2].iter().position(bad) {
+            crate::error::finite(&format!("translation[{i}]"), raw[i])?;
+        }
+        Pose2::from_angle([raw[0], raw[1]], raw[2])
+    }
+    fn lane_shape(_: &Shape2) -> Option<lanes::LaneShape> {
+        None
+    }
+    fn run_lanes(
+        rows: &[lanes::LaneRow<'_, DVec2>],
+        _: lanes::Mode,
+        _: &Options,
+        answers: &mut Vec<Option<lanes::Answer<DVec2>>>,
+    ) {
+        answers.clear();
+        answers.extend(rows.iter().map(|_| None));
+    }
+}
+
+/// A validated row: the two shapes and their poses.
+pub(crate) struct Row<'s, V: BatchSpace> {
+    pub a: &'s V::Shape,
+    pub b: &'s V::Shape,
+    pub ia: usize,
+    pub ib: usize,
+    pub pose_a: Pose<V>,
+    pub pose_b: Pose<V>,
+}
+
+/// Validates row `i`, naming the failing field `pairs[i].…`.
+pub(crate) fn validate<'s, V: BatchSpace>(
+    shapes: &'s [V::Shape],
+    i: usize,
+    p: &Pair<V::RawPose>,
+) -> Result<Row<'s, V>, InputError> {
+    let get = |idx: usize, name: &str| {
+        shapes.get(idx).ok_or_else(|| {
+            InputError::new(
+                format!("pairs[{i}].{name}"),
+                Problem::Invalid(format!(
+                    "shape index {idx} is out of range (the table has {} shapes)",
+                    shapes.len()
+                )),
+            )
+        })
+    };
+    let a = get(p.a, "a")?;
+    let b = get(p.b, "b")?;
+    let pose_a = V::pose(&p.pose_a).map_err(|e| e.within(&format!("pairs[{i}].pose_a")))?;
+    let pose_b = V::pose(&p.pose_b).map_err(|e| e.within(&format!("pairs[{i}].pose_b")))?;
+    Ok(Row {
+        a,
+        b,
+        ia: p.a,
+        ib: p.b,
+        pose_a,
+        pose_b,
+    })
+}
+
+fn check_len(name: &str, len: usize, n: usize) -> Result<(), InputError> {
+    if len == n {
+        Ok(())
+    } else {
+        Err(InputError::new(
+            name,
+            Problem::Invalid(format!(
+                "output slice has length {len}, expected {n} (one per pair)"
+            )),
+        ))
+    }
+}
+
+fn check_pairs<P>(pairs: &[P]) -> Result<usize, InputError> {
+    if pairs.is_empty() {
+        Err(InputError::new("pairs", Problem::Empty))
+    } else {
+        Ok(pairs.len())
+    }
+}
+
+/// Runs `work(first_row, chunk_pairs, chunk_out)` over the chunks, in parallel when asked.
+fn for_chunks<P, O, F>(pairs: &[P], outs: Vec<O>, parallel: bool, work: F) -> Report
+where
+    P: Sync,
+    O: Send,
+    F: Fn(usize, &[P], O) -> Report + Sync + Send,
+{
+    let jobs = pairs.chunks(CHUNK).zip(outs).enumerate();
+    #[cfg(feature = "parallel")]
+    if parallel && pairs.len() > CHUNK {
+        use rayon::prelude::*;
+        let jobs: Vec<_> = jobs.collect();
+        return jobs
+            .into_par_iter()
+            .map(|(c, (p, o))| work(c * CHUNK, p, o))
+            .reduce(Report::default, Report::add);
+    }
+    let _ = parallel;
+    jobs.map(|(c, (p, o))| work(c * CHUNK, p, o))
+        .fold(Report::default(), Report::add)
+}
+
+/// Distance, closest points, normal, status and certificate of every pair.
+///
+/// ```
+/// use convexity::batch::{self, DistanceOut, Pair3, BatchOptions};
+/// use convexity::{Cuboid, DVec3, Shape3, Status, Verdict};
+/// let shapes = [Shape3::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap())];
+/// let id = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+/// let pairs = [
+///     Pair3 { a: 0, pose_a: id, b: 0, pose_b: [3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0] },
+///     Pair3 { a: 0, pose_a: id, b: 0, pose_b: [f64::NAN, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0] },
+/// ];
+/// let n = pairs.len();
+/// let (mut d, mut pa, mut pb, mut nr) = (vec![0.0; n], vec![DVec3::ZERO; n], vec![DVec3::ZERO; n], vec![DVec3::ZERO; n]);
+/// let (mut st, mut v, mut e) = (vec![Status::Converged; n], vec![Verdict::Undetermined; n], vec![None; n]);
+/// let out = DistanceOut { distance: &mut d, point_a: &mut pa, point_b: &mut pb, normal: &mut nr,
+///     status: &mut st, verdict: &mut v, error: &mut e };
+/// batch::distance(&shapes, &pairs, &BatchOptions::default(), out).unwrap();
+/// assert!((d[0] - 2.0).abs() < 1e-12);
+/// assert!(e[1].as_ref().unwrap().to_string().starts_with("pairs[1].pose_b.translation[0]"));
+/// ```
+pub fn distance<V: BatchSpace>(
+    shapes: &[V::Shape],
+    pairs: &[Pair<V::RawPose>],
+    opts: &BatchOptions,
+    out: DistanceOut<'_, V>,
+) -> Result<Report, InputError> {
+    let n = check_pairs(pairs)?;
+    check_len("out.distance", out.distance.len(), n)?;
+    check_len("out.point_a", out.point_a.len(), n)?;
+    check_len("out.point_b", out.point_b.len(), n)?;
+    check_len("out.normal", out.normal.len(), n)?;
+    check_len("out.status", out.status.len(), n)?;
+    check_len("out.verdict", out.verdict.len(), n)?;
+    check_len("out.error", out.error.len(), n)?;
+    let lane_shapes = lane_table::<V>(shapes, opts.lanes);
+    let outs: Vec<DistanceOut<'_, V>> = out
+        .distance
+        .chunks_mut(CHUNK)
+        .zip(out.point_a.chunks_mut(CHUNK))
+        .zip(out.point_b.chunks_mut(CHUNK))
+        .zip(out.normal.chunks_mut(CHUNK))
+        .zip(out.status.chunks_mut(CHUNK))
+        .zip(out.verdict.chunks_mut(CHUNK))
+        .zip(out.error.chunks_mut(CHUNK))
+        .map(
+            |((((((distance, point_a), point_b), normal), status), verdict), error)| DistanceOut {
+                distance,
+                point_a,
+                point_b,
+                normal,
+                status,
+                verdict,
+                error,
+            },
+        )
+        .collect();
+    Ok(for_chunks(pairs, outs, opts.parallel, |first, p, o| {
+        distance_chunk::<V>(shapes, &lane_shapes, first, p, &opts.gjk, o)
+    }))
+}
+
+/// The lane-path view of every shape (empty when the lane path is off).
+fn lane_table<V: BatchSpace>(shapes: &[V::Shape], on: bool) -> Vec<Option<lanes::LaneShape>> {
+    if on {
+        shapes.iter().map(V::lane_shape).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// Sorts a chunk's rows: errors are written at once, lane rows are collected, the rest are
+/// answered by `scalar(k, row)`. Returns the lane rows and the report so far.
+fn triage<'s, 'l, V: BatchSpace>(
+    shapes: &'s [V::Shape],
+    lane_shapes: &'l [Option<lanes::LaneShape>],
+    first: usize,
+    pairs: &[Pair<V::RawPose>],
+    mut reject: impl FnMut(usize, InputError),
+    mut scalar: impl FnMut(usize, &Row<'s, V>),
+) -> (Vec<lanes::LaneRow<'l, V>>, Report) {
+    let mut report = Report {
+        rows: pairs.len(),
+        ..Report::default()
+    };
+    let mut lane_rows = Vec::new();
+    for (k, p) in pairs.iter().enumerate() {
+        match validate::<V>(shapes, first + k, p) {
+            Err(e) => {
+                report.error_rows += 1;
+                reject(k, e);
+            }
+            Ok(row) => {
+                let la = lane_shapes.get(row.ia).and_then(Option::as_ref);
+                let lb = lane_shapes.get(row.ib).and_then(Option::as_ref);
+                match (la, lb) {
+                    (Some(a), Some(b)) => lane_rows.push(lanes::LaneRow {
+                        k,
+                        a,
+                        b,
+                        pose_a: row.pose_a,
+                        pose_b: row.pose_b,
+                    }),
+                    _ => scalar(k, &row),
+                }
+            }
+        }
+    }
+    (lane_rows, report)
+}
+
+/// Runs the lane path on `rows`; `accept(k, answer)` for its answers, `scalar(k, row)` for the
+/// rows it declined. Returns how many it answered.
+#[allow(clippy::too_many_arguments)]
+fn lanes_then_scalar<'s, V: BatchSpace>(
+    shapes: &'s [V::Shape],
+    first: usize,
+    pairs: &[Pair<V::RawPose>],
+    rows: &[lanes::LaneRow<'_, V>],
+    mode: lanes::Mode,
+    opts: &Options,
+    mut accept: impl FnMut(usize, &lanes::Answer<V>),
+    mut scalar: impl FnMut(usize, &Row<'s, V>),
+) -> usize {
+    if rows.is_empty() {
+        return 0;
+    }
+    let mut answers = Vec::with_capacity(rows.len());
+    V::run_lanes(rows, mode, opts, &mut answers);
+    let mut answered = 0;
+    for (r, a) in rows.iter().zip(answers.iter()) {
+        match a {
+            Some(a) => {
+                answered += 1;
+                accept(r.k, a);
+            }
+            None => {
+                if let Ok(row) = validate::<V>(shapes, first + r.k, &pairs[r.k]) {
+                    scalar(r.k, &row);
+                }
+            }
+        }
+    }
+    answered
+}
+
+fn distance_chunk<V: BatchSpace>(
+    shapes: &[V::Shape],
+    lane_shapes: &[Option<lanes::LaneShape>],
+    first: usize,
+    pairs: &[Pair<V::RawPose>],
+    opts: &Options,
+    out: DistanceOut<'_, V>,
+) -> Report {
+    let DistanceOut {
+        distance,
+        point_a,
+        point_b,
+        normal,
+        status,
+        verdict,
+        error,
+    } = out;
+    let cell = std::cell::RefCell::new((distance, point_a, point_b, normal, status, verdict));
+    let write = |k: usize, d: &gjk::Distance<V>| {
+        let mut o = cell.borrow_mut();
+        o.0[k] = d.distance;
+        o.1[k] = d.point_a;
+        o.2[k] = d.point_b;
+        o.3[k] = d.normal;
+        o.4[k] = d.status;
+        o.5[k] = d.verdict;
+    };
+    let scalar = |k: usize, row: &Row<'_, V>| {
+        write(
+            k,
+            &gjk::distance(row.a, &row.pose_a, row.b, &row.pose_b, opts, None),
+        )
+    };
+    for e in error.iter_mut() {
+        *e = None;
+    }
+    let (rows, mut report) = triage::<V>(
+        shapes,
+        lane_shapes,
+        first,
+        pairs,
+        |k, e| {
+            write(k, &blank_distance());
+            error[k] = Some(e);
+        },
+        scalar,
+    );
+    report.lane_rows = lanes_then_scalar::<V>(
+        shapes,
+        first,
+        pairs,
+        &rows,
+        lanes::Mode::Distance,
+        opts,
+        |k, a| write(k, &a.distance),
+        scalar,
+    );
+    report
+}
+
+/// What a rejected row holds.
+fn blank_distance<V: Vector>() -> gjk::Distance<V> {
+    gjk::Distance {
+        status: Status::Degenerate,
+        iterations: 0,
+        distance: 0.0,
+        lower_bound: 0.0,
+        point_a: V::ZERO,
+        point_b: V::ZERO,
+        normal: V::ZERO,
+        verdict: Verdict::Undetermined,
+        tolerance: 0.0,
+    }
+}
+
+/// Boolean intersection with its certificate for every pair (exits early per row, as
+/// [`crate::gjk::intersects`] does).
+pub fn intersects<V: BatchSpace>(
+    shapes: &[V::Shape],
+    pairs: &[Pair<V::RawPose>],
+    opts: &BatchOptions,
+    out: IntersectOut<'_, V>,
+) -> Result<Report, InputError> {
+    let n = check_pairs(pairs)?;
+    check_len("out.status", out.status.len(), n)?;
+    check_len("out.verdict", out.verdict.len(), n)?;
+    check_len("out.error", out.error.len(), n)?;
+    let lane_shapes = lane_table::<V>(shapes, opts.lanes);
+    let outs: Vec<IntersectOut<'_, V>> = out
+        .status
+        .chunks_mut(CHUNK)
+        .zip(out.verdict.chunks_mut(CHUNK))
+        .zip(out.error.chunks_mut(CHUNK))
+        .map(|((status, verdict), error)| IntersectOut {
+            status,
+            verdict,
+            error,
+        })
+        .collect();
+    Ok(for_chunks(pairs, outs, opts.parallel, |first, p, o| {
+        intersect_chunk::<V>(shapes, &lane_shapes, first, p, &opts.gjk, o)
+    }))
+}
+
+fn intersect_chunk<V: BatchSpace>(
+    shapes: &[V::Shape],
+    lane_shapes: &[Option<lanes::LaneShape>],
+    first: usize,
+    pairs: &[Pair<V::RawPose>],
+    opts: &Options,
+    out: IntersectOut<'_, V>,
+) -> Report {
+    let IntersectOut {
+        status,
+        verdict,
+        error,
+    } = out;
+    let cell = std::cell::RefCell::new((status, verdict));
+    let write = |k: usize, s: Status, v: Verdict<V>| {
+        let mut o = cell.borrow_mut();
+        o.0[k] = s;
+        o.1[k] = v;
+    };
+    let scalar = |k: usize, row: &Row<'_, V>| {
+        let r = gjk::intersects(row.a, &row.pose_a, row.b, &row.pose_b, opts, None);
+        write(k, r.status, r.verdict)
+    };
+    for e in error.iter_mut() {
+        *e = None;
+    }
+    let (rows, mut report) = triage::<V>(
+        shapes,
+        lane_shapes,
+        first,
+        pairs,
+        |k, e| {
+            write(k, Status::Degenerate, Verdict::Undetermined);
+            error[k] = Some(e);
+        },
+        scalar,
+    );
+    report.lane_rows = lanes_then_scalar::<V>(
+        shapes,
+        first,
+        pairs,
+        &rows,
+        lanes::Mode::Boolean,
+        opts,
+        |k, a| write(k, a.distance.status, a.distance.verdict),
+        scalar,
+    );
+    report
+}
+
+/// Penetration depth, normal, witnesses and certificate of every pair (EPA after GJK; minus
+/// the distance for separated pairs), as [`crate::gjk::epa::penetration`]. Every row runs the
+/// scalar call (one EPA context per chunk): EPA's polytope growth does not fit SIMD lanes.
+pub fn penetration<V: BatchSpace>(
+    shapes: &[V::Shape],
+    pairs: &[Pair<V::RawPose>],
+    opts: &BatchOptions,
+    out: PenetrationOut<'_, V>,
+) -> Result<Report, InputError> {
+    let n = check_pairs(pairs)?;
+    check_len("out.depth", out.depth.len(), n)?;
+    check_len("out.point_a", out.point_a.len(), n)?;
+    check_len("out.point_b", out.point_b.len(), n)?;
+    check_len("out.normal", out.normal.len(), n)?;
+    check_len("out.status", out.status.len(), n)?;
+    check_len("out.verdict", out.verdict.len(), n)?;
+    check_len("out.error", out.error.len(), n)?;
+    let outs: Vec<PenetrationOut<'_, V>> = out
+        .depth
+        .chunks_mut(CHUNK)
+        .zip(out.point_a.chunks_mut(CHUNK))
+        .zip(out.point_b.chunks_mut(CHUNK))
+        .zip(out.normal.chunks_mut(CHUNK))
+        .zip(out.status.chunks_mut(CHUNK))
+        .zip(out.verdict.chunks_mut(CHUNK))
+        .zip(out.error.chunks_mut(CHUNK))
+        .map(
+            |((((((depth, point_a), point_b), normal), status), verdict), error)| PenetrationOut {
+                depth,
+                point_a,
+                point_b,
+                normal,
+                status,
+                verdict,
+                error,
+            },
+        )
+        .collect();
+    let mut eopts = opts.epa;
+    eopts.gjk = opts.gjk;
+    Ok(for_chunks(pairs, outs, opts.parallel, |first, p, o| {
+        penetration_chunk::<V>(shapes, first, p, &eopts, o)
+    }))
+}
+
+fn penetration_chunk<V: BatchSpace>(
+    shapes: &[V::Shape],
+    first: usize,
+    pairs: &[Pair<V::RawPose>],
+    opts: &epa::EpaOptions,
+    out: PenetrationOut<'_, V>,
+) -> Report {
+    let mut report = Report {
+        rows: pairs.len(),
+        ..Report::default()
+    };
+    let mut ctx = epa::Context::new();
+    for (k, p) in pairs.iter().enumerate() {
+        match validate::<V>(shapes, first + k, p) {
+            Err(e) => {
+                report.error_rows += 1;
+                out.depth[k] = 0.0;
+                out.point_a[k] = V::ZERO;
+                out.point_b[k] = V::ZERO;
+                out.normal[k] = V::ZERO;
+                out.status[k] = Status::Degenerate;
+                out.verdict[k] = Verdict::Undetermined;
+                out.error[k] = Some(e);
+            }
+            Ok(row) => {
+                let r = epa::penetration(row.a, &row.pose_a, row.b, &row.pose_b, opts, &mut ctx);
+                out.depth[k] = r.depth;
+                out.point_a[k] = r.point_a;
+                out.point_b[k] = r.point_b;
+                out.normal[k] = r.normal;
+                out.status[k] = r.status;
+                out.verdict[k] = r.verdict;
+                out.error[k] = None;
+            }
+        }
+    }
+    report
+}

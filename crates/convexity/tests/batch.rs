@@ -1,0 +1,702 @@
+//! The batch API (`convexity::batch`) against the scalar calls it stands for.
+//!
+//! Oracle: `gjk::distance`, `gjk::intersects` and `epa::penetration` called row by row on the
+//! same validated poses; every certificate goes through `convexity::verify`.
+
+use convexity::batch::{
+    self, BatchOptions, DistanceOut, IntersectOut, Pair, Pair2, Pair3, PenetrationOut, Report,
+};
+use convexity::gjk::{self, epa};
+use convexity::{
+    Ball, Capsule, ConvexPolygon, Cuboid, Cylinder, DQuat, DVec2, DVec3, InputError, Points, Pose2,
+    Pose3, Shape2, Shape3, Status, Verdict,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn unit(rng: &mut ChaCha8Rng) -> DVec3 {
+    loop {
+        let v = DVec3::new(
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+        );
+        let l = v.length();
+        if l > 0.1 && l <= 1.0 {
+            return v / l;
+        }
+    }
+}
+
+fn quat(rng: &mut ChaCha8Rng) -> DQuat {
+    loop {
+        let q = DQuat::from_xyzw(
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+        );
+        if q.length() > 0.1 {
+            return q.normalize();
+        }
+    }
+}
+
+fn hull(rng: &mut ChaCha8Rng, n: usize) -> Shape3 {
+    let r = rng.gen_range(0.3..1.0);
+    let pts: Vec<DVec3> = (0..n).map(|_| unit(rng) * r).collect();
+    Shape3::Points(Points::new(&pts).unwrap())
+}
+
+/// Boxes, spheres, capsules, hulls of 8, 12 and 32 points, cylinders.
+fn table(rng: &mut ChaCha8Rng) -> Vec<Shape3> {
+    let mut t = Vec::new();
+    for _ in 0..4 {
+        t.push(Shape3::Cuboid(
+            Cuboid::new(DVec3::new(
+                rng.gen_range(0.3..1.0),
+                rng.gen_range(0.3..1.0),
+                rng.gen_range(0.3..1.0),
+            ))
+            .unwrap(),
+        ));
+        t.push(Shape3::Sphere(Ball::new(rng.gen_range(0.3..1.0)).unwrap()));
+        t.push(Shape3::Capsule(
+            Capsule::new(-unit(rng) * 0.5, unit(rng) * 0.5, rng.gen_range(0.1..0.5)).unwrap(),
+        ));
+        t.push(hull(rng, 8));
+        t.push(hull(rng, 12));
+        t.push(hull(rng, 32));
+        t.push(Shape3::Cylinder(
+            Cylinder::new(rng.gen_range(0.2..1.0), rng.gen_range(0.2..1.0)).unwrap(),
+        ));
+    }
+    t
+}
+
+fn raw(p: &Pose3) -> [f64; 7] {
+    let t = p.translation();
+    let q = p.rotation();
+    [t.x, t.y, t.z, q.x, q.y, q.z, q.w]
+}
+
+fn pose(r: &[f64; 7]) -> Pose3 {
+    Pose3::from_parts([r[0], r[1], r[2]], [r[3], r[4], r[5], r[6]]).unwrap()
+}
+
+/// `n` rows: a third overlapping, a third touching (moved onto contact along the scalar
+/// normal), a third separated.
+fn rows(rng: &mut ChaCha8Rng, shapes: &[Shape3], n: usize) -> Vec<Pair3> {
+    let opts = gjk::Options::default();
+    (0..n)
+        .map(|i| {
+            let a = rng.gen_range(0..shapes.len());
+            let b = rng.gen_range(0..shapes.len());
+            let pa = Pose3::new(unit(rng) * rng.gen_range(0.0..3.0), quat(rng)).unwrap();
+            let r = match i % 3 {
+                0 => rng.gen_range(0.0..0.8),
+                _ => rng.gen_range(1.5..4.0),
+            };
+            let mut pb = Pose3::new(pa.translation() + unit(rng) * r, quat(rng)).unwrap();
+            if i % 3 == 1 {
+                let d = gjk::distance(&shapes[a], &pa, &shapes[b], &pb, &opts, None);
+                if d.verdict.intersecting() == Some(false) {
+                    pb = Pose3::new(pb.translation() - d.normal * d.distance, pb.rotation())
+                        .unwrap();
+                }
+            }
+            Pair {
+                a,
+                pose_a: raw(&pa),
+                b,
+                pose_b: raw(&pb),
+            }
+        })
+        .collect()
+}
+
+/// Owned outputs of a distance batch.
+struct Dist {
+    d: Vec<f64>,
+    pa: Vec<DVec3>,
+    pb: Vec<DVec3>,
+    n: Vec<DVec3>,
+    s: Vec<Status>,
+    v: Vec<Verdict<DVec3>>,
+    e: Vec<Option<InputError>>,
+}
+
+impl Dist {
+    fn new(n: usize) -> Self {
+        Dist {
+            d: vec![-1.0; n],
+            pa: vec![DVec3::NAN; n],
+            pb: vec![DVec3::NAN; n],
+            n: vec![DVec3::NAN; n],
+            s: vec![Status::Numerical; n],
+            v: vec![Verdict::Undetermined; n],
+            e: vec![None; n],
+        }
+    }
+    fn out(&mut self) -> DistanceOut<'_, DVec3> {
+        DistanceOut {
+            distance: &mut self.d,
+            point_a: &mut self.pa,
+            point_b: &mut self.pb,
+            normal: &mut self.n,
+            status: &mut self.s,
+            verdict: &mut self.v,
+            error: &mut self.e,
+        }
+    }
+}
+
+fn run_distance(shapes: &[Shape3], pairs: &[Pair3], opts: &BatchOptions) -> (Dist, Report) {
+    let mut o = Dist::new(pairs.len());
+    let rep = batch::distance(shapes, pairs, opts, o.out()).unwrap();
+    (o, rep)
+}
+
+fn kind(v: &Verdict<DVec3>) -> Option<bool> {
+    v.intersecting()
+}
+
+fn scale_of(shapes: &[Shape3], p: &Pair3) -> f64 {
+    use convexity::SupportMap;
+    shapes[p.a].size() + shapes[p.b].size()
+}
+
+/// The distance batch equals the scalar call row by row on 12,000 mixed rows.
+#[test]
+fn distance_batch_equals_scalar_calls() {
+    let mut rng = ChaCha8Rng::seed_from_u64(100 + 4);
+    let shapes = table(&mut rng);
+    let pairs = rows(&mut rng, &shapes, 12_000);
+    let (o, rep) = run_distance(&shapes, &pairs, &BatchOptions::default());
+    assert_eq!(rep.rows, pairs.len());
+    assert_eq!(rep.error_rows, 0);
+    assert!(
+        rep.lane_rows > 1000,
+        "lane path used on {} rows",
+        rep.lane_rows
+    );
+    let opts = gjk::Options::default();
+    let (mut worst_d, mut worst_p) = (0.0f64, 0.0f64);
+    let mut counts = [0usize; 3];
+    for (i, p) in pairs.iter().enumerate() {
+        let (a, b) = (&shapes[p.a], &shapes[p.b]);
+        let (pa, pb) = (pose(&p.pose_a), pose(&p.pose_b));
+        let s = gjk::distance(a, &pa, b, &pb, &opts, None);
+        assert!(o.e[i].is_none());
+        assert_eq!(kind(&o.v[i]), kind(&s.verdict), "row {i}: verdicts differ");
+        assert_eq!(o.s[i], s.status, "row {i}: statuses differ");
+        let scale = scale_of(&shapes, p);
+        let dd = (o.d[i] - s.distance).abs() / scale.max(s.distance);
+        worst_d = worst_d.max(dd);
+        assert!(
+            dd <= 1e-12,
+            "row {i}: distance {} vs scalar {}",
+            o.d[i],
+            s.distance
+        );
+        match kind(&s.verdict) {
+            Some(false) => {
+                counts[0] += 1;
+                let e = (o.pa[i] - s.point_a)
+                    .length()
+                    .max((o.pb[i] - s.point_b).length());
+                worst_p = worst_p.max(e / scale);
+            }
+            Some(true) => counts[1] += 1,
+            None => counts[2] += 1,
+        }
+        if o.v[i] != Verdict::Undetermined {
+            convexity::verify(a, &pa, b, &pb, &o.v[i], 1e-9 * scale)
+                .unwrap_or_else(|e| panic!("row {i}: certificate rejected: {e}"));
+        }
+    }
+    assert!(counts[0] > 2000 && counts[1] > 2000, "mix {counts:?}");
+    // Closest points agree with the scalar call's (both reach the same closest features).
+    assert!(worst_p <= 1e-9, "witness deviation {worst_p:e}");
+    eprintln!(
+        "rows {} lane {} separated/intersecting/undetermined {counts:?} worst distance {worst_d:e} worst witness {worst_p:e}",
+        rep.rows, rep.lane_rows
+    );
+}
+
+/// The boolean batch equals `gjk::intersects` row by row; certificates verified.
+#[test]
+fn intersects_batch_equals_scalar_calls() {
+    let mut rng = ChaCha8Rng::seed_from_u64(100 + 5);
+    let shapes = table(&mut rng);
+    let pairs = rows(&mut rng, &shapes, 10_000);
+    let n = pairs.len();
+    let (mut s, mut v, mut e) = (
+        vec![Status::Numerical; n],
+        vec![Verdict::Undetermined; n],
+        vec![None; n],
+    );
+    let out = IntersectOut {
+        status: &mut s,
+        verdict: &mut v,
+        error: &mut e,
+    };
+    let rep = batch::intersects(&shapes, &pairs, &BatchOptions::default(), out).unwrap();
+    assert!(rep.lane_rows > 1000, "lane rows {}", rep.lane_rows);
+    let opts = gjk::Options::default();
+    for (i, p) in pairs.iter().enumerate() {
+        let (a, b) = (&shapes[p.a], &shapes[p.b]);
+        let (pa, pb) = (pose(&p.pose_a), pose(&p.pose_b));
+        let r = gjk::intersects(a, &pa, b, &pb, &opts, None);
+        assert_eq!(kind(&v[i]), kind(&r.verdict), "row {i}");
+        assert_eq!(s[i], r.status, "row {i}");
+        if v[i] != Verdict::Undetermined {
+            convexity::verify(a, &pa, b, &pb, &v[i], 1e-9 * scale_of(&shapes, p))
+                .unwrap_or_else(|e| panic!("row {i}: certificate rejected: {e}"));
+        }
+    }
+}
+
+/// Penetration rows are the scalar call's answers, bit for bit.
+#[test]
+fn penetration_batch_equals_scalar_calls() {
+    let mut rng = ChaCha8Rng::seed_from_u64(100 + 6);
+    let shapes = table(&mut rng);
+    let pairs = rows(&mut rng, &shapes, 1_500);
+    let n = pairs.len();
+    let mut depth = vec![0.0; n];
+    let (mut pa_, mut pb_, mut nr) = (
+        vec![DVec3::ZERO; n],
+        vec![DVec3::ZERO; n],
+        vec![DVec3::ZERO; n],
+    );
+    let (mut s, mut v, mut e) = (
+        vec![Status::Numerical; n],
+        vec![Verdict::Undetermined; n],
+        vec![None; n],
+    );
+    let out = PenetrationOut {
+        depth: &mut depth,
+        point_a: &mut pa_,
+        point_b: &mut pb_,
+        normal: &mut nr,
+        status: &mut s,
+        verdict: &mut v,
+        error: &mut e,
+    };
+    batch::penetration(&shapes, &pairs, &BatchOptions::default(), out).unwrap();
+    let opts = epa::EpaOptions::default();
+    let mut ctx = epa::Context::new();
+    for (i, p) in pairs.iter().enumerate() {
+        let (a, b) = (&shapes[p.a], &shapes[p.b]);
+        let (pa, pb) = (pose(&p.pose_a), pose(&p.pose_b));
+        let r = epa::penetration(a, &pa, b, &pb, &opts, &mut ctx);
+        assert_eq!(depth[i].to_bits(), r.depth.to_bits(), "row {i}");
+        assert_eq!(nr[i], r.normal, "row {i}");
+        assert_eq!(pa_[i], r.point_a, "row {i}");
+        assert_eq!(v[i], r.verdict, "row {i}");
+        assert_eq!(s[i], r.status, "row {i}");
+        assert!(e[i].is_none());
+    }
+}
+
+/// The lane path against the scalar path of the same batch (lanes off): same verdicts and
+/// statuses, distances within 1e-12 relative.
+#[test]
+fn lane_path_equals_scalar_path() {
+    let mut rng = ChaCha8Rng::seed_from_u64(100 + 7);
+    // Only lane shapes: boxes and hulls of 8, 12 and 16 points.
+    let mut shapes = Vec::new();
+    for _ in 0..6 {
+        shapes.push(Shape3::Cuboid(
+            Cuboid::new(DVec3::new(
+                rng.gen_range(0.3..1.0),
+                rng.gen_range(0.3..1.0),
+                rng.gen_range(0.3..1.0),
+            ))
+            .unwrap(),
+        ));
+        shapes.push(hull(&mut rng, 8));
+        shapes.push(hull(&mut rng, 12));
+        shapes.push(hull(&mut rng, 16));
+    }
+    let pairs = rows(&mut rng, &shapes, 6_000);
+    let (lane, rep) = run_distance(&shapes, &pairs, &BatchOptions::default());
+    let (plain, rep0) = run_distance(
+        &shapes,
+        &pairs,
+        &BatchOptions {
+            lanes: false,
+            ..BatchOptions::default()
+        },
+    );
+    assert_eq!(rep0.lane_rows, 0);
+    // Nearly every row fits the lanes; the declined ones are the touching band.
+    assert!(
+        rep.lane_rows * 10 >= pairs.len() * 6,
+        "lane rows {} of {}",
+        rep.lane_rows,
+        pairs.len()
+    );
+    for (i, p) in pairs.iter().enumerate() {
+        assert_eq!(kind(&lane.v[i]), kind(&plain.v[i]), "row {i}");
+        assert_eq!(lane.s[i], plain.s[i], "row {i}");
+        let scale = scale_of(&shapes, p);
+        assert!(
+            (lane.d[i] - plain.d[i]).abs() <= 1e-12 * scale.max(plain.d[i]),
+            "row {i}: {} vs {}",
+            lane.d[i],
+            plain.d[i]
+        );
+    }
+}
+
+/// The parallel run and the single-threaded run write the same bits.
+#[test]
+fn parallel_and_single_thread_agree_bit_for_bit() {
+    let mut rng = ChaCha8Rng::seed_from_u64(100 + 8);
+    let shapes = table(&mut rng);
+    let pairs = rows(&mut rng, &shapes, 5_000);
+    let (par, _) = run_distance(&shapes, &pairs, &BatchOptions::default());
+    let (one, _) = run_distance(
+        &shapes,
+        &pairs,
+        &BatchOptions {
+            parallel: false,
+            ..BatchOptions::default()
+        },
+    );
+    for i in 0..pairs.len() {
+        assert_eq!(par.d[i].to_bits(), one.d[i].to_bits(), "row {i}");
+        for (x, y) in [
+            (par.pa[i], one.pa[i]),
+            (par.pb[i], one.pb[i]),
+            (par.n[i], one.n[i]),
+        ] {
+            assert_eq!(
+                x.to_array().map(f64::to_bits),
+                y.to_array().map(f64::to_bits)
+            );
+        }
+        assert_eq!(par.v[i], one.v[i], "row {i}");
+        assert_eq!(par.s[i], one.s[i], "row {i}");
+    }
+}
+
+/// Bad rows get an error naming the field; every other row is answered as the scalar call.
+#[test]
+fn bad_rows_are_named_and_the_rest_answered() {
+    let mut rng = ChaCha8Rng::seed_from_u64(100 + 9);
+    let shapes = table(&mut rng);
+    let mut pairs = rows(&mut rng, &shapes, 1_000);
+    let nan = f64::NAN;
+    pairs[3].pose_a[1] = nan;
+    pairs[10].pose_b[0] = f64::INFINITY;
+    pairs[17].pose_b[3..7].copy_from_slice(&[0.0, 0.0, 0.0, 0.5]);
+    pairs[300].pose_a[5] = nan;
+    pairs[400].b = shapes.len();
+    pairs[999].a = usize::MAX;
+    let expect = [
+        (3, "pairs[3].pose_a.translation[1]"),
+        (10, "pairs[10].pose_b.translation[0]"),
+        (17, "pairs[17].pose_b.rotation"),
+        (300, "pairs[300].pose_a.rotation[2]"),
+        (400, "pairs[400].b"),
+        (999, "pairs[999].a"),
+    ];
+    let (o, rep) = run_distance(&shapes, &pairs, &BatchOptions::default());
+    assert_eq!(rep.error_rows, expect.len());
+    for (i, field) in expect {
+        let e = o.e[i]
+            .as_ref()
+            .unwrap_or_else(|| panic!("row {i} has no error"));
+        assert_eq!(e.field, field);
+        let msg = e.to_string();
+        assert!(msg.starts_with(field), "{msg}");
+        assert_eq!(o.v[i], Verdict::Undetermined);
+        assert!(o.d[i].is_finite());
+    }
+    assert!(o.e[17].as_ref().unwrap().to_string().contains("0.5"));
+    let opts = gjk::Options::default();
+    for (i, p) in pairs.iter().enumerate() {
+        if expect.iter().any(|&(j, _)| j == i) {
+            continue;
+        }
+        assert!(o.e[i].is_none(), "row {i}");
+        let s = gjk::distance(
+            &shapes[p.a],
+            &pose(&p.pose_a),
+            &shapes[p.b],
+            &pose(&p.pose_b),
+            &opts,
+            None,
+        );
+        assert_eq!(kind(&o.v[i]), kind(&s.verdict), "row {i}");
+    }
+    // The boolean and penetration batches name the same rows.
+    let n = pairs.len();
+    let (mut s, mut v, mut e) = (
+        vec![Status::Numerical; n],
+        vec![Verdict::<DVec3>::Undetermined; n],
+        vec![None; n],
+    );
+    let out = IntersectOut {
+        status: &mut s,
+        verdict: &mut v,
+        error: &mut e,
+    };
+    let rep = batch::intersects(&shapes, &pairs, &BatchOptions::default(), out).unwrap();
+    assert_eq!(rep.error_rows, expect.len());
+    for (i, field) in expect {
+        assert_eq!(e[i].as_ref().map(|e| e.field.as_str()), Some(field));
+    }
+}
+
+/// A rotation within the stated tolerance of unit norm is accepted (and renormalised).
+#[test]
+fn nearly_unit_quaternion_is_accepted() {
+    let shapes = [Shape3::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap())];
+    let s = 1.0 + 0.5 * batch::UNIT_TOLERANCE;
+    let pairs = [Pair3 {
+        a: 0,
+        pose_a: [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, s],
+        b: 0,
+        pose_b: [3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+    }];
+    let (o, _) = run_distance(&shapes, &pairs, &BatchOptions::default());
+    assert!(o.e[0].is_none());
+    assert!((o.d[0] - 2.0).abs() < 1e-12, "{}", o.d[0]);
+}
+
+/// An empty batch and output slices of the wrong length are errors, not panics.
+#[test]
+fn empty_input_and_wrong_output_lengths_are_errors() {
+    let shapes = [Shape3::Sphere(Ball::new(1.0).unwrap())];
+    let mut o = Dist::new(0);
+    let err = batch::distance(&shapes, &[], &BatchOptions::default(), o.out()).unwrap_err();
+    assert_eq!(err.field, "pairs");
+    let pairs = vec![
+        Pair3 {
+            a: 0,
+            pose_a: [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+            b: 0,
+            pose_b: [3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+        };
+        3
+    ];
+    let mut o = Dist::new(3);
+    o.n.pop();
+    let err = batch::distance(&shapes, &pairs, &BatchOptions::default(), o.out()).unwrap_err();
+    assert_eq!(err.field, "out.normal");
+    assert!(err.to_string().contains("length 2, expected 3"), "{err}");
+    assert!(o.d.iter().all(|&d| d == -1.0), "nothing written on error");
+    let (mut s, mut v, mut e) = (
+        vec![Status::Numerical; 3],
+        vec![Verdict::<DVec3>::Undetermined; 4],
+        vec![None; 3],
+    );
+    let out = IntersectOut {
+        status: &mut s,
+        verdict: &mut v,
+        error: &mut e,
+    };
+    let err = batch::intersects(&shapes, &pairs, &BatchOptions::default(), out).unwrap_err();
+    assert_eq!(err.field, "out.verdict");
+    let mut depth = vec![0.0; 5];
+    let (mut pa, mut pb, mut nr) = (
+        vec![DVec3::ZERO; 3],
+        vec![DVec3::ZERO; 3],
+        vec![DVec3::ZERO; 3],
+    );
+    let (mut s, mut v, mut e) = (
+        vec![Status::Numerical; 3],
+        vec![Verdict::Undetermined; 3],
+        vec![None; 3],
+    );
+    let out = PenetrationOut {
+        depth: &mut depth,
+        point_a: &mut pa,
+        point_b: &mut pb,
+        normal: &mut nr,
+        status: &mut s,
+        verdict: &mut v,
+        error: &mut e,
+    };
+    let err = batch::penetration(&shapes, &pairs, &BatchOptions::default(), out).unwrap_err();
+    assert_eq!(err.field, "out.depth");
+}
+
+/// The 2D variant: poses `[tx, ty, angle]`, answers of the scalar 2D call, bad angle named.
+#[test]
+fn planar_batch_equals_scalar_calls() {
+    let mut rng = ChaCha8Rng::seed_from_u64(100 + 10);
+    let shapes = vec![
+        Shape2::Rect(Cuboid::new(DVec2::new(0.5, 0.3)).unwrap()),
+        Shape2::Circle(Ball::new(0.4).unwrap()),
+        Shape2::Polygon(
+            ConvexPolygon::new(&[
+                DVec2::new(0.0, 0.0),
+                DVec2::new(1.0, 0.0),
+                DVec2::new(0.3, 0.8),
+            ])
+            .unwrap(),
+        ),
+    ];
+    let mut pairs: Vec<Pair2> = (0..2_000)
+        .map(|_| Pair2 {
+            a: rng.gen_range(0..3),
+            pose_a: [
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-3.0..3.0),
+            ],
+            b: rng.gen_range(0..3),
+            pose_b: [
+                rng.gen_range(-2.0..2.0),
+                rng.gen_range(-2.0..2.0),
+                rng.gen_range(-3.0..3.0),
+            ],
+        })
+        .collect();
+    pairs[5].pose_b[2] = f64::NAN;
+    let n = pairs.len();
+    let mut d = vec![0.0; n];
+    let (mut pa, mut pb, mut nr) = (
+        vec![DVec2::ZERO; n],
+        vec![DVec2::ZERO; n],
+        vec![DVec2::ZERO; n],
+    );
+    let (mut s, mut v, mut e) = (
+        vec![Status::Numerical; n],
+        vec![Verdict::Undetermined; n],
+        vec![None; n],
+    );
+    let out = DistanceOut {
+        distance: &mut d,
+        point_a: &mut pa,
+        point_b: &mut pb,
+        normal: &mut nr,
+        status: &mut s,
+        verdict: &mut v,
+        error: &mut e,
+    };
+    let rep = batch::distance(&shapes, &pairs, &BatchOptions::default(), out).unwrap();
+    assert_eq!(rep.error_rows, 1);
+    assert_eq!(e[5].as_ref().unwrap().field, "pairs[5].pose_b.angle");
+    let opts = gjk::Options::default();
+    for (i, p) in pairs.iter().enumerate() {
+        if i == 5 {
+            continue;
+        }
+        let pa2 = Pose2::from_angle([p.pose_a[0], p.pose_a[1]], p.pose_a[2]).unwrap();
+        let pb2 = Pose2::from_angle([p.pose_b[0], p.pose_b[1]], p.pose_b[2]).unwrap();
+        let r = gjk::distance(&shapes[p.a], &pa2, &shapes[p.b], &pb2, &opts, None);
+        assert_eq!(d[i].to_bits(), r.distance.to_bits(), "row {i}");
+        assert_eq!(v[i], r.verdict, "row {i}");
+    }
+}
+
+/// Degenerate lane shapes (flat, collinear, single-point and duplicated hulls, flat and
+/// zero boxes), offsets to 1e6 and size ratios of 1e4: the lane path gives the scalar
+/// path's verdicts and distances, or declines to it.
+#[test]
+fn degenerate_lane_shapes_match_the_scalar_path() {
+    let mut rng = ChaCha8Rng::seed_from_u64(111);
+    let mut pts = |f: &dyn Fn(&mut ChaCha8Rng) -> DVec3, n: usize| -> Shape3 {
+        let v: Vec<DVec3> = (0..n).map(|_| f(&mut rng)).collect();
+        Shape3::Points(Points::new(&v).unwrap())
+    };
+    let flat = pts(
+        &|r| DVec3::new(r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0), 0.0),
+        8,
+    );
+    let line = pts(&|r| DVec3::X * r.gen_range(-1.0..1.0), 6);
+    let point = pts(&|_| DVec3::new(0.1, 0.2, 0.3), 1);
+    let dup = pts(
+        &|r| {
+            if r.gen_bool(0.5) {
+                DVec3::ONE * 0.5
+            } else {
+                -DVec3::ONE * 0.5
+            }
+        },
+        16,
+    );
+    let tiny = pts(&|r| unit(r) * 1e-4, 8);
+    let shapes = vec![
+        flat,
+        line,
+        point,
+        dup,
+        tiny,
+        Shape3::Cuboid(Cuboid::new(DVec3::new(1.0, 1.0, 0.0)).unwrap()),
+        Shape3::Cuboid(Cuboid::new(DVec3::ZERO).unwrap()),
+        Shape3::Cuboid(Cuboid::new(DVec3::splat(1.0)).unwrap()),
+    ];
+    let mut pairs = Vec::new();
+    for i in 0..4_000 {
+        let a = rng.gen_range(0..shapes.len());
+        let b = rng.gen_range(0..shapes.len());
+        let offset = if i % 4 == 0 {
+            DVec3::splat(1e6)
+        } else {
+            DVec3::ZERO
+        };
+        // Axis-aligned poses now and then: parallel faces and exact ties.
+        let (qa, qb) = if i % 5 == 0 {
+            (DQuat::IDENTITY, DQuat::IDENTITY)
+        } else {
+            (quat(&mut rng), quat(&mut rng))
+        };
+        let pa = Pose3::new(offset + unit(&mut rng) * rng.gen_range(0.0..1.0), qa).unwrap();
+        let pb = Pose3::new(
+            pa.translation() + unit(&mut rng) * rng.gen_range(0.0..3.0),
+            qb,
+        )
+        .unwrap();
+        pairs.push(Pair {
+            a,
+            pose_a: raw(&pa),
+            b,
+            pose_b: raw(&pb),
+        });
+    }
+    let (lane, rep) = run_distance(&shapes, &pairs, &BatchOptions::default());
+    let (plain, _) = run_distance(
+        &shapes,
+        &pairs,
+        &BatchOptions {
+            lanes: false,
+            ..BatchOptions::default()
+        },
+    );
+    assert!(rep.lane_rows > 1000, "lane rows {}", rep.lane_rows);
+    for (i, p) in pairs.iter().enumerate() {
+        assert_eq!(kind(&lane.v[i]), kind(&plain.v[i]), "row {i}");
+        assert_eq!(lane.s[i], plain.s[i], "row {i}");
+        let scale = scale_of(&shapes, p);
+        assert!(
+            (lane.d[i] - plain.d[i]).abs() <= 1e-12 * scale.max(plain.d[i]),
+            "row {i}: {} vs {}",
+            lane.d[i],
+            plain.d[i]
+        );
+        if lane.v[i] != Verdict::Undetermined {
+            let (a, b) = (&shapes[p.a], &shapes[p.b]);
+            convexity::verify(
+                a,
+                &pose(&p.pose_a),
+                b,
+                &pose(&p.pose_b),
+                &lane.v[i],
+                1e-9 * scale.max(1e-3) + 1e-9,
+            )
+            .unwrap_or_else(|e| panic!("row {i}: certificate rejected: {e}"));
+        }
+    }
+    eprintln!(
+        "degenerate: {} of {} rows through the lanes",
+        rep.lane_rows,
+        pairs.len()
+    );
+}
