@@ -417,3 +417,12 @@ fn huge_obj_coordinate_is_out_of_range() {
     let e = read_bytes(b"v 1e300 0 0\n", Format::Obj, "big.obj").unwrap_err();
     assert_eq!((e.kind, e.at), (IoErrorKind::BadValue, at(Some(1), None)));
 }
+
+/// Fuzz finding (mesh_ply): a format version whose digits overflow u64 made ply-rs unwrap a
+/// `ParseIntError`; the header scan now refuses it on its line.
+#[test]
+fn ply_version_overflowing_u64_is_a_parse_error_not_a_panic() {
+    let text = b"ply\nformat ascii 1.077777777777777777777777777777\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 0\n";
+    let e = read_bytes(text, Format::Ply, "v.ply").unwrap_err();
+    assert_eq!((e.kind, e.at), (IoErrorKind::Parse, at(Some(2), None)));
+}

@@ -38,6 +38,7 @@
 
 pub mod certificate;
 pub mod chung_wang;
+pub mod compound;
 pub mod epa;
 pub mod minkowski;
 pub mod simplex;

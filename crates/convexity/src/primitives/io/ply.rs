@@ -56,7 +56,13 @@ fn scan_header(bytes: &[u8], name: &str) -> Result<Header, IoError> {
         }
         match words.first().copied() {
             Some("format") => {
+                // The version's numbers must fit the parser's counter type (it unwraps them).
+                let version_ok = words.get(2).is_some_and(|v| {
+                    v.split_once('.')
+                        .is_some_and(|(a, b)| a.parse::<u64>().is_ok() && b.parse::<u64>().is_ok())
+                });
                 let ok = words.len() == 3
+                    && version_ok
                     && matches!(
                         words[1],
                         "ascii" | "binary_little_endian" | "binary_big_endian"
