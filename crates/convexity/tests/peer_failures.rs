@@ -164,13 +164,14 @@ fn coal_147_degenerate_and_box_box_inputs_never_give_nan_or_an_undefined_answer(
     let seg = Segment::new(DVec3::ZERO, DVec3::X).unwrap();
     let ball0 = Ball::new(0.0).unwrap();
     let cap0 = Capsule::new(DVec3::ZERO, DVec3::ZERO, 0.0).unwrap();
-    let cases: Vec<(
-        &dyn SupportMap<DVec3>,
+    type Case<'a> = (
+        &'a dyn SupportMap<DVec3>,
         Pose3,
-        &dyn SupportMap<DVec3>,
+        &'a dyn SupportMap<DVec3>,
         Pose3,
         Option<f64>,
-    )> = vec![
+    );
+    let cases: Vec<Case> = vec![
         (&dot, id, &dot, id, Some(0.0)),
         (&dot, id, &dup, id, Some(1.0)),
         (&point_box, id, &point_box, at(0.0, 3.0, 4.0), Some(5.0)),

@@ -170,6 +170,9 @@ pub(crate) fn read(bytes: &[u8], name: &str) -> Result<Raw, IoError> {
         parse_error(name, line, "the file is not UTF-8 text")
     })?;
     let s = scan(text, name)?;
+    // `..Default::default()`: the options struct grows fields with tobj's cargo features,
+    // which another crate of a build may switch on.
+    #[allow(clippy::needless_update)]
     let opts = tobj::LoadOptions {
         single_index: false,
         triangulate: false,
