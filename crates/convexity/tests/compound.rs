@@ -8,9 +8,7 @@ use convexity::gjk::compound::{
 };
 use convexity::gjk::{self, epa, Options};
 use convexity::primitives::mesh::{MeshLocation, TriMesh};
-use convexity::{
-    verify, Ball, Capsule, Cuboid, DVec3, Points, Pose3, Shape3, Triangle, Verdict,
-};
+use convexity::{verify, Ball, Capsule, Cuboid, DVec3, Points, Pose3, Shape3, Triangle, Verdict};
 use convexity_testkit::gen3::{ellipsoid_blob, random_pose3, random_quat, unit_vector3};
 use convexity_testkit::rng::case_rng;
 use rand::Rng;

@@ -35,6 +35,48 @@ fn resolve(tok: &str, count: usize) -> Option<usize> {
     }
 }
 
+/// The position on a `v` line (`x y z`, `x y z w` divided by `w`, or `x y z r g b`).
+fn vertex(rest: &[&str], line: &str, name: &str, ln: usize) -> Result<DVec3, IoError> {
+    let nums = |k: usize| -> Option<Vec<f64>> {
+        rest.get(..k)?
+            .iter()
+            .map(|w| w.parse::<f64>().ok())
+            .collect()
+    };
+    let Some(c) = nums(3) else {
+        return Err(parse_error(
+            name,
+            ln,
+            format!("a vertex needs three numbers, found {line:?}"),
+        ));
+    };
+    let mut p = DVec3::new(c[0], c[1], c[2]);
+    match rest.len() {
+        3 | 6 => {}
+        4 => {
+            let w: f64 = rest[3].parse().map_err(|_| {
+                parse_error(
+                    name,
+                    ln,
+                    format!("vertex weight {:?} is not a number", rest[3]),
+                )
+            })?;
+            if w == 0.0 {
+                return Err(parse_error(name, ln, "vertex weight w is zero"));
+            }
+            p /= w;
+        }
+        n => {
+            return Err(parse_error(
+                name,
+                ln,
+                format!("a vertex has 3, 4 (x y z w) or 6 (x y z r g b) numbers, found {n}"),
+            ))
+        }
+    }
+    Ok(p)
+}
+
 fn scan(text: &str, name: &str) -> Result<Scan, IoError> {
     let mut s = Scan {
         positions: Vec::new(),
@@ -59,39 +101,7 @@ fn scan(text: &str, name: &str) -> Result<Scan, IoError> {
         };
         match head {
             "v" => {
-                let Some(c) = nums(3) else {
-                    return Err(parse_error(
-                        name,
-                        ln,
-                        format!("a vertex needs three numbers, found {line:?}"),
-                    ));
-                };
-                let mut p = DVec3::new(c[0], c[1], c[2]);
-                match rest.len() {
-                    3 | 6 => {}
-                    4 => {
-                        let w: f64 = rest[3].parse().map_err(|_| {
-                            parse_error(
-                                name,
-                                ln,
-                                format!("vertex weight {:?} is not a number", rest[3]),
-                            )
-                        })?;
-                        if w == 0.0 {
-                            return Err(parse_error(name, ln, "vertex weight w is zero"));
-                        }
-                        p /= w;
-                    }
-                    n => {
-                        return Err(parse_error(
-                            name,
-                            ln,
-                            format!(
-                                "a vertex has 3, 4 (x y z w) or 6 (x y z r g b) numbers, found {n}"
-                            ),
-                        ))
-                    }
-                }
+                let p = vertex(&rest, line, name, ln)?;
                 let has_colour = rest.len() == 6;
                 if *coloured.get_or_insert(has_colour) != has_colour {
                     return Err(parse_error(
