@@ -40,6 +40,7 @@ pub mod batch;
 pub mod certificate;
 pub mod chung_wang;
 pub mod closed_form;
+pub mod compound;
 pub mod epa;
 pub mod minkowski;
 pub mod simplex;

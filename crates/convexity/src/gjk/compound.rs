@@ -1,0 +1,603 @@
+//! Compound shapes (a set of convex parts, each a [`Shape3`] at a local pose, with an AABB tree
+//! over the parts' boxes) and closed triangle meshes against convex shapes: distance, the
+//! boolean test and contacts, answered part pair by part pair with GJK and EPA, each pair with
+//! its own certificate.
+//!
+//! Source: the broad phase / narrow phase split of every collision library (Ericson,
+//! "Real-Time Collision Detection", 2005, ch. 6 (BVHs) and 9 (convex pieces)); the distance is
+//! a branch and bound over part pairs.
+//!
+//! * [`distance`]: seeded with the pair whose boxes' centres are nearest; then each part of B
+//!   queries A's tree with its box grown by the best distance so far, and GJK runs only on the
+//!   pairs whose boxes are closer than that. The pair achieving the minimum is always tested
+//!   (its boxes are no farther apart than it is), so the answer is the minimum over all part
+//!   pairs of the same GJK distances, up to GJK's own tolerance.
+//! * [`intersects`]: GJK's boolean test on the pairs whose boxes overlap; the first pair proved
+//!   intersecting answers with its common point. Separated means every box-overlapping pair was
+//!   proved separated (each with its separating axis) and every other pair's boxes are disjoint;
+//!   [`verify_intersection`] re-checks all of that with the independent checker.
+//! * [`contacts`]: EPA on every box-overlapping pair; the pairs that intersect, each with its
+//!   depth, normal and witness points.
+//! * [`mesh_convex_intersects`], [`mesh_convex_distance`]: the same over the triangles of a
+//!   [`TriMesh`] (through its AABB tree), plus exact point location for a shape wholly inside
+//!   the solid.
+//!
+//! Complexity: building O(n log n) for n parts; a query O(m log n + k) GJK calls for the k
+//! candidate pairs (k ≤ n·m, small when parts are spread out).
+//! Preconditions: parts are convex (a [`Shape3`]); poses are rigid.
+//! Failure modes: a pair whose GJK answer is undetermined makes the boolean undetermined
+//! (never "separated"); the distance then reports the worst status met.
+
+use glam::DVec3;
+
+use crate::error::{InputError, Problem};
+use crate::gjk::certificate::{tolerance_for, verify};
+use crate::gjk::{self, epa, Distance, Options};
+use crate::math::pose::Pose3;
+use crate::primitives::bounds::Aabb;
+use crate::primitives::mesh::{AabbTree, MeshLocation, TriMesh};
+use crate::shape::{Points, Shape3, SupportMap, Triangle};
+use crate::verdict::{CertificateError, CommonPoint, Status, Verdict};
+
+/// A convex part: a shape at a pose in the compound's frame.
+#[derive(Clone, Debug)]
+pub struct Part {
+    pub shape: Shape3,
+    pub pose: Pose3,
+}
+
+/// A set of convex parts with an AABB tree over their boxes (in the compound's frame).
+#[derive(Clone, Debug)]
+pub struct Compound {
+    parts: Vec<Part>,
+    boxes: Vec<Aabb<DVec3>>,
+    tree: AabbTree,
+}
+
+/// The box of a support-mapped shape at `pose`, from six support calls, padded for rounding.
+pub fn support_box<S: SupportMap<DVec3> + ?Sized>(shape: &S, pose: &Pose3) -> Aabb<DVec3> {
+    let mut lo = DVec3::splat(f64::INFINITY);
+    let mut hi = DVec3::splat(f64::NEG_INFINITY);
+    for axis in [DVec3::X, DVec3::Y, DVec3::Z] {
+        for d in [axis, -axis] {
+            let p = pose.transform_point(shape.support(pose.inverse_transform_vector(d)));
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+    }
+    let m = pose.translation().abs().max_element() + shape.bounding_radius();
+    Aabb { min: lo, max: hi }.padded(1e-12 * m + f64::MIN_POSITIVE)
+}
+
+/// Euclidean distance between two boxes (0 when they overlap).
+fn box_distance(a: &Aabb<DVec3>, b: &Aabb<DVec3>) -> f64 {
+    let gap = (a.min - b.max).max(b.min - a.max).max(DVec3::ZERO);
+    gap.length()
+}
+
+impl Compound {
+    /// A compound of `parts` (at least one; every pose and shape already validated).
+    pub fn new(parts: Vec<Part>) -> Result<Compound, InputError> {
+        if parts.is_empty() {
+            return Err(InputError::new("parts", Problem::Empty));
+        }
+        let boxes: Vec<Aabb<DVec3>> = parts
+            .iter()
+            .map(|p| support_box(&p.shape, &p.pose))
+            .collect();
+        for (i, b) in boxes.iter().enumerate() {
+            if !(b.min.is_finite() && b.max.is_finite()) {
+                return Err(InputError::new(
+                    format!("parts[{i}]"),
+                    Problem::Invalid("the part's bounds are not finite".to_string()),
+                ));
+            }
+        }
+        let tree = AabbTree::new(&boxes);
+        Ok(Compound { parts, boxes, tree })
+    }
+
+    /// One [`Points`] part (its hull) per point set, at the identity pose: what
+    /// `primitives::io` returns as parts.
+    pub fn from_point_sets<'a>(
+        sets: impl IntoIterator<Item = &'a [DVec3]>,
+    ) -> Result<Compound, InputError> {
+        let parts = sets
+            .into_iter()
+            .enumerate()
+            .map(|(i, pts)| {
+                Ok(Part {
+                    shape: Shape3::Points(
+                        Points::new(pts).map_err(|e| e.within(&format!("parts[{i}]")))?,
+                    ),
+                    pose: Pose3::IDENTITY,
+                })
+            })
+            .collect::<Result<Vec<_>, InputError>>()?;
+        Compound::new(parts)
+    }
+
+    /// A one-part compound: a convex shape where a compound is expected.
+    pub fn single(shape: Shape3) -> Result<Compound, InputError> {
+        Compound::new(vec![Part {
+            shape,
+            pose: Pose3::IDENTITY,
+        }])
+    }
+
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
+
+    /// Part `i`'s box in the compound's frame.
+    pub fn part_box(&self, i: usize) -> Option<Aabb<DVec3>> {
+        self.boxes.get(i).copied()
+    }
+
+    /// Part `i`'s pose in the world when the compound is at `pose`.
+    pub fn part_pose(&self, i: usize, pose: &Pose3) -> Option<Pose3> {
+        Some(pose.compose(&self.parts.get(i)?.pose))
+    }
+
+    /// The box of the whole compound (its frame).
+    pub fn aabb(&self) -> Aabb<DVec3> {
+        self.boxes
+            .iter()
+            .copied()
+            .reduce(|a, b| a.merge(&b))
+            .unwrap_or(Aabb {
+                min: DVec3::ZERO,
+                max: DVec3::ZERO,
+            })
+    }
+}
+
+/// B's part boxes in A's frame (conservative: the box of each rotated box).
+fn boxes_in_a(a_pose: &Pose3, b: &Compound, b_pose: &Pose3) -> Vec<Aabb<DVec3>> {
+    let pose_ab = a_pose.relative(b_pose);
+    b.boxes.iter().map(|bx| bx.transformed(&pose_ab)).collect()
+}
+
+/// Part pairs `(i of A, j of B)` whose boxes overlap, sorted.
+fn overlapping_pairs(
+    a: &Compound,
+    pose_a: &Pose3,
+    b: &Compound,
+    pose_b: &Pose3,
+) -> Vec<(usize, usize)> {
+    let bb = boxes_in_a(pose_a, b, pose_b);
+    let mut pairs = Vec::new();
+    for (j, q) in bb.iter().enumerate() {
+        a.tree.query(q, |i| pairs.push((i, j)));
+    }
+    pairs.sort_unstable();
+    pairs
+}
+
+/// The GJK distance of one part pair.
+#[derive(Clone, Debug)]
+pub struct PairDistance {
+    pub part_a: usize,
+    pub part_b: usize,
+    /// Points, normal and verdict in the world frame.
+    pub result: Distance<DVec3>,
+}
+
+/// The distance between two compounds: the closest part pair.
+#[derive(Clone, Debug)]
+pub struct CompoundDistance {
+    /// Converged unless some tested pair's GJK did not converge (then the worst status).
+    pub status: Status,
+    /// GJK iterations over all tested pairs.
+    pub iterations: u32,
+    pub distance: f64,
+    /// The closest pair tested.
+    pub closest: Option<PairDistance>,
+    /// How many part pairs ran GJK (of `parts_a × parts_b`).
+    pub pairs_tested: usize,
+}
+
+fn worse(a: Status, b: Status) -> Status {
+    if a == Status::Converged {
+        b
+    } else {
+        a
+    }
+}
+
+/// Distance between compound `a` at `pose_a` and `b` at `pose_b` (see the module notes).
+pub fn distance(
+    a: &Compound,
+    pose_a: &Pose3,
+    b: &Compound,
+    pose_b: &Pose3,
+    opts: &Options,
+) -> CompoundDistance {
+    let bb = boxes_in_a(pose_a, b, pose_b);
+    let mut out = CompoundDistance {
+        status: Status::Converged,
+        iterations: 0,
+        distance: f64::INFINITY,
+        closest: None,
+        pairs_tested: 0,
+    };
+    let test = |i: usize, j: usize, out: &mut CompoundDistance| {
+        let (Some(pa), Some(pb)) = (a.part_pose(i, pose_a), b.part_pose(j, pose_b)) else {
+            return;
+        };
+        let d = gjk::distance(&a.parts[i].shape, &pa, &b.parts[j].shape, &pb, opts, None);
+        out.pairs_tested += 1;
+        out.iterations = out.iterations.saturating_add(d.iterations);
+        out.status = worse(out.status, d.status);
+        if d.distance < out.distance || out.closest.is_none() {
+            out.distance = d.distance;
+            out.closest = Some(PairDistance {
+                part_a: i,
+                part_b: j,
+                result: d,
+            });
+        }
+    };
+    // Seed: B's first part against the A part whose box centre is nearest to it.
+    let seed_j = 0;
+    let seed_i = (0..a.boxes.len())
+        .min_by(|&x, &y| {
+            let dx = a.boxes[x].center().distance_squared(bb[seed_j].center());
+            let dy = a.boxes[y].center().distance_squared(bb[seed_j].center());
+            dx.total_cmp(&dy)
+        })
+        .unwrap_or(0);
+    test(seed_i, seed_j, &mut out);
+    for (j, bj) in bb.iter().enumerate() {
+        if out.distance <= 0.0 {
+            break;
+        }
+        let mut cand = Vec::new();
+        a.tree.query(&bj.padded(out.distance), |i| cand.push(i));
+        cand.sort_by(|&x, &y| {
+            box_distance(&a.boxes[x], bj).total_cmp(&box_distance(&a.boxes[y], bj))
+        });
+        for i in cand {
+            if (i, j) == (seed_i, seed_j) || box_distance(&a.boxes[i], bj) > out.distance {
+                continue;
+            }
+            test(i, j, &mut out);
+        }
+    }
+    out
+}
+
+/// One part pair's boolean answer with its certificate (world frame).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairVerdict {
+    pub part_a: usize,
+    pub part_b: usize,
+    pub verdict: Verdict<DVec3>,
+    /// The tolerance the pair was decided with.
+    pub tolerance: f64,
+}
+
+/// The boolean answer for two compounds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompoundIntersection {
+    /// `Some(true)`: `pairs` holds one intersecting pair with its common point.
+    /// `Some(false)`: `pairs` holds every box-overlapping pair, each proved separated; every
+    /// other pair has disjoint boxes. `None`: some pair was undetermined and none intersected.
+    pub intersecting: Option<bool>,
+    pub pairs: Vec<PairVerdict>,
+    pub iterations: u32,
+}
+
+/// Boolean test between two compounds (touching counts as intersecting).
+pub fn intersects(
+    a: &Compound,
+    pose_a: &Pose3,
+    b: &Compound,
+    pose_b: &Pose3,
+    opts: &Options,
+) -> CompoundIntersection {
+    let mut out = CompoundIntersection {
+        intersecting: Some(false),
+        pairs: Vec::new(),
+        iterations: 0,
+    };
+    for (i, j) in overlapping_pairs(a, pose_a, b, pose_b) {
+        let (Some(pa), Some(pb)) = (a.part_pose(i, pose_a), b.part_pose(j, pose_b)) else {
+            continue;
+        };
+        let r = gjk::intersects(&a.parts[i].shape, &pa, &b.parts[j].shape, &pb, opts, None);
+        out.iterations = out.iterations.saturating_add(r.iterations);
+        let pv = PairVerdict {
+            part_a: i,
+            part_b: j,
+            verdict: r.verdict,
+            tolerance: r.tolerance,
+        };
+        match r.verdict {
+            Verdict::Intersecting(_) => {
+                out.intersecting = Some(true);
+                out.pairs = vec![pv];
+                return out;
+            }
+            Verdict::Separated(_) => out.pairs.push(pv),
+            Verdict::Undetermined => {
+                out.intersecting = None;
+                out.pairs.push(pv);
+            }
+        }
+    }
+    out
+}
+
+/// Why a compound answer failed its check.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CompoundCheckError {
+    /// A pair's certificate failed the independent checker.
+    Pair {
+        part_a: usize,
+        part_b: usize,
+        error: CertificateError,
+    },
+    /// "Separated" but this pair has overlapping boxes and no certificate.
+    Uncovered { part_a: usize, part_b: usize },
+    /// A part index out of range, or an undetermined answer.
+    NoCertificate,
+}
+
+/// Checks a [`CompoundIntersection`] independently: every listed pair's certificate with
+/// [`verify`] at the pair's [`tolerance_for`]; for "separated", also that every pair not listed
+/// has disjoint boxes (recomputed here, with a quadratic scan over the boxes: a checker, not a
+/// query).
+pub fn verify_intersection(
+    a: &Compound,
+    pose_a: &Pose3,
+    b: &Compound,
+    pose_b: &Pose3,
+    answer: &CompoundIntersection,
+) -> Result<(), CompoundCheckError> {
+    let Some(intersecting) = answer.intersecting else {
+        return Err(CompoundCheckError::NoCertificate);
+    };
+    if intersecting && answer.pairs.is_empty() {
+        return Err(CompoundCheckError::NoCertificate);
+    }
+    for p in &answer.pairs {
+        let (Some(pa), Some(pb)) = (a.part_pose(p.part_a, pose_a), b.part_pose(p.part_b, pose_b))
+        else {
+            return Err(CompoundCheckError::NoCertificate);
+        };
+        let (sa, sb) = (&a.parts[p.part_a].shape, &b.parts[p.part_b].shape);
+        let tol = tolerance_for(sa, &pa, sb, &pb);
+        verify(sa, &pa, sb, &pb, &p.verdict, tol).map_err(|error| CompoundCheckError::Pair {
+            part_a: p.part_a,
+            part_b: p.part_b,
+            error,
+        })?;
+        if p.verdict.intersecting() != Some(intersecting) {
+            return Err(CompoundCheckError::NoCertificate);
+        }
+    }
+    if !intersecting {
+        let bb = boxes_in_a(pose_a, b, pose_b);
+        for (i, ba) in a.boxes.iter().enumerate() {
+            for (j, bj) in bb.iter().enumerate() {
+                let listed = answer.pairs.iter().any(|p| (p.part_a, p.part_b) == (i, j));
+                if !listed && ba.intersects(bj) {
+                    return Err(CompoundCheckError::Uncovered {
+                        part_a: i,
+                        part_b: j,
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One overlapping part pair with its EPA contact.
+#[derive(Clone, Debug)]
+pub struct PartContact {
+    pub part_a: usize,
+    pub part_b: usize,
+    pub penetration: epa::Penetration<DVec3>,
+}
+
+/// Every part pair that intersects (touching included), each with its EPA depth, normal (A →
+/// B), witness points and common-point certificate.
+pub fn contacts(
+    a: &Compound,
+    pose_a: &Pose3,
+    b: &Compound,
+    pose_b: &Pose3,
+    opts: &epa::Options,
+) -> Vec<PartContact> {
+    let mut ctx = epa::Context::new();
+    let mut out = Vec::new();
+    for (i, j) in overlapping_pairs(a, pose_a, b, pose_b) {
+        let (Some(pa), Some(pb)) = (a.part_pose(i, pose_a), b.part_pose(j, pose_b)) else {
+            continue;
+        };
+        let p = epa::penetration(
+            &a.parts[i].shape,
+            &pa,
+            &b.parts[j].shape,
+            &pb,
+            opts,
+            &mut ctx,
+        );
+        if p.verdict.intersecting() == Some(true) {
+            out.push(PartContact {
+                part_a: i,
+                part_b: j,
+                penetration: p,
+            });
+        }
+    }
+    out
+}
+
+/// A triangle of a mesh as a shape (the mesh validated its coordinates).
+fn triangle(mesh: &TriMesh, t: usize) -> Option<Triangle> {
+    let [a, b, c] = mesh.triangle(t)?;
+    Triangle::new(a, b, c).ok()
+}
+
+/// The boolean answer for a closed mesh against a convex shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshIntersection {
+    pub intersecting: Option<bool>,
+    /// The triangle that intersects the shape, with its certificate (a point of both); `None`
+    /// when the shape is wholly inside the solid (then `inside_point` is set).
+    pub witness: Option<(usize, Verdict<DVec3>)>,
+    /// A point of the shape (world frame) that the mesh's exact point location puts inside
+    /// the solid, when no triangle meets the shape.
+    pub inside_point: Option<DVec3>,
+    /// The candidate triangles (boxes overlapping the shape's) proved separated, when the
+    /// answer is separated.
+    pub separated: Vec<(usize, Verdict<DVec3>)>,
+}
+
+/// Closed mesh at `pose_m` against a convex shape at `pose_s`: intersecting when a triangle
+/// meets the shape or the shape lies inside the solid (touching counts).
+pub fn mesh_convex_intersects<S: SupportMap<DVec3> + ?Sized>(
+    mesh: &TriMesh,
+    pose_m: &Pose3,
+    shape: &S,
+    pose_s: &Pose3,
+    opts: &Options,
+) -> MeshIntersection {
+    let pose_ms = pose_m.relative(pose_s);
+    let q = support_box(shape, &pose_ms);
+    let mut cand = Vec::new();
+    mesh.tree().query(&q, |t| cand.push(t));
+    cand.sort_unstable();
+    let mut out = MeshIntersection {
+        intersecting: Some(false),
+        witness: None,
+        inside_point: None,
+        separated: Vec::new(),
+    };
+    for t in cand {
+        let Some(tri) = triangle(mesh, t) else {
+            continue;
+        };
+        let r = gjk::intersects(&tri, pose_m, shape, pose_s, opts, None);
+        match r.verdict {
+            Verdict::Intersecting(_) => {
+                out.intersecting = Some(true);
+                out.witness = Some((t, r.verdict));
+                out.separated.clear();
+                return out;
+            }
+            Verdict::Separated(_) => out.separated.push((t, r.verdict)),
+            Verdict::Undetermined => out.intersecting = None,
+        }
+    }
+    if out.intersecting == Some(false) {
+        // No triangle meets the shape: the shape is wholly inside or wholly outside.
+        let c = pose_ms.transform_point(shape.center());
+        if mesh.locate(c) != MeshLocation::Outside {
+            out.intersecting = Some(true);
+            out.inside_point = Some(pose_m.transform_point(c));
+            out.separated.clear();
+        }
+    }
+    out
+}
+
+/// Distance between a closed mesh (its solid) and a convex shape: 0 when they intersect,
+/// otherwise the smallest GJK distance to a triangle (branch and bound through the tree).
+#[derive(Clone, Debug)]
+pub struct MeshDistance {
+    pub status: Status,
+    pub distance: f64,
+    /// The closest triangle and its GJK result (`None` when the shape is inside the solid).
+    pub closest: Option<(usize, Distance<DVec3>)>,
+    pub triangles_tested: usize,
+    /// Set when the shape lies inside the solid (its centre, world frame).
+    pub inside_point: Option<DVec3>,
+}
+
+/// See [`MeshDistance`].
+pub fn mesh_convex_distance<S: SupportMap<DVec3> + ?Sized>(
+    mesh: &TriMesh,
+    pose_m: &Pose3,
+    shape: &S,
+    pose_s: &Pose3,
+    opts: &Options,
+) -> MeshDistance {
+    let pose_ms = pose_m.relative(pose_s);
+    let q = support_box(shape, &pose_ms);
+    let mut out = MeshDistance {
+        status: Status::Converged,
+        distance: f64::INFINITY,
+        closest: None,
+        triangles_tested: 0,
+        inside_point: None,
+    };
+    let c = pose_ms.transform_point(shape.center());
+    if mesh.locate(c) != MeshLocation::Outside {
+        out.distance = 0.0;
+        out.inside_point = Some(pose_m.transform_point(c));
+        return out;
+    }
+    let n = mesh.triangles().len();
+    let tri_box = |t: usize| {
+        mesh.triangle(t)
+            .map(|v| Aabb {
+                min: v[0].min(v[1]).min(v[2]),
+                max: v[0].max(v[1]).max(v[2]),
+            })
+            .unwrap_or(q)
+    };
+    let test = |t: usize, out: &mut MeshDistance| {
+        let Some(tri) = triangle(mesh, t) else {
+            return;
+        };
+        let d = gjk::distance(&tri, pose_m, shape, pose_s, opts, None);
+        out.triangles_tested += 1;
+        out.status = worse(out.status, d.status);
+        if d.distance < out.distance || out.closest.is_none() {
+            out.distance = d.distance;
+            out.closest = Some((t, d));
+        }
+    };
+    // Seed with the triangle whose box is nearest the shape's box.
+    let mut seed = Vec::new();
+    let mut r = q.half_extents().max_element().max(1e-300);
+    while seed.is_empty() && r.is_finite() {
+        mesh.tree().query(&q.padded(r), |t| seed.push(t));
+        r *= 4.0;
+    }
+    if let Some(&s) = seed
+        .iter()
+        .min_by(|&&x, &&y| box_distance(&tri_box(x), &q).total_cmp(&box_distance(&tri_box(y), &q)))
+    {
+        test(s, &mut out);
+    }
+    let mut cand = Vec::new();
+    mesh.tree().query(&q.padded(out.distance), |t| cand.push(t));
+    cand.sort_by(|&x, &y| box_distance(&tri_box(x), &q).total_cmp(&box_distance(&tri_box(y), &q)));
+    for t in cand {
+        if out.distance <= 0.0 || t >= n {
+            break;
+        }
+        if out.closest.as_ref().is_some_and(|c| c.0 == t) {
+            continue;
+        }
+        if box_distance(&tri_box(t), &q) > out.distance {
+            break;
+        }
+        test(t, &mut out);
+    }
+    out
+}
+
+/// The common point of an intersecting pair, if any (a convenience for callers reporting a
+/// contact location).
+pub fn common_point(v: &Verdict<DVec3>) -> Option<CommonPoint<DVec3>> {
+    match v {
+        Verdict::Intersecting(c) => Some(*c),
+        _ => None,
+    }
+}
