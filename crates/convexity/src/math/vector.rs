@@ -351,7 +351,7 @@ impl Rot2 {
         let (sin, cos) = angle.sin_cos();
         Rot2 { cos, sin }
     }
-    /// The angle θ in radians, in `(−π, π]`.
+    /// The angle θ in radians, in `[−π, π]` (`atan2(sin, cos)`).
     pub fn angle(&self) -> f64 {
         self.sin.atan2(self.cos)
     }
