@@ -27,7 +27,12 @@ pub enum Problem {
     /// A rotation is not of unit norm; carries the norm.
     NotUnit(f64),
     /// A row has the wrong number of coordinates.
-    DimensionMismatch { expected: usize, found: usize },
+    DimensionMismatch {
+        /// The number of coordinates the field needs (the dimension of the rest of the input).
+        expected: usize,
+        /// The number of coordinates the row actually has.
+        found: usize,
+    },
     /// A polygon is not convex (or not simple); carries the vertex index where it turns the wrong way.
     NotConvex(usize),
     /// Anything else, described in words.
@@ -37,11 +42,15 @@ pub enum Problem {
 /// A rejected input: which field, and what is wrong with it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InputError {
+    /// Path of the offending field, e.g. `points[3][1]` or `shapes.A.radius` (empty when the
+    /// whole input is at fault and no prefix was added yet).
     pub field: String,
+    /// What is wrong with the value.
     pub problem: Problem,
 }
 
 impl InputError {
+    /// An error for the field at path `field` (extend it later with [`InputError::within`]).
     pub fn new(field: impl Into<String>, problem: Problem) -> Self {
         InputError {
             field: field.into(),

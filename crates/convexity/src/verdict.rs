@@ -22,13 +22,16 @@ pub struct SeparatingAxis<V> {
 /// Evidence that two shapes intersect: a point of both (world frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CommonPoint<V> {
+    /// A point lying in both closed shapes, up to the query's tolerance (world frame).
     pub point: V,
 }
 
 /// A boolean answer with its certificate.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Verdict<V> {
+    /// The shapes are disjoint; the axis and gap prove it.
     Separated(SeparatingAxis<V>),
+    /// The shapes share a point (touching counts); the point proves it.
     Intersecting(CommonPoint<V>),
     /// Neither was proved (the iteration limit was hit in the tolerance band, or the input
     /// was degenerate). Never silently turned into "separated".
@@ -112,6 +115,8 @@ pub enum Status {
 }
 
 impl Status {
+    /// The stable snake_case name used in JSON output and by the CLI (`"converged"`,
+    /// `"iteration_limit"`, ...).
     pub fn as_str(&self) -> &'static str {
         match self {
             Status::Converged => "converged",

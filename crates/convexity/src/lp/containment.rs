@@ -27,11 +27,16 @@ use crate::verdict::Status;
 /// with `verify_n(&verdict, &PointsN::from_rows(&[p])?, hull, tolerance)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PointContainment {
+    /// How this point's LP ended (`Converged`, `Certified` on early exit, `IterationLimit`,
+    /// `Numerical`).
     pub status: Status,
+    /// Simplex pivots for this point.
     pub iterations: u32,
     /// `Intersecting`: the point is in the hull (weights over the hull in `weights_b`);
     /// `Separated`: a hyperplane with the point on its A side.
     pub verdict: VerdictN,
+    /// The absolute tolerance of the pair `({p}, hull)` (a length): a point within it of the
+    /// hull counts as inside.
     pub tolerance: f64,
 }
 
@@ -47,20 +52,32 @@ impl PointContainment {
 pub enum ContainmentOutcome {
     /// Every vertex of the inner set is in the outer hull; `weights[i]` are the convex weights
     /// `(outer vertex, weight)` reproducing inner vertex `i` within the tolerance.
-    Contained { weights: Vec<Vec<(usize, f64)>> },
+    Contained {
+        /// Per inner vertex, `(outer vertex index, weight)` pairs: non-negative, summing to 1.
+        weights: Vec<Vec<(usize, f64)>>,
+    },
     /// Inner vertex `vertex` is outside; `hyperplane` separates it (as set A) from the outer
     /// hull (as set B).
     NotContained {
+        /// Index (in `inner`) of the first vertex proved outside the outer hull.
         vertex: usize,
+        /// Unit normal from that vertex toward the outer hull, with a positive gap.
         hyperplane: SeparatingHyperplane,
     },
     /// No vertex was proved outside, but `vertex` was not proved inside either.
-    Undetermined { vertex: usize, status: Status },
+    Undetermined {
+        /// Index (in `inner`) of the first vertex whose LP proved neither inside nor outside.
+        vertex: usize,
+        /// That vertex's LP status (`IterationLimit` or `Numerical`).
+        status: Status,
+    },
 }
 
 /// Result of [`contains`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContainmentReport {
+    /// Contained (with weights), not contained (with a witness vertex and hyperplane), or
+    /// undetermined.
     pub outcome: ContainmentOutcome,
     /// Total pivots over the vertices tested.
     pub iterations: u32,
@@ -176,6 +193,32 @@ fn run_batch(
 
 /// Is `conv(inner) ⊆ conv(outer)`? Tests every vertex of `inner` (stopping at the first one
 /// proved outside). Errors: `inner` of another dimension (field `inner`), bad options.
+///
+/// Containment is of closed sets: an inner vertex on the outer boundary (within the
+/// tolerance) counts as inside.
+///
+/// # Example
+///
+/// ```
+/// use convexity::lp::{contains, ContainmentOutcome, LpOptions};
+/// use convexity::nd::points::PointsN;
+///
+/// // The unit square, a smaller square inside it, and a triangle poking out at x = 1.5.
+/// let square = PointsN::from_rows(&[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])?;
+/// let inner = PointsN::from_rows(&[[0.2, 0.2], [0.8, 0.2], [0.8, 0.8], [0.2, 0.8]])?;
+/// let poking = PointsN::from_rows(&[[0.5, 0.5], [1.5, 0.5], [0.5, 0.9]])?;
+///
+/// let r = contains(&square, &inner, &LpOptions::default())?;
+/// assert_eq!(r.contained(), Some(true));
+///
+/// let r = contains(&square, &poking, &LpOptions::default())?;
+/// assert_eq!(r.contained(), Some(false));
+/// if let ContainmentOutcome::NotContained { vertex, hyperplane } = &r.outcome {
+///     assert_eq!(*vertex, 1); // (1.5, 0.5) is the vertex outside
+///     assert!(hyperplane.gap > 0.0);
+/// }
+/// # Ok::<(), convexity::InputError>(())
+/// ```
 pub fn contains(
     outer: &PointsN,
     inner: &PointsN,

@@ -90,18 +90,25 @@ impl Default for LpOptions {
 /// Result of [`intersect`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct LpIntersection {
+    /// How the solve ended: `Converged` (solved to optimality), `Certified` (stopped early
+    /// because a certificate was already proved), `IterationLimit` or `Numerical`.
     pub status: Status,
     /// Simplex pivots.
     pub iterations: u32,
+    /// The answer for the pair `(A = a, B = b)`: a hyperplane with unit normal pointing from
+    /// `conv(a)` toward `conv(b)`, a common point with convex weights over both vertex sets, or
+    /// `Undetermined`. Check it with [`crate::nd::points::verify_n`] and `tolerance`.
     pub verdict: VerdictN,
     /// The absolute tolerance used (and to be used by [`crate::nd::points::verify_n`]).
     pub tolerance: f64,
     /// `‖Σλᵢsᵢ − Σμⱼtⱼ‖₁` of the final weights, evaluated on the data: an upper bound on the
-    /// L1 distance (equal to it when `status` is `Optimal`).
+    /// L1 distance (equal to it when `status` is `Converged`).
     pub l1_residual: f64,
 }
 
 impl LpIntersection {
+    /// `Some(true)` if the hulls meet (touching counts), `Some(false)` if separated, `None` if
+    /// undetermined.
     pub fn intersecting(&self) -> Option<bool> {
         self.verdict.intersecting()
     }
@@ -110,34 +117,46 @@ impl LpIntersection {
 /// Result of [`l1_distance`]. See the module documentation for which quantity is which.
 #[derive(Clone, Debug, PartialEq)]
 pub struct L1Distance {
+    /// `Converged` when the LP was solved to optimality (then `d1` is exact up to rounding),
+    /// else `IterationLimit` or `Numerical` (then `d1` is only an upper bound).
     pub status: Status,
+    /// Simplex pivots.
     pub iterations: u32,
     /// L1 distance `min ‖x − y‖₁` over `x ∈ conv(S)`, `y ∈ conv(T)`: `‖point_a − point_b‖₁`
-    /// evaluated on the data (exact up to rounding when `status` is `Optimal`, otherwise an
+    /// evaluated on the data (exact up to rounding when `status` is `Converged`, otherwise an
     /// upper bound).
     pub d1: f64,
-    /// Lower bound on the Euclidean distance: the larger of `d1/√n` (only when `Optimal`) and
+    /// Lower bound on the Euclidean distance: the larger of `d1/√n` (only when `Converged`) and
     /// the gap of `separation`.
     pub d2_lower: f64,
     /// Upper bound on the Euclidean distance: `‖point_a − point_b‖₂ ≤ d1`.
     pub d2_upper: f64,
     /// An L1-closest pair: `point_a = Σλᵢsᵢ ∈ conv(S)`, `point_b = Σμⱼtⱼ ∈ conv(T)`.
     pub point_a: Vec<f64>,
+    /// The point of `conv(T)` (`T` = `b`) of the L1-closest pair; see `point_a`.
     pub point_b: Vec<f64>,
     /// `(vertex index, weight)`, non-negative, summing to 1.
     pub weights_a: Vec<(usize, f64)>,
+    /// `(vertex index in b, weight)`, non-negative, summing to 1: reproduces `point_b`.
     pub weights_b: Vec<(usize, f64)>,
     /// A separating hyperplane from the optimal duals, when its gap on the data is positive.
     pub separation: Option<SeparatingHyperplane>,
+    /// The absolute tolerance of the pair (a length, see [`tolerance`]); `d1 ≤ tolerance`
+    /// means the hulls touch or overlap as far as the data can tell.
     pub tolerance: f64,
 }
 
 /// Result of [`intersect_points`]: the n-D answer converted to a 2D/3D [`Verdict`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LpQuery<V> {
+    /// How the LP ended (see [`LpIntersection::status`]).
     pub status: Status,
+    /// Simplex pivots.
     pub iterations: u32,
+    /// The answer in the world frame, axis pointing from A toward B; `Undetermined` if neither
+    /// certificate was proved.
     pub verdict: Verdict<V>,
+    /// The absolute tolerance used (a length in world units), to pass to [`crate::verify`].
     pub tolerance: f64,
 }
 

@@ -132,6 +132,7 @@ impl Halfspaces {
         Halfspaces::from_rows(&rows, offsets)
     }
 
+    /// The dimension n of the space: the number of coordinates of every normal.
     pub fn dim(&self) -> usize {
         self.dim
     }
@@ -161,6 +162,8 @@ impl Halfspaces {
         self.norms[i]
     }
 
+    /// The offsets `oᵢ` of every row, in row order (in the units of the normals as given:
+    /// rows are not normalised).
     pub fn offsets(&self) -> &[f64] {
         &self.offsets
     }

@@ -21,7 +21,9 @@ pub struct Pose<V: Vector> {
     translation: V,
 }
 
+/// A 2D rigid pose: a [`Rot2`](crate::Rot2) rotation and a `DVec2` translation.
 pub type Pose2 = Pose<glam::DVec2>;
+/// A 3D rigid pose: a unit `DQuat` rotation and a `DVec3` translation.
 pub type Pose3 = Pose<glam::DVec3>;
 
 impl<V: Vector> Default for Pose<V> {
@@ -31,6 +33,7 @@ impl<V: Vector> Default for Pose<V> {
 }
 
 impl<V: Vector> Pose<V> {
+    /// No rotation, no translation: local and parent frames coincide.
     pub const IDENTITY: Self = Pose {
         rotation: <V::Rotation as Rotation<V>>::IDENTITY,
         translation: V::ZERO,
@@ -54,10 +57,12 @@ impl<V: Vector> Pose<V> {
         Self::new(translation, <V::Rotation as Rotation<V>>::IDENTITY)
     }
 
+    /// `t`: where the local origin lies in the parent frame.
     #[inline]
     pub fn translation(&self) -> V {
         self.translation
     }
+    /// `R`: the unit rotation from local to parent axes (renormalised at construction).
     #[inline]
     pub fn rotation(&self) -> V::Rotation {
         self.rotation
@@ -73,10 +78,12 @@ impl<V: Vector> Pose<V> {
     pub fn inverse_transform_point(&self, p: V) -> V {
         self.rotation.inverse_rotate(p - self.translation)
     }
+    /// Local direction to parent frame: `R v` (rotation only; a direction has no position).
     #[inline]
     pub fn transform_vector(&self, v: V) -> V {
         self.rotation.rotate(v)
     }
+    /// Parent-frame direction to local frame: `Rᵀ v` (rotation only).
     #[inline]
     pub fn inverse_transform_vector(&self, v: V) -> V {
         self.rotation.inverse_rotate(v)
@@ -90,6 +97,9 @@ impl<V: Vector> Pose<V> {
         }
     }
 
+    /// The inverse pose, mapping parent coordinates back to local ones:
+    /// `x_local = R⁻¹ x_parent − R⁻¹ t`. For a relative pose prefer [`Pose::relative`], which
+    /// keeps more precision far from the origin.
     pub fn inverse(&self) -> Self {
         let r = self.rotation.inverse();
         Pose {

@@ -40,11 +40,14 @@ pub trait Vector:
     /// Four points stored coordinate-major (`[[x0..x3], [y0..y3], ...]`).
     type Lanes: Copy + Debug + Send + Sync;
 
+    /// The Euclidean dot product `Σ selfᵢ·otherᵢ`.
     fn dot(self, other: Self) -> f64;
+    /// `|self|²`, without the square root.
     #[inline]
     fn length_squared(self) -> f64 {
         self.dot(self)
     }
+    /// The Euclidean length `|self|`.
     #[inline]
     fn length(self) -> f64 {
         self.length_squared().sqrt()
@@ -60,10 +63,15 @@ pub trait Vector:
     /// Coordinate `i` (`i < DIM`).
     fn coord(self, i: usize) -> f64;
 
+    /// `m v`: rotates `v` by the rotation whose matrix is `m` (local → parent frame).
     fn mat_mul(m: &Self::Matrix, v: Self) -> Self;
+    /// `mᵀ v`: the inverse rotation of `v` for a rotation matrix `m` (parent → local frame).
     fn mat_transpose_mul(m: &Self::Matrix, v: Self) -> Self;
+    /// The product `a b` (first `b`, then `a` when applied to a vector).
     fn mat_mul_mat(a: &Self::Matrix, b: &Self::Matrix) -> Self::Matrix;
+    /// The transpose `mᵀ`, which is the inverse of a rotation matrix.
     fn mat_transpose(m: &Self::Matrix) -> Self::Matrix;
+    /// The identity matrix.
     fn mat_identity() -> Self::Matrix;
 
     /// Packs four points into lanes.
@@ -96,12 +104,17 @@ pub trait Vector:
 
 /// A proper rotation in the dimension of `V`.
 pub trait Rotation<V: Vector>: Copy + Debug + PartialEq + Send + Sync + 'static {
+    /// The rotation by zero.
     const IDENTITY: Self;
+    /// `R v`: the vector `v` given in the rotated (local) frame, expressed in the parent frame.
     fn rotate(&self, v: V) -> V;
+    /// `R⁻¹ v = Rᵀ v`: the parent-frame vector `v` expressed in the rotated (local) frame.
     fn inverse_rotate(&self, v: V) -> V;
     /// `self ∘ other`.
     fn compose(&self, other: &Self) -> Self;
+    /// The inverse rotation `R⁻¹` (a conjugate quaternion, or the negated angle in 2D).
     fn inverse(&self) -> Self;
+    /// The rotation matrix `R`, for applying the same rotation to many vectors.
     fn to_matrix(&self) -> V::Matrix;
     /// Deviation of the stored representation from a unit one (|q|−1 for a quaternion).
     fn unit_error(&self) -> f64;
@@ -326,15 +339,19 @@ impl Rotation<DVec3> for DQuat {
 /// A 2D rotation stored as `(cos θ, sin θ)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rot2 {
+    /// `cos θ`; with `sin`, of unit norm for a proper rotation.
     pub cos: f64,
+    /// `sin θ` (θ counter-clockwise, in radians).
     pub sin: f64,
 }
 
 impl Rot2 {
+    /// The counter-clockwise rotation by `angle` radians.
     pub fn from_angle(angle: f64) -> Self {
         let (sin, cos) = angle.sin_cos();
         Rot2 { cos, sin }
     }
+    /// The angle θ in radians, in `[−π, π]` (`atan2(sin, cos)`).
     pub fn angle(&self) -> f64 {
         self.sin.atan2(self.cos)
     }

@@ -105,6 +105,7 @@ impl PointsN {
         }
     }
 
+    /// The dimension n of the space (at least 1): the number of coordinates of every point.
     pub fn dim(&self) -> usize {
         self.dim
     }
@@ -124,6 +125,7 @@ impl PointsN {
         &self.coords[i * self.dim..(i + 1) * self.dim]
     }
 
+    /// The points in order, each as a slice of `dim()` coordinates.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &[f64]> + '_ {
         self.coords.chunks_exact(self.dim)
     }
@@ -211,6 +213,8 @@ impl SeparatingHyperplane {
 /// A point of both hulls, with convex weights over each vertex set that reproduce it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CommonPointN {
+    /// The common point, `dim()` coordinates; both weighted sums lie within the query's
+    /// tolerance of it.
     pub point: Vec<f64>,
     /// `(vertex index in A, weight)`; weights are ≥ 0 and sum to 1.
     pub weights_a: Vec<(usize, f64)>,
@@ -221,7 +225,9 @@ pub struct CommonPointN {
 /// A boolean answer in n dimensions with its certificate.
 #[derive(Clone, Debug, PartialEq)]
 pub enum VerdictN {
+    /// The hulls are disjoint; the hyperplane (normal from A toward B, positive gap) proves it.
     Separated(SeparatingHyperplane),
+    /// The hulls share a point (touching counts); the weights over both vertex sets prove it.
     Intersecting(CommonPointN),
     /// Neither was proved; never silently turned into "separated".
     Undetermined,

@@ -67,8 +67,12 @@ pub struct PsoOptions {
     pub particles: usize,
     /// Generations `G_max`.
     pub generations: u32,
+    /// Inertia weight of the best-ranked particle (rank 1); must be ≥ `w_min`.
     pub w_max: f64,
+    /// Inertia weight of the worst-ranked particle (rank `N_p`); must be ≥ 0.
     pub w_min: f64,
+    /// Seed of the SplitMix64 generator: the same seed and inputs give the same run on every
+    /// platform.
     pub seed: u64,
     /// A particle is feasible when both `|Σλ − 1|` and `|Σδ − 1|` are at most this. The
     /// default 3e-2 is of the order of the violations in the published results; tighter values
@@ -115,7 +119,9 @@ pub struct PenaltyOptions {
     pub feasibility_tolerance: f64,
     /// Run the same polish as PSO afterwards (off by default: this is the baseline).
     pub polish: bool,
+    /// Cap on polish iterations.
     pub polish_iterations: u32,
+    /// Relative tolerance for the verdict and the polish's duality-gap test (as in GJK).
     pub rel_tolerance: f64,
 }
 
@@ -145,13 +151,18 @@ pub struct PsoResult {
     pub distance: f64,
     /// Weak-duality lower bound along `point_b − point_a` (may be negative).
     pub lower_bound: f64,
+    /// Final point of `conv(A)`: `Σ λᵢ xᵢ` with `weights_a` (original coordinates).
     pub point_a: Vec<f64>,
+    /// Final point of `conv(B)`: `Σ δⱼ yⱼ` with `weights_b` (original coordinates).
     pub point_b: Vec<f64>,
     /// Final weights, one per vertex: non-negative, summing to 1.
     pub weights_a: Vec<f64>,
+    /// Final weights over B's vertices, one per vertex: non-negative, summing to 1.
     pub weights_b: Vec<f64>,
     /// The method's own best point before projection, as it is.
     pub raw_weights_a: Vec<f64>,
+    /// B's half of the raw best point before projection: each weight in `[0, 1]`, but the sum
+    /// may miss 1 (see `raw_violation`).
     pub raw_weights_b: Vec<f64>,
     /// Objective at the raw weights (relative to A's centroid; not a distance of two points
     /// of the hulls unless `raw_violation` is 0).
@@ -166,11 +177,15 @@ pub struct PsoResult {
     pub projected_distance: f64,
     /// Whether the polish ran, and its iterations.
     pub polished: bool,
+    /// Polish iterations run (0 when `polished` is false).
     pub polish_iterations: u32,
     /// Generations (PSO) or penalty weights (penalty) run.
     pub iterations: u32,
     /// Objective evaluations (PSO) or gradient evaluations (penalty), polish excluded.
     pub evaluations: u64,
+    /// The answer proved from the final pair (unit normal from A toward B, or a common point
+    /// with weights); `Undetermined` when neither bound is tight enough, the usual outcome of
+    /// an unpolished run.
     pub verdict: VerdictN,
     /// Absolute tolerance of the verdict and of the gap test.
     pub tolerance: f64,

@@ -67,19 +67,27 @@ pub enum Separation {
         /// [`verify_n`](crate::nd::points::verify_n)); its normal is `normal` unless rounding made that
         /// gap non-positive, in which case it is the run's best lower-bound direction.
         certificate: SeparatingHyperplane,
-        /// The closest points (support vectors' convex combinations).
+        /// The closest point of `conv(A)` (a convex combination of A's support vectors).
         point_a: Vec<f64>,
+        /// The closest point of `conv(B)`; `|point_b − point_a| = 2 · margin`.
         point_b: Vec<f64>,
     },
     /// The hulls share a point (touching counts): `common_point` with convex weights over each
     /// set that reproduce it to the tolerance.
     Overlapping {
+        /// A point of both closed hulls (to the distance run's tolerance).
         common_point: Vec<f64>,
+        /// `(index of a point of A, weight)`: non-negative weights summing to 1 whose
+        /// combination of A's points is `common_point`.
         weights_a: Vec<(usize, f64)>,
+        /// `(index of a point of B, weight)`: the same for B.
         weights_b: Vec<(usize, f64)>,
     },
     /// Neither answer was proved (iteration cap or numerical stall).
-    Undetermined { status: Status },
+    Undetermined {
+        /// Why the distance run stopped (`IterationLimit`, `Degenerate` or `Numerical`).
+        status: Status,
+    },
 }
 
 impl Separation {
@@ -133,6 +141,33 @@ pub fn from_distance(d: &NdDistance) -> Separation {
 }
 
 /// Linear separability of `a` and `b` with default [`NdOptions`].
+///
+/// A is `conv(a)`, B is `conv(b)`; both are closed, so hulls that touch (distance within the
+/// tolerance) are `Overlapping`. Errors: `b` of another dimension than `a` (field `b`).
+///
+/// # Example
+///
+/// ```
+/// use convexity::nd::points::PointsN;
+/// use convexity::nd::separate::{separate, Separation};
+///
+/// // Two squares in the plane, 2 apart along x: the best hyperplane is x = 2, margin 1.
+/// let a = PointsN::from_rows(&[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])?;
+/// let b = PointsN::from_rows(&[[3.0, 0.0], [4.0, 0.0], [4.0, 1.0], [3.0, 1.0]])?;
+/// match separate(&a, &b)? {
+///     Separation::Separable { normal, offset, margin, .. } => {
+///         assert!((normal[0] - 1.0).abs() < 1e-9 && normal[1].abs() < 1e-9);
+///         assert!((offset - 2.0).abs() < 1e-9);
+///         assert!((margin - 1.0).abs() < 1e-9);
+///     }
+///     other => panic!("expected separable, got {other:?}"),
+/// }
+///
+/// // Squares sharing the edge x = 1 touch: closed sets, so they overlap.
+/// let c = PointsN::from_rows(&[[1.0, 0.0], [2.0, 0.0], [2.0, 1.0], [1.0, 1.0]])?;
+/// assert_eq!(separate(&a, &c)?.separable(), Some(false));
+/// # Ok::<(), convexity::InputError>(())
+/// ```
 pub fn separate(a: &PointsN, b: &PointsN) -> Result<Separation, InputError> {
     separate_with(a, b, &NdOptions::default())
 }

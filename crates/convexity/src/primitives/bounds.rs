@@ -71,7 +71,10 @@ fn validate_points<V: Vector>(points: &[V]) -> Result<(), InputError> {
 /// A closed ball (a disc in 2D).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoundingSphere<V: Vector> {
+    /// Centre, in the frame of the points it was built from (local, or parent after
+    /// [`BoundingSphere::posed`]).
     pub center: V,
+    /// Radius (≥ 0, same length unit as the points), padded to cover rounding.
     pub radius: f64,
 }
 
@@ -303,7 +306,9 @@ fn solve(m: &mut [[f64; 4]; 3], k: usize) -> Option<[f64; 3]> {
 /// A closed axis-aligned box `[min, max]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Aabb<V: Vector> {
+    /// The corner with the smallest coordinate on every axis.
     pub min: V,
+    /// The corner with the largest coordinate on every axis (`max ≥ min` coordinate-wise).
     pub max: V,
 }
 
@@ -358,10 +363,12 @@ impl<V: Vector> Aabb<V> {
         }
     }
 
+    /// The box's centre `(min + max) / 2`.
     pub fn center(&self) -> V {
         (self.min + self.max) * 0.5
     }
 
+    /// Half the side lengths `(max − min) / 2` (≥ 0): the box is `center ± half_extents`.
     pub fn half_extents(&self) -> V {
         (self.max - self.min) * 0.5
     }

@@ -49,15 +49,20 @@ use crate::primitives::tri_tri::{orient2d, orient3d, point_on_triangle, tri_tri_
 /// Where a point lies relative to a closed mesh (closed solid: the surface is `Boundary`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MeshLocation {
+    /// Strictly inside the solid (non-zero winding number, not on any triangle).
     Inside,
+    /// Exactly on a triangle of the surface (exact predicates, no tolerance).
     Boundary,
+    /// Strictly outside the solid (winding number zero, not on any triangle).
     Outside,
 }
 
 /// Which mesh lies inside the other when no triangles intersect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Containment {
+    /// Mesh A's solid lies inside mesh B's solid (judged from A's vertex 0).
     AInsideB,
+    /// Mesh B's solid lies inside mesh A's solid (judged from B's vertex 0; checked first).
     BInsideA,
 }
 
@@ -266,10 +271,13 @@ impl TriMesh {
         })
     }
 
+    /// The vertex positions as given (mesh-local frame).
     pub fn vertices(&self) -> &[DVec3] {
         &self.vertices
     }
 
+    /// The triangles as indices into [`TriMesh::vertices`], consistently oriented (each
+    /// directed edge used once, its reverse once by a neighbour).
     pub fn triangles(&self) -> &[[usize; 3]] {
         &self.triangles
     }
@@ -280,6 +288,8 @@ impl TriMesh {
         Some(tri.map(|i| self.vertices[i]))
     }
 
+    /// The AABB tree over the triangles' boxes (leaf `i` is triangle `i`), in the mesh-local
+    /// frame.
     pub fn tree(&self) -> &AabbTree {
         &self.tree
     }

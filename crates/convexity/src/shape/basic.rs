@@ -19,6 +19,8 @@ pub struct Ball<V: Vector> {
 }
 
 impl<V: Vector> Ball<V> {
+    /// A closed ball of `radius` (length units, ≥ 0; 0 is a single point) about the local
+    /// origin. Errors: `radius` negative, not finite or beyond [`crate::error::MAX_MAGNITUDE`].
     pub fn new(radius: f64) -> Result<Self, InputError> {
         non_negative("radius", radius)?;
         Ok(Ball {
@@ -26,6 +28,7 @@ impl<V: Vector> Ball<V> {
             _dim: core::marker::PhantomData,
         })
     }
+    /// The radius (GJK treats the ball as the point core plus this radius).
     pub fn radius(&self) -> f64 {
         self.radius
     }
@@ -67,6 +70,9 @@ pub struct Cuboid<V: Vector> {
 }
 
 impl<V: Vector> Cuboid<V> {
+    /// The closed box `[-h, h]` on each local axis for `h = half_extents` (each ≥ 0; a zero
+    /// extent gives a flat box). Errors: a coordinate negative, not finite or too large
+    /// (field `half_extents[i]`).
     pub fn new(half_extents: V) -> Result<Self, InputError> {
         finite_vec("half_extents", half_extents)?;
         for i in 0..V::DIM {
@@ -74,6 +80,7 @@ impl<V: Vector> Cuboid<V> {
         }
         Ok(Cuboid { half_extents })
     }
+    /// Half the side lengths along the local axes.
     pub fn half_extents(&self) -> V {
         self.half_extents
     }
@@ -107,14 +114,18 @@ pub struct Segment<V: Vector> {
 }
 
 impl<V: Vector> Segment<V> {
+    /// The closed segment between the local points `a` and `b` (`a == b` is a point).
+    /// Errors: a coordinate not finite or too large (field `a[i]` or `b[i]`).
     pub fn new(a: V, b: V) -> Result<Self, InputError> {
         finite_vec("a", a)?;
         finite_vec("b", b)?;
         Ok(Segment { a, b })
     }
+    /// The first end point (local frame).
     pub fn a(&self) -> V {
         self.a
     }
+    /// The second end point (local frame).
     pub fn b(&self) -> V {
         self.b
     }
@@ -153,14 +164,18 @@ pub struct Capsule<V: Vector> {
 }
 
 impl<V: Vector> Capsule<V> {
+    /// The points within `radius` (≥ 0) of the segment `a`–`b` (local frame). Errors: as
+    /// [`Segment::new`] for the end points, as [`Ball::new`] for `radius`.
     pub fn new(a: V, b: V, radius: f64) -> Result<Self, InputError> {
         let segment = Segment::new(a, b)?;
         non_negative("radius", radius)?;
         Ok(Capsule { segment, radius })
     }
+    /// The core segment (GJK works on it and adds the radius).
     pub fn segment(&self) -> Segment<V> {
         self.segment
     }
+    /// The radius swept around the core segment.
     pub fn radius(&self) -> f64 {
         self.radius
     }
@@ -198,12 +213,16 @@ pub struct Triangle {
 }
 
 impl Triangle {
+    /// The closed (filled) triangle `abc` in local coordinates; degenerate (collinear or
+    /// repeated) vertices are accepted and give a segment or a point. Errors: a coordinate not
+    /// finite or too large (field `a[i]`, `b[i]` or `c[i]`).
     pub fn new(a: DVec3, b: DVec3, c: DVec3) -> Result<Self, InputError> {
         finite_vec("a", a)?;
         finite_vec("b", b)?;
         finite_vec("c", c)?;
         Ok(Triangle { v: [a, b, c] })
     }
+    /// The vertices `[a, b, c]` as given.
     pub fn vertices(&self) -> [DVec3; 3] {
         self.v
     }
@@ -246,6 +265,9 @@ pub struct Cylinder {
 }
 
 impl Cylinder {
+    /// A solid cylinder along local z of height `2 · half_height` and base radius `radius`
+    /// (both ≥ 0). Errors: either negative, not finite or too large (field `half_height` or
+    /// `radius`).
     pub fn new(half_height: f64, radius: f64) -> Result<Self, InputError> {
         non_negative("half_height", half_height)?;
         non_negative("radius", radius)?;
@@ -254,9 +276,11 @@ impl Cylinder {
             radius,
         })
     }
+    /// Half the height along local z.
     pub fn half_height(&self) -> f64 {
         self.half_height
     }
+    /// Radius of the circular cross-section.
     pub fn radius(&self) -> f64 {
         self.radius
     }
@@ -301,6 +325,9 @@ pub struct Cone {
 }
 
 impl Cone {
+    /// A solid cone along local z of height `2 · half_height` and base radius `radius`
+    /// (both ≥ 0). Errors: either negative, not finite or too large (field `half_height` or
+    /// `radius`).
     pub fn new(half_height: f64, radius: f64) -> Result<Self, InputError> {
         non_negative("half_height", half_height)?;
         non_negative("radius", radius)?;
@@ -309,9 +336,11 @@ impl Cone {
             radius,
         })
     }
+    /// Half the height along local z (base at `-half_height`, apex at `+half_height`).
     pub fn half_height(&self) -> f64 {
         self.half_height
     }
+    /// Radius of the base disc (at `z = -half_height`).
     pub fn radius(&self) -> f64 {
         self.radius
     }

@@ -9,34 +9,54 @@ use glam::{DVec2, DVec3};
 /// Any 3D shape.
 #[derive(Clone, Debug)]
 pub enum Shape3 {
+    /// The convex hull of a point set (`"points"`).
     Points(Points<DVec3>),
+    /// A ball about the local origin (`"sphere"`).
     Sphere(Ball<DVec3>),
+    /// An axis-aligned box about the local origin (`"box"`).
     Cuboid(Cuboid<DVec3>),
+    /// A segment swept by a ball (`"capsule"`).
     Capsule(Capsule<DVec3>),
+    /// A solid cylinder along local z (`"cylinder"`).
     Cylinder(Cylinder),
+    /// A solid cone along local z, apex up (`"cone"`).
     Cone(Cone),
+    /// A line segment (`"segment"`).
     Segment(Segment<DVec3>),
+    /// A filled triangle (`"triangle"`).
     Triangle(Triangle),
     /// A bounded intersection of half-spaces (vertices enumerated at construction).
     Halfspaces(BoundedHalfspaces<DVec3>),
+    /// Another shape grown by a ball of some radius (`"rounded"`).
     Rounded(Box<Rounded<Shape3>>),
+    /// Another shape at a fixed pose in this shape's local frame (`"transformed"`).
     Transformed(Box<Transformed<Shape3, DVec3>>),
+    /// A user-supplied support function (`"custom"`; not readable from JSON).
     Custom(Custom<DVec3>),
 }
 
 /// Any 2D shape.
 #[derive(Clone, Debug)]
 pub enum Shape2 {
+    /// The convex hull of a point set (`"points"`).
     Points(Points<DVec2>),
+    /// A disc about the local origin (`"circle"`).
     Circle(Ball<DVec2>),
+    /// An axis-aligned rectangle about the local origin (`"box"`).
     Rect(Cuboid<DVec2>),
+    /// A segment swept by a disc: a stadium (`"capsule"`).
     Capsule(Capsule<DVec2>),
+    /// A convex polygon with its vertex order (`"polygon"`).
     Polygon(ConvexPolygon),
+    /// A line segment (`"segment"`).
     Segment(Segment<DVec2>),
     /// A bounded intersection of half-planes (vertices enumerated at construction).
     Halfspaces(BoundedHalfspaces<DVec2>),
+    /// Another shape grown by a disc of some radius (`"rounded"`).
     Rounded(Box<Rounded<Shape2>>),
+    /// Another shape at a fixed pose in this shape's local frame (`"transformed"`).
     Transformed(Box<Transformed<Shape2, DVec2>>),
+    /// A user-supplied support function (`"custom"`; not readable from JSON).
     Custom(Custom<DVec2>),
 }
 

@@ -113,6 +113,7 @@ impl<V: Vector> BoundedHalfspaces<V> {
         Self::new(Halfspaces::from_rows(normals, offsets)?)
     }
 
+    /// The half-space system as validated (rows not normalised, redundant rows kept).
     pub fn halfspaces(&self) -> &Halfspaces {
         &self.halfspaces
     }

@@ -13,6 +13,20 @@ use super::SupportMap;
 use crate::error::{InputError, Problem};
 use crate::math::vector::Vector;
 
+/// The convex hull of a finite, non-empty point set (2D or 3D), as a closed shape in its local
+/// frame. Its support function scans the points; the hull itself is never built. For the
+/// faces, use [`crate::hull`].
+///
+/// ```
+/// use convexity::{DVec3, Points};
+///
+/// // A tetrahedron; the duplicate corner is harmless.
+/// let tet = Points::new(&[DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z, DVec3::Z])?;
+/// assert_eq!(tet.len(), 5);
+/// // An empty set is rejected, naming the field.
+/// assert_eq!(Points::<DVec3>::new(&[]).unwrap_err().field, "points");
+/// # Ok::<(), convexity::InputError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Points<V: Vector> {
     points: Vec<V>,
@@ -84,14 +98,17 @@ impl<V: Vector> Points<V> {
         Self::new(&pts)
     }
 
+    /// The points as given (local frame, duplicates kept).
     pub fn points(&self) -> &[V] {
         &self.points
     }
 
+    /// Number of points (at least 1; duplicates count).
     pub fn len(&self) -> usize {
         self.points.len()
     }
 
+    /// Always false: an empty set is rejected at construction.
     pub fn is_empty(&self) -> bool {
         self.points.is_empty()
     }

@@ -9,12 +9,30 @@ use super::{Points, Primitive, SupportMap};
 use crate::error::{InputError, Problem};
 use glam::DVec2;
 
+/// A closed convex polygon in 2D (its interior included), vertices stored counter-clockwise
+/// in its local frame.
+///
+/// ```
+/// use convexity::{ConvexPolygon, DVec2, Problem};
+///
+/// // Clockwise input is accepted and stored counter-clockwise.
+/// let sq = ConvexPolygon::new(&[DVec2::ZERO, DVec2::Y, DVec2::ONE, DVec2::X])?;
+/// assert_eq!(sq.vertices(), [DVec2::X, DVec2::ONE, DVec2::Y, DVec2::ZERO]);
+/// // An arrowhead turns the wrong way at vertex 2.
+/// let arrow = [DVec2::ZERO, DVec2::new(2.0, 0.0), DVec2::new(1.0, 0.5), DVec2::new(1.0, 2.0)];
+/// assert_eq!(ConvexPolygon::new(&arrow).unwrap_err().problem, Problem::NotConvex(2));
+/// # Ok::<(), convexity::InputError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct ConvexPolygon {
     points: Points<DVec2>,
 }
 
 impl ConvexPolygon {
+    /// A polygon from its vertices in order, either winding. Collinear and repeated vertices
+    /// are allowed. Errors (field `points`): empty, a non-finite coordinate
+    /// (`points[i][k]`), a reflex turn ([`Problem::NotConvex`] with the vertex index) or a
+    /// boundary winding around more than once ([`Problem::Invalid`]).
     pub fn new(vertices: &[DVec2]) -> Result<Self, InputError> {
         let pts = Points::new(vertices)?;
         let n = vertices.len();
@@ -60,6 +78,7 @@ impl ConvexPolygon {
         self.points.points()
     }
 
+    /// The vertices as a point-hull shape (same support function).
     pub fn as_points(&self) -> &Points<DVec2> {
         &self.points
     }

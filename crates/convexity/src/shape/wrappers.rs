@@ -18,13 +18,17 @@ pub struct Rounded<S> {
 }
 
 impl<S> Rounded<S> {
+    /// `inner` grown by `radius` (length units, ≥ 0) in every direction. Errors: `radius`
+    /// negative, not finite or too large (field `radius`).
     pub fn new(inner: S, radius: f64) -> Result<Self, InputError> {
         non_negative("radius", radius)?;
         Ok(Rounded { inner, radius })
     }
+    /// The shape before rounding.
     pub fn inner(&self) -> &S {
         &self.inner
     }
+    /// The added radius (not including any radius `inner` already has).
     pub fn radius(&self) -> f64 {
         self.radius
     }
@@ -63,6 +67,8 @@ pub struct Transformed<S, V: Vector> {
 }
 
 impl<S, V: Vector> Transformed<S, V> {
+    /// `inner` placed at `pose` (inner's local frame → the owner's local frame). Infallible:
+    /// a [`Pose`] is valid by construction.
     pub fn new(inner: S, pose: Pose<V>) -> Self {
         use crate::math::vector::Rotation;
         Transformed {
@@ -71,9 +77,11 @@ impl<S, V: Vector> Transformed<S, V> {
             pose,
         }
     }
+    /// The wrapped shape, in its own local frame.
     pub fn inner(&self) -> &S {
         &self.inner
     }
+    /// The fixed pose of `inner` in the owner's local frame.
     pub fn pose(&self) -> &Pose<V> {
         &self.pose
     }
@@ -144,6 +152,10 @@ impl<V: Vector> core::fmt::Debug for Custom<V> {
 }
 
 impl<V: Vector> Custom<V> {
+    /// A shape from its support function, a point `center` inside the set and a size scale
+    /// `size` (about its radius, ≥ 0; used for tolerances). The function is called once on
+    /// [`Vector::AXIS`] as a probe. Errors: `center` not finite (field `center[i]`), `size`
+    /// negative or not finite (field `size`), a non-finite probe point (field `support`).
     pub fn new(
         support: impl Fn(V) -> V + Send + Sync + 'static,
         center: V,

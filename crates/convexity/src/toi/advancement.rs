@@ -46,6 +46,7 @@ pub trait Spin: Vector {
     fn angular_speed(w: Self::Angular) -> f64;
     /// Validates an angular velocity.
     fn check_angular(field: &str, w: Self::Angular) -> Result<(), InputError>;
+    /// No spin (`0.0` in 2D, the zero vector in 3D).
     const ZERO_ANGULAR: Self::Angular;
 }
 
@@ -81,12 +82,19 @@ impl Spin for DVec3 {
 /// its angular velocity about its origin (world frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motion<V: Spin> {
+    /// The body's pose at `t = 0` (world frame).
     pub pose: Pose<V>,
+    /// Velocity of the body's origin (world frame, length per unit time), constant over the
+    /// step.
     pub linear: V,
+    /// Angular velocity about the body's origin (world frame; radians per unit time in 2D, a
+    /// rotation vector whose length is the rate in 3D), constant over the step.
     pub angular: V::Angular,
 }
 
 impl<V: Spin> Motion<V> {
+    /// A motion from its start pose, linear velocity and angular velocity (all world frame);
+    /// validated when the query runs.
     pub fn new(pose: Pose<V>, linear: V, angular: V::Angular) -> Self {
         Motion {
             pose,
@@ -119,10 +127,13 @@ impl<V: Spin> Motion<V> {
 /// Settings of [`conservative_advancement`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AdvancementOptions {
+    /// Cap on the advancement steps (each one GJK distance query); hitting it returns
+    /// [`TimeOfImpact::IterationLimit`] with the time reached.
     pub max_iterations: u32,
     /// Distance at which the shapes count as touching; `None` for
     /// `max(1e-9 × (size_A + size_B), GJK's touch tolerance)`.
     pub tolerance: Option<f64>,
+    /// Options of the GJK distance query run at each step.
     pub gjk: gjk::GjkOptions,
 }
 

@@ -37,13 +37,23 @@ pub enum TimeOfImpact<V> {
     /// First contact at `toi ∈ [0, h]` (`toi = 0` only from a path that cannot tell touching
     /// from approaching, see the module docs). `normal` is a unit vector from A toward B;
     /// `points` are the contact points on A and on B (equal to within the tolerance).
-    Hit { toi: f64, normal: V, points: [V; 2] },
+    Hit {
+        /// Time of first contact, in the units of the velocities' time (`0 ≤ toi ≤ h`).
+        toi: f64,
+        /// Unit contact normal from A toward B (world frame, at `toi`).
+        normal: V,
+        /// `[point on A, point on B]` at `toi` (world frame).
+        points: [V; 2],
+    },
     /// No contact during `[0, h]`.
     Separated,
     /// The shapes touch or overlap at `t = 0`.
     InitiallyOverlapping,
     /// The iteration cap was hit. The shapes are proved disjoint on `[0, reached]`.
-    IterationLimit { reached: f64 },
+    IterationLimit {
+        /// The time up to which the shapes are proved disjoint (`0 ≤ reached ≤ h`).
+        reached: f64,
+    },
 }
 
 impl<V> TimeOfImpact<V> {

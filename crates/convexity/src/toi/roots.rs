@@ -48,6 +48,10 @@ pub enum RootKind {
 pub struct Roots {
     roots: [(f64, RootKind); 4],
     len: usize,
+    /// `Converged` normally; `Degenerate` for a non-finite coefficient (no roots reported),
+    /// `Identical` for the zero polynomial (every time is a root; none reported),
+    /// `IterationLimit` if root isolation hit its step cap with an interval still holding
+    /// several distinct roots (one root is then reported for that interval).
     pub status: Status,
 }
 
@@ -73,9 +77,11 @@ impl Roots {
     pub fn times(&self) -> impl Iterator<Item = f64> + '_ {
         self.as_slice().iter().map(|r| r.0)
     }
+    /// Number of distinct roots found in `[0, h]` (at most 4).
     pub fn len(&self) -> usize {
         self.len
     }
+    /// True when no root lies in `[0, h]` (or none was reported, see `status`).
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -33,11 +33,14 @@ use crate::verdict::Verdict;
 /// The hull of a shape and its copy translated by `displacement` (in the shape's own frame).
 #[derive(Clone, Copy, Debug)]
 pub struct Swept<'s, V, S: ?Sized> {
+    /// The shape at the start of the step.
     pub shape: &'s S,
+    /// The translation over the step, in the shape's own frame (length units, not a velocity).
     pub displacement: V,
 }
 
 impl<'s, V: Vector, S: SupportMap<V> + ?Sized> Swept<'s, V, S> {
+    /// The hull swept by `shape` translating by `displacement` (shape's own frame).
     pub fn new(shape: &'s S, displacement: V) -> Self {
         Swept {
             shape,
@@ -79,6 +82,7 @@ pub struct SweptOptions {
     /// Distance at which the shapes count as touching; `None` for
     /// `max(1e-9 × (size_A + size_B), GJK's touch tolerance)`.
     pub tolerance: Option<f64>,
+    /// Options of the GJK distance query run at each advancement step.
     pub gjk: gjk::GjkOptions,
 }
 

@@ -72,8 +72,11 @@ pub enum HitKind {
 /// segment `b_index` of B.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SegmentHit {
+    /// Index of the segment of A: it runs from vertex `a_index` to the next vertex.
     pub a_index: usize,
+    /// Index of the segment of B: it runs from vertex `b_index` to the next vertex.
     pub b_index: usize,
+    /// What the two segments share: one point or a collinear overlap.
     pub kind: HitKind,
 }
 
