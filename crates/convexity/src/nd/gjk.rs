@@ -660,16 +660,28 @@ pub(crate) fn verdict_for(
     // projected off the directions of the two closest features (the edges between the vertices
     // carrying weight) is the features' common normal, exact up to the rounding of the edges.
     let projected = off_features(a, weights.0, b, weights.1, &d);
-    // The same from the faces the direction itself supports (vertices within 1e-6 of the
-    // pair's size of each extreme), for a run that stopped with a simplex short of the faces.
-    let supported = unit(&d).and_then(|n| {
-        let delta = 1e-6 * (a.size() + b.size());
-        let (wa, wb) = (near_support(a, &n, delta), near_support(b, &neg(&n), delta));
-        off_features(a, &wa, b, &wb, &d)
+    // The same from the faces the direction itself supports (vertices within δ of each
+    // extreme), for a run that stopped with a simplex short of the faces. The tilt of `d` is
+    // about (coordinate rounding)/|d|, so far from the origin a face's far vertices can sit
+    // 1e-5 of the size below the extreme (issue 14: rotated boxes 5 tolerances apart at offset
+    // 1e3): widen δ step by step. A too-wide set only loses its candidate (the projection
+    // leaves nothing, or its gap is checked below and loses), never a wrong certificate.
+    let supported = unit(&d).map_or_else(Vec::new, |n| {
+        [1e-6, 1e-4, 1e-2]
+            .into_iter()
+            .filter_map(|rel| {
+                let delta = rel * (a.size() + b.size());
+                let (wa, wb) = (near_support(a, &n, delta), near_support(b, &neg(&n), delta));
+                off_features(a, &wa, b, &wb, &d)
+            })
+            .collect()
     });
-    let candidates = [projected, supported, unit(&d), lower_dir.and_then(unit)];
+    let candidates = [projected, unit(&d), lower_dir.and_then(unit)]
+        .into_iter()
+        .flatten()
+        .chain(supported);
     let mut best: Option<SeparatingHyperplane> = None;
-    for normal in candidates.into_iter().flatten() {
+    for normal in candidates {
         let gap = extent_gap(a, b, &normal);
         if gap > 0.0 && gap.is_finite() && best.as_ref().is_none_or(|h| gap > h.gap) {
             best = Some(SeparatingHyperplane { normal, gap });
