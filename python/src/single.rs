@@ -241,7 +241,13 @@ pub fn penetration(
 
 fn outcome_result<V: Vector>(o: Outcome<V>) -> PyQueryResult {
     let mut r = PyQueryResult::new(o.method.name(), o.status, o.iterations, o.tolerance);
-    r.distance = o.distance;
+    // As the CLI reports it: an intersecting verdict has distance 0 whatever the method
+    // computed (a touching pair within the tolerance may have computed a tiny gap).
+    r.distance = if o.verdict.intersecting() == Some(true) {
+        Some(0.0)
+    } else {
+        o.distance
+    };
     r.depth = o.penetration_depth;
     r.intersecting = o.verdict.intersecting();
     r.point_a = o.point_a.map(coords);
@@ -309,12 +315,32 @@ pub fn query(
                     })?;
                 }
                 let o = cq::run_n(m, a, b).map_err(|e| value_error("method", e))?;
-                let mut r = PyQueryResult::new(o.method.name(), o.status, o.iterations, o.tolerance);
-                r.distance = o.distance;
+                let mut r =
+                    PyQueryResult::new(o.method.name(), o.status, o.iterations, o.tolerance);
                 r.intersecting = o.verdict.intersecting();
+                r.distance = if r.intersecting == Some(true) {
+                    Some(0.0)
+                } else {
+                    o.distance
+                };
+                if let (Some(pa), Some(pb), Some(false)) = (&o.point_a, &o.point_b, r.intersecting)
+                {
+                    let d: Vec<f64> = pb.iter().zip(pa).map(|(y, x)| y - x).collect();
+                    let len = d.iter().map(|x| x * x).sum::<f64>().sqrt();
+                    if len > 0.0 {
+                        r.normal = Some(d.iter().map(|x| x / len).collect());
+                    }
+                }
                 r.point_a = o.point_a;
                 r.point_b = o.point_b;
                 r.certificate = PyCertificate::from_verdict_n(&o.verdict);
+                r.check = Some(match verify_n(&o.verdict, a, b, o.tolerance) {
+                    Ok(()) => "verified".to_string(),
+                    Err(convexity::verdict::CertificateError::NoCertificate) => {
+                        "no certificate".to_string()
+                    }
+                    Err(e) => format!("rejected: {e}"),
+                });
                 Ok(r)
             }
         }
