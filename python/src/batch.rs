@@ -318,8 +318,8 @@ fn input(
             None => n = Some((c, field)),
             Some((m, first)) if m != c => {
                 return Err(value_error(
-                    field,
-                    format!("has {c} rows but {first} has {m}; every per-row input needs the same N"),
+                    first,
+                    format!("has {m} rows but {field} has {c}; every per-row input needs the same N"),
                 ))
             }
             _ => {}

@@ -7,6 +7,7 @@
 use crate::convert::{self, value_error};
 use convexity::{DQuat, DVec3, Pose2, Pose3, Problem};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 /// How a pose is laid out in a flat row of floats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +150,9 @@ fn read(obj: &Bound<'_, PyAny>, field: &str, dim: usize) -> PyResult<Option<(Lay
     if obj.is_none() {
         return Ok(None);
     }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        return scene_pose(d, field, dim).map(Some);
+    }
     let a = convert::array(obj, field)?;
     match Layout::of_shape(&a.shape) {
         Some(l) if l.dim() == dim => Ok(Some((l, a.data))),
@@ -184,5 +188,41 @@ pub fn pose2(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Pose2> {
     match read(obj, field, 2)? {
         None => Ok(Pose2::IDENTITY),
         Some((l, v)) => pose2_from(&v, l).map_err(|e| value_error("", format!("{field}{e}"))),
+    }
+}
+
+/// A scene-format pose object: `translation` and `rotation` [x, y, z, w] (3D) or `angle` (2D).
+fn scene_pose(d: &Bound<'_, PyDict>, field: &str, dim: usize) -> PyResult<(Layout, Vec<f64>)> {
+    let get = |k: &str, default: &[f64]| -> PyResult<Vec<f64>> {
+        match d.get_item(k)? {
+            Some(v) if !v.is_none() => {
+                let a = convert::array(&v, &format!("{field}.{k}"))?;
+                if a.data.len() != default.len() || a.ndim() > 1 {
+                    return Err(value_error(
+                        &format!("{field}.{k}"),
+                        format!("expected {} numbers, found shape {}", default.len(), a.shape_str()),
+                    ));
+                }
+                Ok(a.data)
+            }
+            _ => Ok(default.to_vec()),
+        }
+    };
+    let (wrong, advice) = if dim == 3 {
+        ("angle", "a 3D pose takes \"rotation\" as a unit quaternion [x, y, z, w], not \"angle\"")
+    } else {
+        ("rotation", "a 2D pose takes \"angle\" in radians, not a quaternion \"rotation\"")
+    };
+    if d.contains(wrong)? {
+        return Err(value_error(&format!("{field}.{wrong}"), advice));
+    }
+    if dim == 3 {
+        let mut v = get("translation", &[0.0; 3])?;
+        v.extend(get("rotation", &[0.0, 0.0, 0.0, 1.0])?);
+        Ok((Layout::Quat7, v))
+    } else {
+        let mut v = get("translation", &[0.0; 2])?;
+        v.extend(get("angle", &[0.0])?);
+        Ok((Layout::Angle3, v))
     }
 }
