@@ -9,9 +9,7 @@
 
 use crate::convert::{self, guard, panic_message, value_error};
 use crate::pose::{self, Layout};
-use crate::results::{
-    self, bool_array, status_code, PyBatchResult, ERROR_CODE,
-};
+use crate::results::{self, bool_array, status_code, PyBatchResult, ERROR_CODE};
 use crate::shapes::{shape_arg, Geom, PyShape, ShapeData};
 use crate::single::{dim_name, epa2, epa3};
 use convexity::gjk;
@@ -104,7 +102,14 @@ fn verdict_code<V>(v: &Verdict<V>) -> i8 {
 
 const NAN3: [f64; 3] = [f64::NAN; 3];
 
-fn answer<V, S>(kind: Kind, a: &S, pa: &Pose<V>, b: &S, pb: &Pose<V>, epa: impl Fn() -> convexity::gjk::epa::Penetration<V>) -> Row
+fn answer<V, S>(
+    kind: Kind,
+    a: &S,
+    pa: &Pose<V>,
+    b: &S,
+    pb: &Pose<V>,
+    epa: impl Fn() -> convexity::gjk::epa::Penetration<V>,
+) -> Row
 where
     V: Vector,
     S: convexity::SupportMap<V>,
@@ -193,12 +198,16 @@ fn one_row(inp: &Input, i: usize) -> Result<Row, String> {
         (Geom::D3(sa), Geom::D3(sb)) => {
             let pa = pose3_row(&inp.poses_a, i)?;
             let pb = pose3_row(&inp.poses_b, i)?;
-            Ok(answer(inp.kind, sa, &pa, sb, &pb, || epa3(sa, &pa, sb, &pb)))
+            Ok(answer(inp.kind, sa, &pa, sb, &pb, || {
+                epa3(sa, &pa, sb, &pb)
+            }))
         }
         (Geom::D2(sa), Geom::D2(sb)) => {
             let pa = pose2_row(&inp.poses_a, i)?;
             let pb = pose2_row(&inp.poses_b, i)?;
-            Ok(answer(inp.kind, sa, &pa, sb, &pb, || epa2(sa, &pa, sb, &pb)))
+            Ok(answer(inp.kind, sa, &pa, sb, &pb, || {
+                epa2(sa, &pa, sb, &pb)
+            }))
         }
         _ => Err(format!("row {i}: shapes a and b cannot be paired")),
     }
@@ -211,13 +220,15 @@ pub fn run_batch(inp: &Input, threads: Option<usize>) -> Vec<Result<Row, String>
         (0..inp.n)
             .into_par_iter()
             .with_min_len(64)
-            .map(|i| match catch_unwind(AssertUnwindSafe(|| one_row(inp, i))) {
-                Ok(r) => r,
-                Err(p) => Err(format!(
-                    "row {i}: internal error in convexity (please report): {}",
-                    panic_message(&p)
-                )),
-            })
+            .map(
+                |i| match catch_unwind(AssertUnwindSafe(|| one_row(inp, i))) {
+                    Ok(r) => r,
+                    Err(p) => Err(format!(
+                        "row {i}: internal error in convexity (please report): {}",
+                        panic_message(&p)
+                    )),
+                },
+            )
             .collect()
     };
     match threads {
@@ -237,8 +248,12 @@ fn read_shapes(obj: &Bound<'_, PyAny>, field: &'static str) -> PyResult<Shapes> 
             field,
         });
     }
-    if obj.is_instance_of::<pyo3::types::PyString>() || obj.is_instance_of::<pyo3::types::PyDict>() {
-        return Err(value_error(field, "expected a shape or a sequence of shapes"));
+    if obj.is_instance_of::<pyo3::types::PyString>() || obj.is_instance_of::<pyo3::types::PyDict>()
+    {
+        return Err(value_error(
+            field,
+            "expected a shape or a sequence of shapes",
+        ));
     }
     let iter = obj
         .try_iter()
@@ -319,7 +334,9 @@ fn input(
             Some((m, first)) if m != c => {
                 return Err(value_error(
                     first,
-                    format!("has {m} rows but {field} has {c}; every per-row input needs the same N"),
+                    format!(
+                        "has {m} rows but {field} has {c}; every per-row input needs the same N"
+                    ),
                 ))
             }
             _ => {}
@@ -378,7 +395,10 @@ fn batch(
     threads: Option<usize>,
 ) -> PyResult<PyBatchResult> {
     if threads == Some(0) {
-        return Err(value_error("threads", "must be at least 1 (or None for all cores)"));
+        return Err(value_error(
+            "threads",
+            "must be at least 1 (or None for all cores)",
+        ));
     }
     let inp = input(kind, shapes_a, poses_a, shapes_b, poses_b)?;
     let rows = py.detach(|| run_batch(&inp, threads));
@@ -458,7 +478,17 @@ pub fn distance_batch(
     poses_b: &Bound<'_, PyAny>,
     threads: Option<usize>,
 ) -> PyResult<PyBatchResult> {
-    guard(|| batch(py, Kind::Distance, shapes_a, poses_a, shapes_b, poses_b, threads))
+    guard(|| {
+        batch(
+            py,
+            Kind::Distance,
+            shapes_a,
+            poses_a,
+            shapes_b,
+            poses_b,
+            threads,
+        )
+    })
 }
 
 /// Boolean intersection tests for N pairs (GJK with early exit); arguments as in
@@ -478,7 +508,17 @@ pub fn intersects_batch(
     poses_b: &Bound<'_, PyAny>,
     threads: Option<usize>,
 ) -> PyResult<PyBatchResult> {
-    guard(|| batch(py, Kind::Intersects, shapes_a, poses_a, shapes_b, poses_b, threads))
+    guard(|| {
+        batch(
+            py,
+            Kind::Intersects,
+            shapes_a,
+            poses_a,
+            shapes_b,
+            poses_b,
+            threads,
+        )
+    })
 }
 
 /// Penetration depths, normals and contact points for N pairs (GJK + EPA); arguments as in
@@ -498,5 +538,15 @@ pub fn penetration_batch(
     poses_b: &Bound<'_, PyAny>,
     threads: Option<usize>,
 ) -> PyResult<PyBatchResult> {
-    guard(|| batch(py, Kind::Penetration, shapes_a, poses_a, shapes_b, poses_b, threads))
+    guard(|| {
+        batch(
+            py,
+            Kind::Penetration,
+            shapes_a,
+            poses_a,
+            shapes_b,
+            poses_b,
+            threads,
+        )
+    })
 }

@@ -68,7 +68,10 @@ pub fn shape_str(shape: &[usize]) -> String {
         [n] => format!("({n},)"),
         s => format!(
             "({})",
-            s.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+            s.iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -129,13 +132,14 @@ pub fn array(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Arr> {
         ));
     }
     if let Ok(a) = obj.cast::<PyArrayDyn<f64>>() {
-        if let Ok(ro) = a.try_readonly() {
-            if let Ok(s) = ro.as_slice() {
-                return Ok(Arr {
-                    shape: ro.shape().to_vec(),
-                    data: s.to_vec(),
-                });
-            }
+        // SAFETY: the values are copied out at once while this thread holds the GIL, so no
+        // Python code can resize or write the array meanwhile; skipping rust-numpy's borrow
+        // tracking saves most of the per-call cost of a small pose array.
+        if let Ok(s) = unsafe { a.as_slice() } {
+            return Ok(Arr {
+                shape: a.shape().to_vec(),
+                data: s.to_vec(),
+            });
         }
     }
     if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
@@ -161,10 +165,7 @@ pub fn array(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Arr> {
                 field,
                 format!(
                     "expected an array of numbers ({})",
-                    e.value(py)
-                        .str()
-                        .map(|s| s.to_string())
-                        .unwrap_or_default()
+                    e.value(py).str().map(|s| s.to_string()).unwrap_or_default()
                 ),
             )
         })?;
@@ -196,7 +197,10 @@ pub fn number(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<f64> {
     if a.shape.iter().product::<usize>() != 1 || a.ndim() > 1 {
         return Err(value_error(
             field,
-            format!("expected one number, found an array of shape {}", a.shape_str()),
+            format!(
+                "expected one number, found an array of shape {}",
+                a.shape_str()
+            ),
         ));
     }
     Ok(a.data[0])
@@ -208,7 +212,10 @@ pub fn vector(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<f64>> {
     if a.ndim() != 1 {
         return Err(value_error(
             field,
-            format!("expected a 1-d array of coordinates, found shape {}", a.shape_str()),
+            format!(
+                "expected a 1-d array of coordinates, found shape {}",
+                a.shape_str()
+            ),
         ));
     }
     if a.data.is_empty() {

@@ -54,7 +54,10 @@ fn _convexity(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nd::contains, m)?)?;
     m.add_function(wrap_pyfunction!(nd::distance_nd, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
-    let names: Vec<&str> = convexity::query::Method::ALL.iter().map(|m| m.name()).collect();
+    let names: Vec<&str> = convexity::query::Method::ALL
+        .iter()
+        .map(|m| m.name())
+        .collect();
     m.add("METHODS", names)?;
     Ok(())
 }

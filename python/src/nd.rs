@@ -228,7 +228,8 @@ pub fn distance_nd(A: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>) -> PyResult<PyQue
                 ),
             ));
         }
-        let d = nd::distance_n(&a, &b, &nd::NdOptions::default()).map_err(|e| input_error("", e))?;
+        let d =
+            nd::distance_n(&a, &b, &nd::NdOptions::default()).map_err(|e| input_error("", e))?;
         let mut r = PyQueryResult::new("gjk-nd", d.status, d.iterations, d.tolerance);
         r.distance = Some(d.distance);
         r.lower_bound = Some(d.lower_bound);
@@ -240,4 +241,3 @@ pub fn distance_nd(A: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>) -> PyResult<PyQue
         Ok(r)
     })
 }
-

@@ -200,7 +200,11 @@ fn scene_pose(d: &Bound<'_, PyDict>, field: &str, dim: usize) -> PyResult<(Layou
                 if a.data.len() != default.len() || a.ndim() > 1 {
                     return Err(value_error(
                         &format!("{field}.{k}"),
-                        format!("expected {} numbers, found shape {}", default.len(), a.shape_str()),
+                        format!(
+                            "expected {} numbers, found shape {}",
+                            default.len(),
+                            a.shape_str()
+                        ),
                     ));
                 }
                 Ok(a.data)
@@ -209,9 +213,15 @@ fn scene_pose(d: &Bound<'_, PyDict>, field: &str, dim: usize) -> PyResult<(Layou
         }
     };
     let (wrong, advice) = if dim == 3 {
-        ("angle", "a 3D pose takes \"rotation\" as a unit quaternion [x, y, z, w], not \"angle\"")
+        (
+            "angle",
+            "a 3D pose takes \"rotation\" as a unit quaternion [x, y, z, w], not \"angle\"",
+        )
     } else {
-        ("rotation", "a 2D pose takes \"angle\" in radians, not a quaternion \"rotation\"")
+        (
+            "rotation",
+            "a 2D pose takes \"angle\" in radians, not a quaternion \"rotation\"",
+        )
     };
     if d.contains(wrong)? {
         return Err(value_error(&format!("{field}.{wrong}"), advice));

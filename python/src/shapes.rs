@@ -204,9 +204,15 @@ pub fn build_ball(radius: &Bound<'_, PyAny>, d3: bool, prefix: &str) -> PyResult
     let r = convert::number(radius, &join(prefix, "radius"))?;
     let err = |e| input_error(prefix, e);
     let (geom, kind) = if d3 {
-        (Geom::D3(Shape3::Sphere(Ball::new(r).map_err(err)?)), "sphere")
+        (
+            Geom::D3(Shape3::Sphere(Ball::new(r).map_err(err)?)),
+            "sphere",
+        )
     } else {
-        (Geom::D2(Shape2::Circle(Ball::new(r).map_err(err)?)), "circle")
+        (
+            Geom::D2(Shape2::Circle(Ball::new(r).map_err(err)?)),
+            "circle",
+        )
     };
     Ok(data(geom, kind, vec![("radius", Field::Num(r))]))
 }
@@ -301,7 +307,10 @@ pub fn build_cylinder_or_cone(
     let r = convert::number(radius, &join(prefix, "radius"))?;
     let err = |e| input_error(prefix, e);
     let (geom, kind) = if cone {
-        (Geom::D3(Shape3::Cone(Cone::new(h, r).map_err(err)?)), "cone")
+        (
+            Geom::D3(Shape3::Cone(Cone::new(h, r).map_err(err)?)),
+            "cone",
+        )
     } else {
         (
             Geom::D3(Shape3::Cylinder(Cylinder::new(h, r).map_err(err)?)),
@@ -361,7 +370,10 @@ pub fn build_halfspaces(
     Ok(data(
         geom,
         "halfspaces",
-        vec![("normals", Field::Rows(d, flat)), ("offsets", Field::Vec(off))],
+        vec![
+            ("normals", Field::Rows(d, flat)),
+            ("offsets", Field::Vec(off)),
+        ],
     ))
 }
 
@@ -387,7 +399,10 @@ pub fn build_rounded(inner: Arc<ShapeData>, radius: f64, prefix: &str) -> PyResu
     Ok(data(
         geom,
         "rounded",
-        vec![("shape", Field::Shape(inner)), ("radius", Field::Num(radius))],
+        vec![
+            ("shape", Field::Shape(inner)),
+            ("radius", Field::Num(radius)),
+        ],
     ))
 }
 
@@ -403,7 +418,10 @@ pub fn build_transformed(
             let t = p.translation();
             let flat = vec![t.x, t.y, p.rotation().angle()];
             (
-                Geom::D2(Shape2::Transformed(Box::new(Transformed::new(s.clone(), p)))),
+                Geom::D2(Shape2::Transformed(Box::new(Transformed::new(
+                    s.clone(),
+                    p,
+                )))),
                 flat,
             )
         }
@@ -412,7 +430,10 @@ pub fn build_transformed(
             let (t, q) = (p.translation(), p.rotation());
             let flat = vec![t.x, t.y, t.z, q.x, q.y, q.z, q.w];
             (
-                Geom::D3(Shape3::Transformed(Box::new(Transformed::new(s.clone(), p)))),
+                Geom::D3(Shape3::Transformed(Box::new(Transformed::new(
+                    s.clone(),
+                    p,
+                )))),
                 flat,
             )
         }
@@ -473,7 +494,10 @@ pub fn from_dict(obj: &Bound<'_, PyAny>, prefix: &str) -> PyResult<Arc<ShapeData
             prefix,
             format!(
                 "expected a shape dict with a \"type\", found {}",
-                obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                obj.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
             ),
         )
     })?;
@@ -607,7 +631,10 @@ impl PyShape {
     }
 
     /// Pickles as `shape_from_dict(self.to_dict())`.
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
         guard(|| {
             let f = py.import("convexity")?.getattr("shape_from_dict")?;
             Ok((f, (to_dict(py, &self.data)?,)))
@@ -775,7 +802,12 @@ pub struct PyCylinder;
 impl PyCylinder {
     #[new]
     fn new(half_height: &Bound<'_, PyAny>, radius: &Bound<'_, PyAny>) -> Init<Self> {
-        guard(|| init(build_cylinder_or_cone(half_height, radius, false, "")?, PyCylinder))
+        guard(|| {
+            init(
+                build_cylinder_or_cone(half_height, radius, false, "")?,
+                PyCylinder,
+            )
+        })
     }
 }
 
@@ -791,7 +823,12 @@ pub struct PyCone;
 impl PyCone {
     #[new]
     fn new(half_height: &Bound<'_, PyAny>, radius: &Bound<'_, PyAny>) -> Init<Self> {
-        guard(|| init(build_cylinder_or_cone(half_height, radius, true, "")?, PyCone))
+        guard(|| {
+            init(
+                build_cylinder_or_cone(half_height, radius, true, "")?,
+                PyCone,
+            )
+        })
     }
 }
 
@@ -880,7 +917,10 @@ pub fn shape_arg(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Arc<ShapeData>
             field,
             format!(
                 "expected a convexity shape, found {}",
-                obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                obj.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
             ),
         )),
     }

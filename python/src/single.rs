@@ -201,14 +201,28 @@ pub fn penetration_result<V: Vector>(p: &epa::Penetration<V>) -> PyQueryResult {
 pub fn epa2(a: &Shape2, pa: &Pose2, b: &Shape2, pb: &Pose2) -> epa::Penetration<DVec2> {
     EPA2.with(|c| match c.try_borrow_mut() {
         Ok(mut ctx) => epa::penetration(a, pa, b, pb, &epa::Options::default(), &mut ctx),
-        Err(_) => epa::penetration(a, pa, b, pb, &epa::Options::default(), &mut epa::Context::new()),
+        Err(_) => epa::penetration(
+            a,
+            pa,
+            b,
+            pb,
+            &epa::Options::default(),
+            &mut epa::Context::new(),
+        ),
     })
 }
 
 pub fn epa3(a: &Shape3, pa: &Pose3, b: &Shape3, pb: &Pose3) -> epa::Penetration<DVec3> {
     EPA3.with(|c| match c.try_borrow_mut() {
         Ok(mut ctx) => epa::penetration(a, pa, b, pb, &epa::Options::default(), &mut ctx),
-        Err(_) => epa::penetration(a, pa, b, pb, &epa::Options::default(), &mut epa::Context::new()),
+        Err(_) => epa::penetration(
+            a,
+            pa,
+            b,
+            pb,
+            &epa::Options::default(),
+            &mut epa::Context::new(),
+        ),
     })
 }
 
@@ -263,20 +277,31 @@ pub fn method_arg(name: &str) -> PyResult<Method> {
         let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
         value_error(
             "method",
-            format!("unknown method {name:?}; valid methods are: {}", names.join(", ")),
+            format!(
+                "unknown method {name:?}; valid methods are: {}",
+                names.join(", ")
+            ),
         )
     })
 }
 
-fn run<V, S>(m: Method, a: &S, pa: &Pose<V>, b: &S, pb: &Pose<V>, force: bool) -> PyResult<PyQueryResult>
+fn run<V, S>(
+    m: Method,
+    a: &S,
+    pa: &Pose<V>,
+    b: &S,
+    pb: &Pose<V>,
+    force: bool,
+) -> PyResult<PyQueryResult>
 where
     V: cq::QuerySpace,
     S: Polytope<V>,
 {
     if !force {
         let count = |s: &S| s.vertex_set().map_or(0, |v| v.len());
-        m.check_size(count(a), count(b))
-            .map_err(|e| value_error("method", format!("{e} (pass force=True to run it anyway)")))?;
+        m.check_size(count(a), count(b)).map_err(|e| {
+            value_error("method", format!("{e} (pass force=True to run it anyway)"))
+        })?;
     }
     let o = cq::run(m, a, pa, b, pb).map_err(|e| value_error("method", e))?;
     Ok(outcome_result(o))
@@ -358,7 +383,10 @@ fn certificate_problem(
     tol: f64,
 ) -> PyResult<Option<String>> {
     if !tol.is_finite() || tol < 0.0 {
-        return Err(value_error("tol", format!("value {tol} must be finite and >= 0")));
+        return Err(value_error(
+            "tol",
+            format!("value {tol} must be finite and >= 0"),
+        ));
     }
     let cert = certificate
         .cast::<PyCertificate>()
@@ -367,12 +395,8 @@ fn certificate_problem(
         .clone();
     let (sa, sb) = args(a, b)?;
     let r = match pair(&sa, pose_a, &sb, pose_b)? {
-        Pair::D2(a, pa, b, pb) => {
-            convexity::verify(a, &pa, b, &pb, &cert.verdict::<DVec2>()?, tol)
-        }
-        Pair::D3(a, pa, b, pb) => {
-            convexity::verify(a, &pa, b, &pb, &cert.verdict::<DVec3>()?, tol)
-        }
+        Pair::D2(a, pa, b, pb) => convexity::verify(a, &pa, b, &pb, &cert.verdict::<DVec2>()?, tol),
+        Pair::D3(a, pa, b, pb) => convexity::verify(a, &pa, b, &pb, &cert.verdict::<DVec3>()?, tol),
         Pair::Nd(a, b) => {
             let v = cert.verdict_n();
             let n = match &v {
@@ -383,7 +407,10 @@ fn certificate_problem(
             if n != a.dim() {
                 return Err(value_error(
                     "certificate",
-                    format!("has {n} coordinates but the shapes are {}-dimensional", a.dim()),
+                    format!(
+                        "has {n} coordinates but the shapes are {}-dimensional",
+                        a.dim()
+                    ),
                 ));
             }
             match v {

@@ -85,3 +85,31 @@ def test_2d_batches() -> None:
 def test_empty_batch_is_empty() -> None:
     r = cx.distance_batch(cx.Sphere(1), None, cx.Sphere(1), np.zeros((0, 7)))
     assert len(r) == 0 and r.distance.shape == (0,) and r.point_a.shape == (0, 3)
+
+
+def test_batch_releases_the_gil() -> None:
+    """A Python thread keeps running while a long batch runs in another thread."""
+    import threading
+    import time
+
+    rng = np.random.default_rng(13)
+    a = cx.Points(hull_points(rng, 64))
+    pb = random_poses(rng, 400_000, 2.0)
+    done = threading.Event()
+    ticks = []
+
+    def work() -> None:
+        cx.distance_batch(a, None, a, pb, threads=1)
+        done.set()
+
+    t = threading.Thread(target=work)
+    t0 = time.perf_counter()
+    t.start()
+    while not done.is_set():
+        ticks.append(time.perf_counter())
+        time.sleep(0.001)
+    t.join()
+    elapsed = time.perf_counter() - t0
+    # With the GIL held, the loop could not tick during the batch.
+    assert elapsed > 0.05
+    assert len(ticks) > 10

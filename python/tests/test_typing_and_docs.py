@@ -74,3 +74,14 @@ def test_every_docstring_example_runs() -> None:
     missing = [n for n in cx.__all__ if n not in documented and n not in ("METHODS", "Shape", "QueryResult", "BatchResult")]
     assert missing == [], missing
     assert examples > 40
+
+
+def test_readme_python_example_runs() -> None:
+    readme = (HERE.parents[1] / "README.md").read_text()
+    start = readme.index("## From Python")
+    code = readme[readme.index("```python\n", start) + len("```python\n"):]
+    code = code[: code.index("```")]
+    assert len(code.strip().splitlines()) <= 12
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "verified" in out.stdout
