@@ -64,6 +64,7 @@ def test_distances_and_verdicts_agree_with_coal_and_fcl(name: str) -> None:
     ours = cx.distance_batch(a, pa, b, pb)
     assert ours.errors == []
     seen = {"separated": 0, "overlapping": 0}
+    fcl_off = 0
     for i in range(N):
         d = float(ours.distance[i])
         hit = bool(ours.intersecting[i])
@@ -72,7 +73,13 @@ def test_distances_and_verdicts_agree_with_coal_and_fcl(name: str) -> None:
         if not hit and d > 1e-5:
             seen["separated"] += 1
             assert abs(dc - d) <= 1e-6 * (1 + d), (name, i, d, dc)
-            assert abs(df - d) <= 1e-6 * (1 + d), (name, i, d, df)
+            if abs(df - d) > 1e-6 * (1 + d):
+                # python-fcl (libccd) is off on a few hull pairs (5e-2 seen on hull32); such an
+                # answer must lie outside our certified bracket [gap, distance], i.e. be wrong.
+                r = cx.distance(a, pa[i], b, pb[i])
+                assert r.certificate is not None and r.certificate.gap is not None
+                assert df < r.certificate.gap or df > d, (name, i, d, df)
+                fcl_off += 1
             assert not _coal_collide(ca, cb, pa[i], pb[i])
             assert not _fcl_collide(fa, fb, pa[i], pb[i])
         elif hit:
@@ -86,6 +93,7 @@ def test_distances_and_verdicts_agree_with_coal_and_fcl(name: str) -> None:
                 if dc > -1e300:
                     assert abs(-dc - pen.depth) <= 1e-4 * (1 + pen.depth), (name, i, pen.depth, dc)
     assert seen["separated"] > 20 and seen["overlapping"] > 20, seen
+    assert fcl_off <= 0.01 * seen["separated"], fcl_off
 
 
 KNOWN_COAL_FAILURES: list = []
