@@ -361,6 +361,15 @@ fn input(
         }
         _ => 3,
     };
+    if dim != 2 && dim != 3 {
+        return Err(value_error(
+            "shapes_a",
+            format!(
+                "batches take 2D and 3D shapes, found {} ones (use distance_nd for point sets)",
+                dim_name(dim)
+            ),
+        ));
+    }
     // A broadcast pose is not a row: a bad one fails the whole call.
     for p in [&pa, &pb] {
         if p.rows.is_none() {

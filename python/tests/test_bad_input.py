@@ -149,6 +149,7 @@ def test_batch_rows_with_shapes_of_another_dimension_are_marked() -> None:
         (dict(poses_a=np.zeros((4, 7))), "poses_a"),
         (dict(poses_a=[0, 0, 0, 0, 0, 0, 2.0]), "poses_a[3:7]"),
         (dict(threads=0), "threads"),
+        (dict(shapes_a=cx.Points(np.zeros((3, 5))), poses_b=None), "shapes_a"),
     ],
 )
 def test_batch_argument_errors_name_the_argument(kwargs, field: str) -> None:
