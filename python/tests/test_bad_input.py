@@ -197,8 +197,9 @@ def _garbage(rng: np.random.Generator) -> object:
 
 
 def test_random_garbage_never_panics() -> None:
-    """Any exception is allowed except a panic (PanicException derives from BaseException,
-    so it would escape `except Exception`)."""
+    """Garbage raises ValueError (or TypeError for an argument of the wrong Python type), never
+    a panic: neither PanicException (a BaseException, which would escape `except Exception`)
+    nor the RuntimeError that the last line of defence turns a panic into."""
     rng = np.random.default_rng(5)
     ctors = [cx.Points, cx.Box, cx.Sphere, cx.Circle, cx.Polygon, cx.Cylinder, cx.Cone,
              cx.Capsule, cx.Segment, cx.Triangle, cx.Rounded, cx.Halfspaces, cx.Transformed]
@@ -206,9 +207,10 @@ def test_random_garbage_never_panics() -> None:
     funcs = [cx.distance, cx.intersects, cx.penetration, cx.distance_batch, cx.intersects_batch,
              cx.penetration_batch]
     calls = 0
-    for _ in range(3000):
+    panics: list = []
+    for _ in range(20000):
         try:
-            k = int(rng.integers(4))
+            k = int(rng.integers(6))
             if k == 0:
                 ctor = ctors[int(rng.integers(len(ctors)))]
                 nargs = int(rng.integers(1, 4))
@@ -222,13 +224,27 @@ def test_random_garbage_never_panics() -> None:
                 cx.shape_from_dict({"type": ["points", "box", "sphere", "rounded", "polygon"][int(rng.integers(5))],
                                     "points": _garbage(rng), "half_extents": _garbage(rng),
                                     "radius": _garbage(rng), "shape": _garbage(rng)})
-            else:
+            elif k == 3:
                 g = [cx.separate, cx.contains, cx.distance_nd][int(rng.integers(3))]
                 g(_garbage(rng), _garbage(rng))
-        except Exception:
+            elif k == 4:
+                m = cx.METHODS[int(rng.integers(len(cx.METHODS)))]
+                a = shapes[int(rng.integers(len(shapes)))]
+                b = shapes[int(rng.integers(len(shapes)))]
+                pa = None if rng.random() < 0.5 else _garbage(rng)
+                cx.query(m, a, pa, b, _garbage(rng))
+            else:
+                a = shapes[int(rng.integers(len(shapes)))]
+                cert = (cx.Certificate.separating_axis(_garbage(rng), _garbage(rng)) if rng.random() < 0.5
+                        else cx.Certificate.common_point(_garbage(rng)))
+                cx.verify(a, _garbage(rng), a, _garbage(rng), cert, tol=float(rng.choice([1e-9, 0.0, 1.0])))
+        except RuntimeError as e:  # a Rust panic caught by the last line of defence
+            panics.append(str(e))
+        except (ValueError, TypeError):
             pass
         calls += 1
-    assert calls == 3000
+    assert calls == 20000
+    assert panics == []
 
 
 def test_shapes_pickle_and_round_trip_through_dicts() -> None:
