@@ -150,6 +150,9 @@ def _compare(r: cx.QueryResult, line: dict) -> None:
     assert r.status == line["status"], where
     assert r.iterations == line["iterations"], where
     assert r.tolerance == line["tolerance"], where
+    assert _same(r.normal, line["normal"]), where
+    if "penetration_depth" in line:
+        assert _same(r.depth, line["penetration_depth"]), where
     cert = line["certificate"]
     if cert is None:
         assert r.certificate is None, where
@@ -225,6 +228,11 @@ def test_every_method_agrees_exactly_with_the_cli(cli, scene_name: str) -> None:
                     assert d.distance is not None and 0.0 <= d.distance <= d.tolerance
                 else:
                     assert d.distance == line["distance"]
+            if m == "epa" and a.dim in (2, 3) and line.get("penetration_depth") is not None:
+                p = cx.penetration(a, pa, b, pb)
+                assert p.depth == line["penetration_depth"]
+                assert _same(p.normal, line["normal"])
+                assert _same(p.point_a, line["point_a"])
     assert compared >= 10, compared
 
 
