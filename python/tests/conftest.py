@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import pathlib
+import shutil
 import subprocess
 from typing import Any, Dict, List
 
@@ -14,20 +14,24 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-def _target_dir() -> pathlib.Path:
-    env = os.environ.get("CARGO_TARGET_DIR")
-    return pathlib.Path(env) if env else ROOT / "target"
-
-
 @pytest.fixture(scope="session")
-def cli() -> pathlib.Path:
-    """The CLI binary (built by `cargo test --workspace`; built here if it is missing)."""
-    exe = _target_dir() / "debug" / "convexity"
-    if not exe.exists():
-        subprocess.run(
-            ["cargo", "build", "-p", "convexity-cli"], cwd=ROOT, check=True
-        )
-    return exe
+def cli(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+    """The CLI binary of this checkout: `cargo build -p convexity-cli` (a no-op after
+    `cargo test --workspace`), copied away at once so that a target directory shared with
+    other checkouts cannot swap it for another version meanwhile."""
+    out = subprocess.run(
+        ["cargo", "build", "-p", "convexity-cli", "--message-format=json-render-diagnostics"],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    )
+    exe = None
+    for line in out.stdout.splitlines():
+        msg = json.loads(line)
+        if msg.get("reason") == "compiler-artifact" and msg.get("executable") and msg["target"]["name"] == "convexity":
+            exe = pathlib.Path(msg["executable"])
+    assert exe is not None, "cargo did not report the convexity binary"
+    dest = tmp_path_factory.mktemp("cli") / "convexity"
+    shutil.copy2(exe, dest)
+    return dest
 
 
 def run_cli(cli: pathlib.Path, scene: Dict[str, Any], *args: str) -> List[Dict[str, Any]]:
