@@ -1,0 +1,82 @@
+"""convexity: collision detection between convex shapes with checkable answers.
+
+Shapes (``Points``, ``Box``, ``Sphere``, ``Circle``, ``Capsule``, ``Segment``, ``Triangle``,
+``Cylinder``, ``Cone``, ``Polygon``, ``Rounded``, ``Halfspaces``, ``Transformed``,
+``shape_from_dict``), single queries (``distance``, ``intersects``, ``penetration``,
+``query``, ``verify``), numpy batches (``distance_batch``, ``intersects_batch``,
+``penetration_batch``) and point sets in any dimension (``separate``, ``contains``,
+``distance_nd``).
+
+>>> import convexity as cx
+>>> r = cx.distance(cx.Box([1, 1, 1]), None, cx.Sphere(0.5), [3, 0, 0, 0, 0, 0, 1])
+>>> round(r.distance, 12), r.intersecting, r.certificate.kind
+(1.5, False, 'separating_axis')
+"""
+
+from ._convexity import (
+    METHODS,
+    BatchResult,
+    Box,
+    Capsule,
+    Certificate,
+    Circle,
+    Cone,
+    Cylinder,
+    Halfspaces,
+    Points,
+    Polygon,
+    QueryResult,
+    Rounded,
+    Segment,
+    Shape,
+    Sphere,
+    Transformed,
+    Triangle,
+    certificate_error,
+    contains,
+    distance,
+    distance_batch,
+    distance_nd,
+    intersects,
+    intersects_batch,
+    penetration,
+    penetration_batch,
+    query,
+    separate,
+    shape_from_dict,
+    verify,
+)
+
+__all__ = [
+    "METHODS",
+    "BatchResult",
+    "Box",
+    "Capsule",
+    "Certificate",
+    "Circle",
+    "Cone",
+    "Cylinder",
+    "Halfspaces",
+    "Points",
+    "Polygon",
+    "QueryResult",
+    "Rounded",
+    "Segment",
+    "Shape",
+    "Sphere",
+    "Transformed",
+    "Triangle",
+    "certificate_error",
+    "contains",
+    "distance",
+    "distance_batch",
+    "distance_nd",
+    "intersects",
+    "intersects_batch",
+    "penetration",
+    "penetration_batch",
+    "query",
+    "separate",
+    "shape_from_dict",
+    "verify",
+]

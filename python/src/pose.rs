@@ -1,0 +1,238 @@
+//! Poses from Python: 3D as a (7,) array `[tx, ty, tz, qx, qy, qz, qw]` (scalar-last, as the
+//! CLI and scipy) or a (4, 4) homogeneous matrix; 2D as `[tx, ty, angle]` or a (3, 3) matrix;
+//! `None` is the identity. A quaternion whose norm differs from 1 by more than 1e-6 is rejected
+//! (the library's rule); a matrix must be rigid (orthonormal rotation, det +1, last row
+//! `[0, …, 0, 1]`) to 1e-6.
+
+use crate::convert::{self, value_error};
+use convexity::{DQuat, DVec3, Pose2, Pose3, Problem};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// How a pose is laid out in a flat row of floats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// 3D `[tx, ty, tz, qx, qy, qz, qw]`.
+    Quat7,
+    /// 3D 4x4 homogeneous matrix, row-major.
+    Mat4,
+    /// 2D `[tx, ty, angle]`.
+    Angle3,
+    /// 2D 3x3 homogeneous matrix, row-major.
+    Mat3,
+}
+
+impl Layout {
+    pub fn width(self) -> usize {
+        match self {
+            Layout::Quat7 => 7,
+            Layout::Mat4 => 16,
+            Layout::Angle3 => 3,
+            Layout::Mat3 => 9,
+        }
+    }
+    pub fn dim(self) -> usize {
+        match self {
+            Layout::Quat7 | Layout::Mat4 => 3,
+            Layout::Angle3 | Layout::Mat3 => 2,
+        }
+    }
+    /// The layout of one pose of this array shape (trailing dimensions).
+    pub fn of_shape(shape: &[usize]) -> Option<Layout> {
+        match shape {
+            [7] => Some(Layout::Quat7),
+            [4, 4] => Some(Layout::Mat4),
+            [3] => Some(Layout::Angle3),
+            [3, 3] => Some(Layout::Mat3),
+            _ => None,
+        }
+    }
+}
+
+const RIGID_TOL: f64 = 1e-6;
+
+fn check_finite(v: &[f64], layout: Layout) -> Result<(), String> {
+    for (k, x) in v.iter().enumerate() {
+        if !x.is_finite() {
+            let at = match layout {
+                Layout::Mat4 => format!("[{}][{}]", k / 4, k % 4),
+                Layout::Mat3 => format!("[{}][{}]", k / 3, k % 3),
+                _ => format!("[{k}]"),
+            };
+            return Err(format!("{at}: value {x} is not finite"));
+        }
+    }
+    Ok(())
+}
+
+/// Checks `R^T R = I`, `det R = +1` and the last row of a homogeneous matrix.
+fn check_rigid(m: &[f64], n: usize) -> Result<(), String> {
+    let k = n - 1;
+    let r = |i: usize, j: usize| m[i * n + j];
+    for j in 0..n {
+        let want = if j == k { 1.0 } else { 0.0 };
+        if (m[k * n + j] - want).abs() > RIGID_TOL {
+            return Err(format!(
+                "[{k}][{j}]: the last row of a homogeneous matrix must be [0, ..., 0, 1], found {}",
+                m[k * n + j]
+            ));
+        }
+    }
+    let mut worst = 0.0f64;
+    for i in 0..k {
+        for j in 0..k {
+            let dot: f64 = (0..k).map(|l| r(l, i) * r(l, j)).sum();
+            let want = if i == j { 1.0 } else { 0.0 };
+            worst = worst.max((dot - want).abs());
+        }
+    }
+    if worst > RIGID_TOL {
+        return Err(format!(
+            ": the rotation part is not orthonormal (|R^T R - I| = {worst:e} > {RIGID_TOL:e})"
+        ));
+    }
+    let det = if k == 3 {
+        r(0, 0) * (r(1, 1) * r(2, 2) - r(1, 2) * r(2, 1))
+            - r(0, 1) * (r(1, 0) * r(2, 2) - r(1, 2) * r(2, 0))
+            + r(0, 2) * (r(1, 0) * r(2, 1) - r(1, 1) * r(2, 0))
+    } else {
+        r(0, 0) * r(1, 1) - r(0, 1) * r(1, 0)
+    };
+    if det < 0.0 {
+        return Err(": the rotation part is a reflection (determinant -1)".into());
+    }
+    Ok(())
+}
+
+/// A 3D pose from a flat row; the error is a suffix for the field (`[3]: ...` or `: ...`).
+pub fn pose3_from(v: &[f64], layout: Layout) -> Result<Pose3, String> {
+    check_finite(v, layout)?;
+    match layout {
+        Layout::Quat7 => {
+            Pose3::from_parts([v[0], v[1], v[2]], [v[3], v[4], v[5], v[6]]).map_err(|e| {
+                match e.problem {
+                    Problem::NotUnit(n) => format!(
+                        "[3:7]: the quaternion [qx, qy, qz, qw] must have unit norm (within \
+                         1e-6), its norm is {n}"
+                    ),
+                    _ => format!(": {e}"),
+                }
+            })
+        }
+        Layout::Mat4 => {
+            check_rigid(v, 4)?;
+            let m = glam::DMat3::from_cols_array(&[
+                v[0], v[4], v[8], v[1], v[5], v[9], v[2], v[6], v[10],
+            ]);
+            let q = DQuat::from_mat3(&m).normalize();
+            Pose3::new(DVec3::new(v[3], v[7], v[11]), q).map_err(|e| format!(": {e}"))
+        }
+        _ => Err(": expected a 3D pose".into()),
+    }
+}
+
+/// A 2D pose from a flat row.
+pub fn pose2_from(v: &[f64], layout: Layout) -> Result<Pose2, String> {
+    check_finite(v, layout)?;
+    match layout {
+        Layout::Angle3 => Pose2::from_angle([v[0], v[1]], v[2]).map_err(|e| format!(": {e}")),
+        Layout::Mat3 => {
+            check_rigid(v, 3)?;
+            let angle = v[3].atan2(v[0]);
+            Pose2::from_angle([v[2], v[5]], angle).map_err(|e| format!(": {e}"))
+        }
+        _ => Err(": expected a 2D pose".into()),
+    }
+}
+
+/// Reads a pose object (None, a flat sequence or an array) into its layout and values.
+fn read(obj: &Bound<'_, PyAny>, field: &str, dim: usize) -> PyResult<Option<(Layout, Vec<f64>)>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        return scene_pose(d, field, dim).map(Some);
+    }
+    let a = convert::array(obj, field)?;
+    match Layout::of_shape(&a.shape) {
+        Some(l) if l.dim() == dim => Ok(Some((l, a.data))),
+        _ => Err(value_error(
+            field,
+            format!(
+                "expected {}, found an array of shape {}",
+                expected(dim),
+                a.shape_str()
+            ),
+        )),
+    }
+}
+
+pub fn expected(dim: usize) -> &'static str {
+    if dim == 2 {
+        "a 2D pose: [tx, ty, angle] of shape (3,) or a (3, 3) matrix, or None"
+    } else {
+        "a 3D pose: [tx, ty, tz, qx, qy, qz, qw] of shape (7,) or a (4, 4) matrix, or None"
+    }
+}
+
+/// A 3D pose argument.
+pub fn pose3(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Pose3> {
+    match read(obj, field, 3)? {
+        None => Ok(Pose3::IDENTITY),
+        Some((l, v)) => pose3_from(&v, l).map_err(|e| value_error("", format!("{field}{e}"))),
+    }
+}
+
+/// A 2D pose argument.
+pub fn pose2(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Pose2> {
+    match read(obj, field, 2)? {
+        None => Ok(Pose2::IDENTITY),
+        Some((l, v)) => pose2_from(&v, l).map_err(|e| value_error("", format!("{field}{e}"))),
+    }
+}
+
+/// A scene-format pose object: `translation` and `rotation` [x, y, z, w] (3D) or `angle` (2D).
+fn scene_pose(d: &Bound<'_, PyDict>, field: &str, dim: usize) -> PyResult<(Layout, Vec<f64>)> {
+    let get = |k: &str, default: &[f64]| -> PyResult<Vec<f64>> {
+        match d.get_item(k)? {
+            Some(v) if !v.is_none() => {
+                let a = convert::array(&v, &format!("{field}.{k}"))?;
+                if a.data.len() != default.len() || a.ndim() > 1 {
+                    return Err(value_error(
+                        &format!("{field}.{k}"),
+                        format!(
+                            "expected {} numbers, found shape {}",
+                            default.len(),
+                            a.shape_str()
+                        ),
+                    ));
+                }
+                Ok(a.data)
+            }
+            _ => Ok(default.to_vec()),
+        }
+    };
+    let (wrong, advice) = if dim == 3 {
+        (
+            "angle",
+            "a 3D pose takes \"rotation\" as a unit quaternion [x, y, z, w], not \"angle\"",
+        )
+    } else {
+        (
+            "rotation",
+            "a 2D pose takes \"angle\" in radians, not a quaternion \"rotation\"",
+        )
+    };
+    if d.contains(wrong)? {
+        return Err(value_error(&format!("{field}.{wrong}"), advice));
+    }
+    if dim == 3 {
+        let mut v = get("translation", &[0.0; 3])?;
+        v.extend(get("rotation", &[0.0, 0.0, 0.0, 1.0])?);
+        Ok((Layout::Quat7, v))
+    } else {
+        let mut v = get("translation", &[0.0; 2])?;
+        v.extend(get("angle", &[0.0])?);
+        Ok((Layout::Angle3, v))
+    }
+}

@@ -1,0 +1,33 @@
+"""A small typed usage example, checked with `mypy --strict` against the stub."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+import convexity as cx
+
+
+def gaps(poses: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    robot: cx.Shape = cx.Capsule([0.0, 0.0, -0.5], [0.0, 0.0, 0.5], 0.1)
+    obstacle = cx.Box([0.5, 0.5, 0.5])
+    r: cx.BatchResult = cx.distance_batch(robot, poses, obstacle, None)
+    bad: List[Optional[str]] = r.error
+    assert len(bad) == len(r)
+    return r.distance
+
+
+def one() -> Optional[float]:
+    a = cx.Points(np.eye(3))
+    b = cx.shape_from_dict({"type": "sphere", "radius": 0.5})
+    res: cx.QueryResult = cx.distance(a, None, b, [2.0, 0, 0, 0, 0, 0, 1])
+    cert: Optional[cx.Certificate] = res.certificate
+    if cert is not None and cx.verify(a, None, b, [2.0, 0, 0, 0, 0, 0, 1], cert):
+        return res.distance
+    pen = cx.query("epa", a, None, b, None)
+    inside: npt.NDArray[np.bool_] = cx.contains(np.eye(3), [[0.3, 0.3, 0.3]])
+    both = cx.contains(np.eye(3), [[0.3, 0.3, 0.3]], certified=True)
+    _ = both[1].all() and inside.any()
+    return pen.depth
