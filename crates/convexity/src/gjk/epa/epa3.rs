@@ -15,8 +15,8 @@
 
 use super::sealed::{Expansion, Params, Sealed};
 use super::{
-    broken, checked_support, farthest, finite, flat_answer, point_answer, Context, Face,
-    HorizonEdge,
+    broken, checked_support, farthest, finite, flat_answer, point_answer, settle, Context, Face,
+    HorizonEdge, Upper,
 };
 use crate::gjk::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::gjk::simplex::Simplex;
@@ -287,6 +287,8 @@ fn answer(
         normal: n,
         pa: a.a * l[0] + b.a * l[1] + c.a * l[2],
         pb: a.b * l[0] + b.b * l[1] + c.b * l[2],
+        lower: f.dist,
+        upper: f64::INFINITY,
     }
 }
 
@@ -306,27 +308,48 @@ where
     }
     let dup2 = params.vis_eps * params.vis_eps;
     let mut iterations = 0u32;
+    let mut best: Option<Upper<DVec3>> = None;
     loop {
         let Some(f) = closest(&ctx.faces).and_then(|i| ctx.faces.get(i).map(|f| (i, *f))) else {
             return broken(params, iterations);
         };
         let (fi, f) = f;
+        let tol = params.abs_tol.max(params.rel_tol * f.dist.abs());
+        let stop = |status, iterations, best| {
+            settle(
+                answer(&ctx.verts, &f, status, iterations, params),
+                best,
+                tol,
+            )
+        };
         if iterations >= params.max_iterations {
-            return answer(&ctx.verts, &f, Status::IterationLimit, iterations, params);
+            return stop(Status::IterationLimit, iterations, best);
         }
         iterations += 1;
         let w = mink.support(f.n);
         if !finite(&w) {
-            return answer(&ctx.verts, &f, Status::Degenerate, iterations, params);
+            return stop(Status::Degenerate, iterations, best);
         }
+        Upper::record(&mut best, f.n, w);
         // Stopping test: the face's plane is a lower bound and n·w an upper bound on the core
         // depth along this normal.
         let gap = f.n.dot(w.w) - f.dist;
-        if gap <= params.abs_tol.max(params.rel_tol * f.dist.abs()) {
-            return answer(&ctx.verts, &f, Status::Converged, iterations, params);
+        if gap <= tol {
+            return settle(
+                answer(&ctx.verts, &f, Status::Converged, iterations, params),
+                best,
+                tol,
+            );
+        }
+        // The support-point gap bound: the least support value over every normal queried so
+        // far is within the tolerance of the closest face, so the depth is pinned down even
+        // though this face is not final (curved `K`, whose depth is attained along a whole
+        // circle of directions, gets here long before any face is).
+        if let Some(b) = best.filter(|b| b.value - f.dist <= tol && f.dist >= 0.0) {
+            return b.answer(Status::Converged, iterations, f.dist);
         }
         if ctx.verts.len() >= MAX_VERTICES {
-            return answer(&ctx.verts, &f, Status::IterationLimit, iterations, params);
+            return stop(Status::IterationLimit, iterations, best);
         }
         // A support point beyond the closest face that repeats a vertex means rounding made
         // the polytope non-convex: nothing more can be learnt.
@@ -335,12 +358,16 @@ where
             .iter()
             .any(|v| (v.w - w.w).length_squared() <= dup2)
         {
-            return answer(&ctx.verts, &f, Status::Degenerate, iterations, params);
+            return stop(Status::Degenerate, iterations, best);
         }
         let wi = ctx.verts.len() as u32;
         ctx.verts.push(w);
         if !carve(ctx, fi, w.w, params.vis_eps) || !stitch(ctx, wi) {
-            return answer(&ctx.verts, &f, Status::Degenerate, iterations, params);
+            return settle(
+                answer(&ctx.verts, &f, Status::Degenerate, iterations, params),
+                best,
+                tol,
+            );
         }
     }
 }

@@ -164,6 +164,11 @@ mod sealed {
         /// Contact point on A's core and on B's core.
         pub pa: V,
         pub pb: V,
+        /// Certified bounds on the core depth `min h_K`: the closest face's offset when the
+        /// origin is inside the polytope (else `−∞`), and the least support value `n·w` found
+        /// (else `+∞`). Defined answers are exact: both equal `depth`.
+        pub lower: f64,
+        pub upper: f64,
     }
 
     pub trait Sealed: Vector {
@@ -192,6 +197,70 @@ fn broken<V: Vector>(params: &Params<V>, iterations: u32) -> Expansion<V> {
         normal: V::AXIS,
         pa: params.witness_a,
         pb: params.witness_b,
+        lower: f64::NEG_INFINITY,
+        upper: f64::INFINITY,
+    }
+}
+
+/// The least support value found along the polytope's face normals: `value = n·w = h_K(n)`
+/// for the unit `n`, an upper bound on the core depth `min h_K`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Upper<V> {
+    pub value: f64,
+    pub n: V,
+    pub w: SupportPoint<V>,
+}
+
+impl<V: Vector> Upper<V> {
+    /// Keeps `(n, w)` in `best` if its support value is the least so far.
+    #[inline]
+    pub fn record(best: &mut Option<Upper<V>>, n: V, w: SupportPoint<V>) {
+        let value = n.dot(w.w);
+        if best.is_none_or(|b| value < b.value) {
+            *best = Some(Upper { value, n, w });
+        }
+    }
+
+    /// The answer along this direction: depth `value`, and the support points of A and B
+    /// with the tangential part `r = w − value·n` split evenly, so that
+    /// `pa − pb = value · n` while each stays on its shape's supporting plane.
+    pub fn answer(&self, status: Status, iterations: u32, lower: f64) -> Expansion<V> {
+        let r = self.w.w - self.n * self.value;
+        Expansion {
+            status,
+            iterations,
+            depth: self.value,
+            normal: self.n,
+            pa: self.w.a - r * 0.5,
+            pb: self.w.b + r * 0.5,
+            lower,
+            upper: self.value,
+        }
+    }
+}
+
+/// The final answer of an expansion that stopped on face answer `face` (depth = the face's
+/// offset) with least support value `best`: the face answer when it is within `tol` of the
+/// upper bound (moving B by its depth leaves an overlap of at most `tol`), else the upper
+/// bound's answer (moving B by it leaves a gap of at most `upper − lower`, as the ball of
+/// radius `lower` lies in `K`). The bounds are filled in either way.
+pub(crate) fn settle<V: Vector>(
+    face: Expansion<V>,
+    best: Option<Upper<V>>,
+    tol: f64,
+) -> Expansion<V> {
+    let lower = if face.depth >= 0.0 {
+        face.depth
+    } else {
+        f64::NEG_INFINITY
+    };
+    match best {
+        Some(b) if b.value > face.depth + tol => b.answer(face.status, face.iterations, lower),
+        _ => Expansion {
+            lower,
+            upper: best.map_or(f64::INFINITY, |b| b.value),
+            ..face
+        },
     }
 }
 
@@ -371,6 +440,18 @@ pub struct Penetration<V> {
     pub verdict: Verdict<V>,
     /// GJK's touch tolerance for this pair (gaps up to it count as touching).
     pub tolerance: f64,
+    /// Certified lower bound on the signed depth (up to rounding): the polytope EPA built lies
+    /// in the Minkowski difference, so the depth is at least its closest face's offset; for
+    /// separated pairs minus GJK's upper bound on the distance. `−∞` when nothing bounds it.
+    pub depth_lower: f64,
+    /// Certified upper bound on the signed depth: the least `h_A(n) + h_B(−n)` over the unit
+    /// directions EPA queried (the true depth is the minimum over all `n`). `+∞` when nothing
+    /// bounds it. `depth` lies in `[depth_lower, depth_upper]`; on a converged answer the
+    /// interval is within the stopping tolerance, and when the iteration cap is reached
+    /// (curved shapes whose depth is attained along a whole circle of directions) `depth` is
+    /// `depth_upper`, so that moving B by `depth · normal` leaves the shapes touching or apart
+    /// by at most `depth_upper − depth_lower`.
+    pub depth_upper: f64,
 }
 
 fn to_world<V: Vector>(pose_a: &Pose<V>, v: Verdict<V>) -> Verdict<V> {
@@ -429,6 +510,8 @@ pub(crate) fn flat_answer<V: Vector>(n: V, s0: V, params: &Params<V>) -> Expansi
         normal,
         pa: params.witness_a,
         pb: params.witness_b,
+        lower: depth - params.eps,
+        upper: depth + params.eps,
     }
 }
 
@@ -447,6 +530,8 @@ pub(crate) fn point_answer<V: Vector>(s0: V, params: &Params<V>) -> Expansion<V>
         normal,
         pa: params.witness_a,
         pb: params.witness_b,
+        lower: depth - params.eps,
+        upper: depth + params.eps,
     }
 }
 
@@ -493,7 +578,7 @@ where
     let near_contact =
         !matches!(summary.verdict, Verdict::Separated(_)) && r.upper <= NEAR_CONTACT * scale;
 
-    let (status, iterations, mut depth, normal, pa, pb);
+    let (status, iterations, mut depth, normal, pa, pb, mut lower, mut upper);
     if r.contains_origin || r.upper <= r.abs_tol || near_contact {
         // The cores overlap or touch: EPA on the cores.
         // The same mechanism as GJK's tolerance, with EPA's relative tolerance.
@@ -518,6 +603,10 @@ where
         normal = e.normal;
         pa = e.pa + normal * ra;
         pb = e.pb - normal * rb;
+        // The core depth is at least minus GJK's upper bound on the core distance (0 when its
+        // simplex held the origin).
+        lower = e.lower.max(-r.upper) + rsum;
+        upper = e.upper + rsum;
     } else {
         // The cores are apart by d = |v|: depth = rsum − d along the closest-point direction.
         status = r.status;
@@ -528,12 +617,22 @@ where
         depth = rsum - r.upper.max(r.lower);
         pa = wa + normal * ra;
         pb = wb - normal * rb;
+        lower = rsum - r.upper.max(r.lower);
+        upper = if r.lower.is_finite() {
+            rsum - r.lower
+        } else {
+            f64::INFINITY
+        };
     }
     if intersecting {
         // Touching within tolerance counts as intersecting, whose depth is ≥ 0 (the clamp
         // moves it by at most the touch tolerance).
         depth = depth.max(0.0);
     }
+    // Rounding (or the clamp) may move `depth` past a bound by a hair; keep the interval
+    // around it.
+    lower = lower.min(depth);
+    upper = upper.max(depth);
     // A unit normal rotated by a unit rotation is unit to a few ulps; renormalise only beyond
     // that, so that a separated answer carries exactly GJK's normal.
     let rotated = pose_a.transform_vector(normal);
@@ -553,6 +652,8 @@ where
         point_b: pose_a.transform_point(pb),
         verdict,
         tolerance: summary.tolerance,
+        depth_lower: lower,
+        depth_upper: upper,
     };
     if out.depth.is_finite() && out.point_a.is_finite() && out.point_b.is_finite() {
         out
@@ -592,5 +693,40 @@ fn fallback<V: Vector, A: SupportMap<V> + ?Sized>(
         point_b: p,
         verdict,
         tolerance,
+        depth_lower: f64::NEG_INFINITY,
+        depth_upper: f64::INFINITY,
     }
+}
+
+/// Warm-start state of [`penetration_cached`] for one pair of shapes on a coherent trajectory.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EpaCache<V> {
+    gjk: gjk::GjkCache<V>,
+}
+
+impl<V: Vector> EpaCache<V> {
+    pub fn new() -> Self {
+        EpaCache {
+            gjk: gjk::GjkCache::new(),
+        }
+    }
+}
+
+/// [`penetration`] warm-started from the previous frame of the same pair.
+pub fn penetration_cached<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+    ctx: &mut Context<V>,
+    cache: &mut EpaCache<V>,
+) -> Penetration<V>
+where
+    V: EpaSpace,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let _ = &mut cache.gjk;
+    penetration(a, pose_a, b, pose_b, opts, ctx)
 }
