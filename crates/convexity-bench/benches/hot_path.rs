@@ -85,11 +85,19 @@ fn run_set<S, T: SupportMap<DVec3>>(
     let want = |q: &str| queries.is_empty() || queries.iter().any(|x| x == q);
     let ours = |k: usize| {
         let (ia, ib) = set.pairs.idx[k];
-        (&shapes[ia as usize], &shapes[ib as usize], &set.pairs.ours[k])
+        (
+            &shapes[ia as usize],
+            &shapes[ib as usize],
+            &set.pairs.ours[k],
+        )
     };
     fn theirs<'p, S>(set: &'p DataSet<S>, p: &'p Pairs, k: usize) -> Parry<'p> {
         let (ia, ib) = p.idx[k];
-        (&*set.parry64[ia as usize], &*set.parry64[ib as usize], &p.parry64[k])
+        (
+            &*set.parry64[ia as usize],
+            &*set.parry64[ib as usize],
+            &p.parry64[k],
+        )
     }
     if want("distance") {
         let r = interleave(
