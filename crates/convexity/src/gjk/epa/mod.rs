@@ -392,6 +392,8 @@ pub struct Context<V> {
     /// Flood-fill stack: (face, edge we entered through).
     stack: Vec<(u32, u8)>,
     horizon: Vec<HorizonEdge>,
+    /// Horizon edge starting at each vertex (3D), `u32::MAX` when none; empty between uses.
+    start_of: Vec<u32>,
 }
 
 impl<V: Vector> Context<V> {
@@ -402,6 +404,7 @@ impl<V: Vector> Context<V> {
             free: Vec::new(),
             stack: Vec::new(),
             horizon: Vec::new(),
+            start_of: Vec::new(),
         }
     }
 
@@ -412,6 +415,7 @@ impl<V: Vector> Context<V> {
             + self.free.capacity()
             + self.stack.capacity()
             + self.horizon.capacity()
+            + self.start_of.capacity()
     }
 
     fn clear(&mut self) {
