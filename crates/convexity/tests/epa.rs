@@ -1766,3 +1766,43 @@ fn epa_random_curved_overlaps_within_1e9_of_size() {
         "only {converged} of {total} converged"
     );
 }
+
+/// The warm-started path answers as the cold one on a coherent trajectory (depth to
+/// `1e-9 · size`, interval certified), including after the cache is handed another pair.
+#[test]
+fn warm_started_penetration_matches_cold_on_a_trajectory() {
+    use convexity::gjk::epa::{penetration_cached, EpaCache};
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let a = Points::new(&hull3(16, 1.0, &mut rng)).unwrap();
+    let b = Points::new(&hull3(12, 0.8, &mut rng)).unwrap();
+    let c = Cylinder::new(0.6, 0.4).unwrap();
+    let mut cache = EpaCache::new();
+    let mut ctx = Context::new();
+    let s = a.size() + b.size();
+    for step in 0..300 {
+        let t = step as f64 * 0.01;
+        let pa = Pose3::new(DVec3::ZERO, DQuat::from_rotation_y(0.3 * t)).unwrap();
+        let dir = DVec3::new(t.cos(), 0.2 * t.sin(), t.sin());
+        let pb = Pose3::new(dir * 0.9, DQuat::from_rotation_z(0.5 * t)).unwrap();
+        let cold = pen(&a, &pa, &b, &pb);
+        let warm = penetration_cached(&a, &pa, &b, &pb, &Options::default(), &mut ctx, &mut cache);
+        assert!(
+            (warm.depth - cold.depth).abs() <= 1e-9 * s,
+            "{warm:?} vs {cold:?}"
+        );
+        assert_eq!(warm.verdict.intersecting(), cold.verdict.intersecting());
+        assert!(
+            warm.depth_lower <= cold.depth + 1e-9 * s && cold.depth <= warm.depth_upper + 1e-9 * s
+        );
+        if step % 50 == 0 {
+            // The same cache with another pair: ignored, same answer as cold.
+            let cold = pen(&a, &pa, &c, &pb);
+            let warm =
+                penetration_cached(&a, &pa, &c, &pb, &Options::default(), &mut ctx, &mut cache);
+            assert!(
+                (warm.depth - cold.depth).abs() <= 1e-9 * s,
+                "{warm:?} vs {cold:?}"
+            );
+        }
+    }
+}

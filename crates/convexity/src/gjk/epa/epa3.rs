@@ -197,7 +197,7 @@ fn make_face(verts: &[SupportPoint<DVec3>], v: [u32; 3]) -> Option<Face<DVec3>> 
         (a - c).cross(b - c)
     };
     let n = raw.try_normalize()?;
-    let dist = (n.dot(a) + n.dot(b) + n.dot(c)) / 3.0;
+    let dist = (n.dot(a) + n.dot(b) + n.dot(c)) * (1.0 / 3.0);
     if !dist.is_finite() {
         return None;
     }

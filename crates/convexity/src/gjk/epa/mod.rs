@@ -557,11 +557,38 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    solve(a, pose_a, b, pose_b, opts, ctx, None)
+}
+
+/// [`penetration`], its GJK phase warm-started from `cache` when one is given (and the cache
+/// updated with GJK's final simplex).
+fn solve<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+    ctx: &mut Context<V>,
+    cache: Option<&mut gjk::GjkCache<V>>,
+) -> Penetration<V>
+where
+    V: EpaSpace,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
     let mut gopts = opts.gjk;
     // At least one GJK iteration, so that there is a simplex to answer from.
     gopts.max_iterations = gopts.max_iterations.max(1);
-    let r = gjk::run(&mink, &gopts, None, Mode::Distance);
+    let r = gjk::run(&mink, &gopts, cache.as_deref(), Mode::Distance);
+    if let Some(c) = cache {
+        c.dir = Some(if r.v.length_squared() > 0.0 {
+            r.v
+        } else {
+            r.lower_dir
+        });
+        c.store(&mink, &r.simplex);
+    }
     let summary = gjk::summarize(&mink, &r);
     let verdict = to_world(pose_a, summary.verdict);
     let intersecting = verdict.intersecting() == Some(true);
@@ -702,7 +729,10 @@ fn fallback<V: Vector, A: SupportMap<V> + ?Sized>(
     }
 }
 
-/// Warm-start state of [`penetration_cached`] for one pair of shapes on a coherent trajectory.
+/// Warm-start state of [`penetration_cached`] for one pair of shapes on a coherent trajectory:
+/// GJK's last simplex (re-placed under the new pose, see [`gjk::GjkCache`]), so that the GJK
+/// phase usually proves the overlap from the cached simplex with no or few support calls. The
+/// expansion itself starts cold (the polytope of the previous frame is not reused).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EpaCache<V> {
     gjk: gjk::GjkCache<V>,
@@ -716,7 +746,8 @@ impl<V: Vector> EpaCache<V> {
     }
 }
 
-/// [`penetration`] warm-started from the previous frame of the same pair.
+/// [`penetration`] warm-started from the previous frame of the same pair (see [`EpaCache`]).
+/// The answer is the cold one's up to the stopping tolerance: only GJK's start changes.
 pub fn penetration_cached<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,
@@ -731,6 +762,5 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let _ = &mut cache.gjk;
-    penetration(a, pose_a, b, pose_b, opts, ctx)
+    solve(a, pose_a, b, pose_b, opts, ctx, Some(&mut cache.gjk))
 }
