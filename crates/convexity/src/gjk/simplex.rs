@@ -309,8 +309,8 @@ fn full_fast<V: Vector>(ws: &[V; 4], n: usize) -> Option<Sol<V>> {
         });
     }
     let mut best = Sol::none();
-    for j in 0..m {
-        if l[j] > 0.0 {
+    for (j, &weight) in l[..m].iter().enumerate() {
+        if weight > 0.0 {
             continue;
         }
         // The facet opposite vertex j holds the newest vertex (its last index).
