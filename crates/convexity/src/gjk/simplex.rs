@@ -26,6 +26,13 @@
 //!   the affine hull `|x|² = |q|² + |x − q|²` for the projection `q`, so the closest point of
 //!   the simplex is the one closest to `q`, on a facet separating `q` from the simplex.
 //!
+//! Hot path: GJK pushes the newest point last, and in exact arithmetic the closest point lies
+//! on a feature through it. A triangle (3D) or full simplex that passes a cheap conditioning
+//! test (normalised area/volume and distance from the origin, see `FAT`/`NEAR`) is solved by
+//! Voronoi-region tests (Ericson §5.1.5) or signed volumes based at the newest point, over the
+//! features through it only; a failed test, or no such feature holding the origin, falls back
+//! to the robust solves below. Callgrind: 5,600 → 4,900 instructions per hull8 distance query.
+//!
 //! The closed forms replace a generic recursive solve because the benchmark showed the simplex
 //! step at more than half of GJK's cost (≈470 instructions per call before).
 //!
