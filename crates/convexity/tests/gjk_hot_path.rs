@@ -1,4 +1,4 @@
-//! The GJK hot path: the branch-free small-set support scan against the plain scan, the
+//! The GJK hot path: the point-set support scans against a brute force, the
 //! boolean query's verdict (decided without the distance summary) against the distance
 //! query's, and the fast simplex solves against GJK's own certificates on random and
 //! touching pairs.
@@ -26,23 +26,34 @@ fn pose(rng: &mut ChaCha8Rng, t: DVec3) -> Pose3 {
     Pose3::new(t, q).unwrap()
 }
 
-/// Every set size up to and past the small-set bound, with duplicates and ties (cube corners
-/// against axis and diagonal directions) and a NaN direction: the support point is the plain
-/// scan's first maximum, bit for bit.
+/// Every set size across the scan switch (plain scan up to 64 points, lanes beyond), with
+/// duplicates and ties (cube corners against axis and diagonal directions) and degenerate
+/// directions: the support point is a maximiser found by an independent brute force (the
+/// plain scan's first maximum, bit for bit, up to 64 points).
 #[test]
-fn small_point_set_scan_matches_plain_scan() {
+fn point_set_support_matches_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    for n in 1..=20 {
-        for _ in 0..200 {
+    for n in (1..=20).chain([63, 64, 65, 100]) {
+        for _ in 0..100 {
             let mut pts: Vec<DVec3> = (0..n).map(|_| unit(&mut rng)).collect();
             if n > 2 && rng.gen_bool(0.3) {
                 pts[n - 1] = pts[0];
             }
             let p = Points::new(&pts).unwrap();
-            for d in [unit(&mut rng), DVec3::X, DVec3::ZERO, DVec3::NAN] {
-                let want = pts[p.support_index_aos(d)];
-                assert_eq!(p.core_support(d), want, "n {n}, d {d:?}");
+            for d in [unit(&mut rng), DVec3::X, DVec3::ZERO] {
+                let mut first = 0;
+                for (i, q) in pts.iter().enumerate() {
+                    if q.dot(d) > pts[first].dot(d) {
+                        first = i;
+                    }
+                }
+                let got = p.core_support(d);
+                assert_eq!(got.dot(d), pts[first].dot(d), "n {n}, d {d:?}");
+                if n <= 64 {
+                    assert_eq!(got, pts[first], "n {n}, d {d:?}");
+                }
             }
+            assert!(p.core_support(DVec3::NAN).is_finite());
         }
     }
     let mut corners = Vec::new();

@@ -129,31 +129,6 @@ impl<V: Vector> Points<V> {
         (best_chunk * 4 + k).min(self.points.len() - 1)
     }
 
-    /// The branch-free scan of a small set (at most [`SMALL_MAX_POINTS`]): per lane a running
-    /// maximum and its chunk, kept by compare-select, then the best of the four lanes (lowest
-    /// point index on ties, as the plain scan's first maximum).
-    #[inline]
-    fn support_index_small(&self, dir: V) -> usize {
-        let mut best = [f64::NEG_INFINITY; 4];
-        let mut chunk = [0usize; 4];
-        for (c, lane) in self.lanes.iter().enumerate() {
-            let d = V::dot4(lane, dir);
-            for k in 0..4 {
-                let better = d[k] > best[k];
-                best[k] = if better { d[k] } else { best[k] };
-                chunk[k] = if better { c } else { chunk[k] };
-            }
-        }
-        let mut k = 0;
-        for j in 1..4 {
-            let (ij, ik) = (chunk[j] * 4 + j, chunk[k] * 4 + k);
-            if best[j] > best[k] || (best[j] == best[k] && ij < ik) {
-                k = j;
-            }
-        }
-        (chunk[k] * 4 + k).min(self.points.len() - 1)
-    }
-
     /// The array-of-structures scan: faster for small sets (see `AOS_MAX_POINTS`), and the
     /// layout benchmark's reference.
     pub fn support_index_aos(&self, dir: V) -> usize {
@@ -173,16 +148,14 @@ impl<V: Vector> Points<V> {
 /// Up to this many points the plain array-of-structures scan is faster: `bench support`
 /// measured AoS/SoA at 0.56× for 8 points and 0.79× for 32, 1.20× for 128 and 1.35× for 1024.
 const AOS_MAX_POINTS: usize = 64;
-/// Up to this many points (four chunks) the branch-free lane scan replaces the plain one:
-/// the plain scan's data-dependent branch mispredicts on random directions.
-const SMALL_MAX_POINTS: usize = 16;
+// A branch-free lane scan (per-lane running maximum by compare-select) for sets of at most
+// 16 points was tried: callgrind +7% instructions per hull8 distance query, wall time 5–25%
+// slower than this scan in `profile_driver`; not kept.
 
 impl<V: Vector> SupportMap<V> for Points<V> {
     #[inline]
     fn core_support(&self, dir: V) -> V {
-        let i = if self.points.len() <= SMALL_MAX_POINTS {
-            self.support_index_small(dir)
-        } else if self.points.len() <= AOS_MAX_POINTS {
+        let i = if self.points.len() <= AOS_MAX_POINTS {
             self.support_index_aos(dir)
         } else {
             self.support_index(dir)
