@@ -1214,8 +1214,13 @@ fn iteration_cap_reports_best_face() {
         let p = penetration(&cyl, &id, &cone, &pb, &opts, &mut Context::new());
         assert_eq!(p.status, Status::IterationLimit, "{p:?}");
         assert!(p.depth.is_finite() && (p.normal.length() - 1.0).abs() < 1e-12);
-        // The best face is a lower bound on the depth.
-        assert!(p.depth <= full.depth + 1e-9, "{p:?} vs {full:?}");
+        // The interval is certified: it holds the converged depth.
+        assert!(p.depth_lower <= full.depth + 1e-9, "{p:?} vs {full:?}");
+        assert!(full.depth <= p.depth_upper + 1e-9, "{p:?} vs {full:?}");
+        assert!(
+            p.depth_lower <= p.depth && p.depth <= p.depth_upper,
+            "{p:?}"
+        );
     }
     // Curved shapes: the result is still a valid (translation-checked) answer.
     let scale = cyl.size() + cone.size();
@@ -1567,5 +1572,237 @@ fn contract_breaking_custom_supports_never_give_nan() {
         let p = pen(&nan2, &Pose2::IDENTITY, &sq, &pb);
         assert!(p.depth.is_finite() && p.point_a.is_finite() && p.point_b.is_finite());
         assert!((p.normal.length() - 1.0).abs() < 1e-12, "{p:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Curved shapes (issue 14, item 6): converged depths or certified intervals
+// ---------------------------------------------------------------------------------------
+
+/// `h_A(n) + h_B(−n)`: the overlap of the projections on the unit `n` (an upper bound on the
+/// depth for every `n`; the depth is its minimum).
+fn overlap<A, B>(a: &A, pa: &Pose3, b: &B, pb: &Pose3, n: DVec3) -> f64
+where
+    A: SupportMap<DVec3> + ?Sized,
+    B: SupportMap<DVec3> + ?Sized,
+{
+    h(a, pa, n) + h(b, pb, -n)
+}
+
+/// Independent upper bound on the depth: the least projection overlap over 4000 Fibonacci
+/// directions, then a shrinking pattern search from the best of them and from `seed`.
+fn oracle_upper<A, B>(a: &A, pa: &Pose3, b: &B, pb: &Pose3, seed: DVec3) -> f64
+where
+    A: SupportMap<DVec3> + ?Sized,
+    B: SupportMap<DVec3> + ?Sized,
+{
+    let f = |n: DVec3| overlap(a, pa, b, pb, n.normalize());
+    let m = 4000;
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    let mut best = (f64::INFINITY, DVec3::X);
+    for i in 0..m {
+        let z = 1.0 - 2.0 * (i as f64 + 0.5) / m as f64;
+        let r = (1.0 - z * z).sqrt();
+        let n = DVec3::new(
+            r * (golden * i as f64).cos(),
+            r * (golden * i as f64).sin(),
+            z,
+        );
+        let v = f(n);
+        if v < best.0 {
+            best = (v, n);
+        }
+    }
+    let mut out = best.0;
+    for start in [best.1, seed] {
+        let (mut v, mut n) = (f(start), start.normalize());
+        let mut step = 0.05;
+        while step > 1e-13 {
+            let (e1, e2) = (
+                n.any_orthonormal_vector(),
+                n.cross(n.any_orthonormal_vector()),
+            );
+            let mut moved = false;
+            for d in [e1, -e1, e2, -e2, e1 + e2, e1 - e2, -e1 + e2, -e1 - e2] {
+                let c = (n + d * step).normalize();
+                let cv = f(c);
+                if cv < v {
+                    (v, n, moved) = (cv, c, true);
+                }
+            }
+            if !moved {
+                step *= 0.5;
+            }
+        }
+        out = out.min(v);
+    }
+    out
+}
+
+/// The checks of a curved pair: the interval is certified (its lower end not above the
+/// oracle's upper bound, `depth` inside it), `depth` is within `1e-9 · size` of the true
+/// depth (a converged interval that narrow, or `want`), and moving B by `depth · normal`
+/// makes the pair touch: GJK distance at most `1e-9 · size`, and a further `1e-9 · size`
+/// separates them.
+fn check_curved<A, B>(a: &A, pa: &Pose3, b: &B, pb: &Pose3, want: Option<f64>) -> Penetration<DVec3>
+where
+    A: SupportMap<DVec3> + ?Sized,
+    B: SupportMap<DVec3> + ?Sized,
+{
+    let p = pen(a, pa, b, pb);
+    let s = a.size() + b.size();
+    let tol = 1e-9 * s;
+    assert!(
+        p.depth_lower <= p.depth && p.depth <= p.depth_upper,
+        "{p:?}"
+    );
+    let o = oracle_upper(a, pa, b, pb, p.normal);
+    assert!(
+        p.depth_lower <= o + tol,
+        "lower bound above the oracle {o}: {p:?}"
+    );
+    // The depth is attained along our normal: the overlap there is the depth.
+    assert!(
+        (overlap(a, pa, b, pb, p.normal) - p.depth).abs() <= tol,
+        "{p:?}"
+    );
+    match want {
+        Some(d) => assert!((p.depth - d).abs() <= tol, "want {d}: {p:?}"),
+        None => {
+            assert_eq!(p.status, Status::Converged, "{p:?}");
+            assert!(p.depth_upper - p.depth_lower <= tol, "{p:?}");
+            assert!(p.depth <= o + tol, "depth above the oracle {o}: {p:?}");
+        }
+    }
+    let o = gjk::Options::default();
+    let moved = translated(pb, p.normal * p.depth);
+    let d = gjk::distance(a, pa, b, &moved, &o, None);
+    assert!(
+        d.distance <= tol,
+        "not touching after the move: {d:?}; {p:?}"
+    );
+    let apart = translated(pb, p.normal * (p.depth + tol));
+    let r = gjk::intersects(a, pa, b, &apart, &o, None);
+    assert_eq!(r.intersecting(), Some(false), "still overlapping: {p:?}");
+    p
+}
+
+#[test]
+fn epa_cylinder_against_itself_converges() {
+    let c = Cylinder::new(1.0, 0.5).unwrap();
+    let id = Pose3::IDENTITY;
+    let p = check_curved(&c, &id, &c, &id, Some(1.0));
+    assert!(
+        p.depth_lower <= 1.0 && 1.0 <= p.depth_upper + 1e-12,
+        "{p:?}"
+    );
+    // Far from the origin and rotated: the same depth.
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let pose = pose3(DVec3::new(1e3, -2e3, 5e2), &mut rng);
+    check_curved(&c, &pose, &c, &pose, Some(1.0));
+}
+
+#[test]
+fn epa_cone_against_itself_converges() {
+    let c = Cone::new(1.0, 0.5).unwrap();
+    let id = Pose3::IDENTITY;
+    let want = 4.0 / 17f64.sqrt();
+    let p = check_curved(&c, &id, &c, &id, Some(want));
+    assert!(
+        p.depth_lower <= want && want <= p.depth_upper + 1e-12,
+        "{p:?}"
+    );
+}
+
+#[test]
+fn epa_capsule_and_rounded_against_themselves_converge() {
+    let id = Pose3::IDENTITY;
+    let cap = Capsule::new(DVec3::new(0.0, 0.0, -1.0), DVec3::new(0.0, 0.0, 1.0), 0.5).unwrap();
+    check_curved(&cap, &id, &cap, &id, Some(1.0));
+    let rb = Rounded::new(Cuboid::new(DVec3::new(1.0, 0.5, 0.25)).unwrap(), 0.1).unwrap();
+    check_curved(&rb, &id, &rb, &id, Some(0.7));
+    let rc = Rounded::new(Cylinder::new(1.0, 0.5).unwrap(), 0.25).unwrap();
+    check_curved(&rc, &id, &rc, &id, Some(1.5));
+}
+
+#[test]
+fn epa_random_curved_overlaps_within_1e9_of_size() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2024);
+    let mut converged = 0;
+    let total = 60;
+    for k in 0..total {
+        let shape = |rng: &mut ChaCha8Rng, k: usize| -> Shape3 {
+            let (h, r) = (rng.gen_range(0.3..1.5), rng.gen_range(0.2..1.0));
+            match k % 5 {
+                0 => Shape3::Cylinder(Cylinder::new(h, r).unwrap()),
+                1 => Shape3::Cone(Cone::new(h, r).unwrap()),
+                2 => Shape3::Capsule(Capsule::new(DVec3::ZERO, DVec3::Z * h, r).unwrap()),
+                3 => Shape3::Sphere(Ball::new(r).unwrap()),
+                _ => Shape3::Cuboid(Cuboid::new(DVec3::new(h, r, 0.5 * (h + r))).unwrap()),
+            }
+        };
+        let a = shape(&mut rng, k);
+        let b = shape(&mut rng, k / 5 + 1);
+        let pa = pose3(DVec3::ZERO, &mut rng);
+        let pb = pose3(unit3(&mut rng) * rng.gen_range(0.0..0.6), &mut rng);
+        if gjk::intersects(&a, &pa, &b, &pb, &gjk::Options::default(), None).intersecting()
+            != Some(true)
+        {
+            continue;
+        }
+        let p = pen(&a, &pa, &b, &pb);
+        if p.status == Status::Converged {
+            converged += 1;
+            check_curved(&a, &pa, &b, &pb, None);
+        } else {
+            // Not converged within the cap: the interval is certified and the depth is its
+            // upper end, a support value that is attained.
+            let want = p.depth_upper;
+            check_curved(&a, &pa, &b, &pb, Some(want));
+        }
+    }
+    assert!(
+        converged >= total / 2,
+        "only {converged} of {total} converged"
+    );
+}
+
+/// The warm-started path answers as the cold one on a coherent trajectory (depth to
+/// `1e-9 · size`, interval certified), including after the cache is handed another pair.
+#[test]
+fn warm_started_penetration_matches_cold_on_a_trajectory() {
+    use convexity::gjk::epa::{penetration_cached, EpaCache};
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let a = Points::new(&hull3(16, 1.0, &mut rng)).unwrap();
+    let b = Points::new(&hull3(12, 0.8, &mut rng)).unwrap();
+    let c = Cylinder::new(0.6, 0.4).unwrap();
+    let mut cache = EpaCache::new();
+    let mut ctx = Context::new();
+    let s = a.size() + b.size();
+    for step in 0..300 {
+        let t = step as f64 * 0.01;
+        let pa = Pose3::new(DVec3::ZERO, DQuat::from_rotation_y(0.3 * t)).unwrap();
+        let dir = DVec3::new(t.cos(), 0.2 * t.sin(), t.sin());
+        let pb = Pose3::new(dir * 0.9, DQuat::from_rotation_z(0.5 * t)).unwrap();
+        let cold = pen(&a, &pa, &b, &pb);
+        let warm = penetration_cached(&a, &pa, &b, &pb, &Options::default(), &mut ctx, &mut cache);
+        assert!(
+            (warm.depth - cold.depth).abs() <= 1e-9 * s,
+            "{warm:?} vs {cold:?}"
+        );
+        assert_eq!(warm.verdict.intersecting(), cold.verdict.intersecting());
+        assert!(
+            warm.depth_lower <= cold.depth + 1e-9 * s && cold.depth <= warm.depth_upper + 1e-9 * s
+        );
+        if step % 50 == 0 {
+            // The same cache with another pair: ignored, same answer as cold.
+            let cold = pen(&a, &pa, &c, &pb);
+            let warm =
+                penetration_cached(&a, &pa, &c, &pb, &Options::default(), &mut ctx, &mut cache);
+            assert!(
+                (warm.depth - cold.depth).abs() <= 1e-9 * s,
+                "{warm:?} vs {cold:?}"
+            );
+        }
     }
 }

@@ -49,7 +49,7 @@
 //! map returning non-finite points gives status `Degenerate` and an `Undetermined` verdict.
 
 use crate::gjk::common_point;
-use crate::gjk::minkowski::MinkowskiDifference;
+use crate::gjk::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::gjk::simplex::Simplex;
 use crate::math::pose::Pose;
 use crate::math::vector::Vector;
@@ -186,7 +186,7 @@ where
 /// the result (A's frame), the vector to cache and the final simplex.
 fn iterate<V, A, B>(
     mink: &MinkowskiDifference<'_, V, A, B>,
-    mut s: V,
+    s: V,
     start: Simplex<V>,
     opts: &ChungWangOptions,
 ) -> (ChungWangResult<V>, V, Simplex<V>)
@@ -195,152 +195,242 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let tol = mink.tolerance(opts.rel_tolerance);
-    let floor = mink.rounding_floor();
-    let ra = mink.a.core_radius();
-    let rb = mink.b.core_radius();
-    let rsum = ra + rb;
-    let mut out = ChungWangResult {
-        status: Status::IterationLimit,
-        iterations: 0,
-        reflections: 0,
-        verdict: Verdict::Undetermined,
-        tolerance: tol,
-    };
-    let mut simplex = start;
-    let mut upper = f64::INFINITY;
-    if simplex.len > 0 {
-        // A warm simplex: its points are points of A − B under the current pose, so the same
-        // containment and touching proofs apply before any support call.
-        let v = simplex.reduce();
-        let vlen = v.length();
-        if simplex.len == V::DIM + 1 || (vlen.is_finite() && vlen - rsum <= tol) {
-            out.status = Status::Converged;
-            let (pa, pb) = simplex.witnesses();
-            out.verdict = Verdict::Intersecting(CommonPoint {
-                point: common_point(pa, pb, ra, rb),
-            });
-            return (out, s, simplex);
+    let mut st = Search::new(mink, s, start, opts);
+    if st.warm() {
+        let d = st.s;
+        return st.done(d);
+    }
+    while st.out.iterations < opts.max_iterations {
+        st.out.iterations += 1;
+        let p = mink.support(st.s);
+        if let Some(d) = st.separating(&p) {
+            return st.done(d);
         }
-        if vlen.is_finite() {
-            upper = vlen;
-        } else {
-            simplex = Simplex::new();
+        match st.gjk_step(p, opts) {
+            Step::Exit(d) => return st.done(d),
+            Step::Next => continue,
+            Step::Reflect => {}
+        }
+        if let Some(d) = st.reflect_or_descend(&p, opts) {
+            return st.done(d);
         }
     }
-    let mut lower = f64::NEG_INFINITY;
-    let mut lower_dir = s;
-    let mut gjk_phase = false;
-    let mut stalls = 0;
-    let intersecting = |simplex: &Simplex<V>| {
-        let (pa, pb) = simplex.witnesses();
+    st.out.verdict = st.decide();
+    let d = st.lower_dir;
+    st.done(d)
+}
+
+/// What the GJK part of an iteration leaves to do.
+enum Step<V> {
+    /// The search is over; hand back this vector.
+    Exit(V),
+    /// GJK's next direction is set.
+    Next,
+    /// Reflect (or, reflections spent, switch to GJK's direction).
+    Reflect,
+}
+
+/// The state of one search in A's frame: the pair's constants, the result so far, the simplex,
+/// the bounds on the core distance and the current direction `s`.
+struct Search<V> {
+    tol: f64,
+    floor: f64,
+    ra: f64,
+    rb: f64,
+    rsum: f64,
+    out: ChungWangResult<V>,
+    simplex: Simplex<V>,
+    upper: f64,
+    lower: f64,
+    lower_dir: V,
+    gjk_phase: bool,
+    stalls: u32,
+    s: V,
+}
+
+impl<V: Vector> Search<V> {
+    fn new<A, B>(
+        mink: &MinkowskiDifference<'_, V, A, B>,
+        s: V,
+        start: Simplex<V>,
+        opts: &ChungWangOptions,
+    ) -> Self
+    where
+        A: SupportMap<V> + ?Sized,
+        B: SupportMap<V> + ?Sized,
+    {
+        let tol = mink.tolerance(opts.rel_tolerance);
+        let (ra, rb) = (mink.a.core_radius(), mink.b.core_radius());
+        Search {
+            tol,
+            floor: mink.rounding_floor(),
+            ra,
+            rb,
+            rsum: ra + rb,
+            out: ChungWangResult {
+                status: Status::IterationLimit,
+                iterations: 0,
+                reflections: 0,
+                verdict: Verdict::Undetermined,
+                tolerance: tol,
+            },
+            simplex: start,
+            upper: f64::INFINITY,
+            lower: f64::NEG_INFINITY,
+            lower_dir: s,
+            gjk_phase: false,
+            stalls: 0,
+            s,
+        }
+    }
+
+    fn done(self, d: V) -> (ChungWangResult<V>, V, Simplex<V>) {
+        (self.out, d, self.simplex)
+    }
+
+    fn intersecting(&self) -> Verdict<V> {
+        let (pa, pb) = self.simplex.witnesses();
         Verdict::Intersecting(CommonPoint {
-            point: common_point(pa, pb, ra, rb),
+            point: common_point(pa, pb, self.ra, self.rb),
         })
-    };
-    // The final decision from the bounds, as GJK's: a positive certified gap (and an upper
-    // bound beyond the touch tolerance) separates; an upper bound within it intersects.
-    let decide = |simplex: &Simplex<V>, lower: f64, lower_dir: V, upper: f64| {
-        if lower > 0.0 && upper - rsum > tol {
+    }
+
+    /// The final decision from the bounds, as GJK's: a positive certified gap (and an upper
+    /// bound beyond the touch tolerance) separates; an upper bound within it intersects.
+    fn decide(&self) -> Verdict<V> {
+        if self.lower > 0.0 && self.upper - self.rsum > self.tol {
             Verdict::Separated(SeparatingAxis {
-                axis: lower_dir,
-                gap: lower,
+                axis: self.lower_dir,
+                gap: self.lower,
             })
-        } else if upper - rsum <= tol {
-            intersecting(simplex)
+        } else if self.upper - self.rsum <= self.tol {
+            self.intersecting()
         } else {
             Verdict::Undetermined
         }
-    };
-    while out.iterations < opts.max_iterations {
-        out.iterations += 1;
-        let p = mink.support(s);
-        if !p.w.is_finite() {
-            out.status = Status::Degenerate;
-            return (out, lower_dir, simplex);
-        }
-        let slen = s.length();
-        // The certified gap along s: max_A s·x − min_B s·y = s·w on the cores.
-        let gap = -p.w.dot(s) / slen - rsum;
-        if gap > lower {
-            lower = gap;
-            lower_dir = s * (1.0 / slen);
-        }
-        if lower > floor {
-            out.status = Status::Converged;
-            out.verdict = Verdict::Separated(SeparatingAxis {
-                axis: lower_dir,
-                gap: lower,
-            });
-            return (out, lower_dir, simplex);
-        }
-        let repeated = simplex.contains(p.w);
-        if repeated && gjk_phase {
-            // GJK cannot progress: decide from the bounds.
-            out.status = Status::Converged;
-            out.verdict = decide(&simplex, lower, lower_dir, upper);
-            return (out, s, simplex);
-        }
-        if !repeated {
-            simplex.push(p);
-            let v = simplex.reduce();
-            if simplex.len == V::DIM + 1 {
-                // The origin is a convex combination of points of A − B.
-                out.status = Status::Converged;
-                out.verdict = intersecting(&simplex);
-                return (out, s, simplex);
-            }
-            let vlen = v.length();
-            if gjk_phase {
-                if vlen < upper {
-                    stalls = 0;
-                } else {
-                    stalls += 1;
-                }
-            }
-            upper = upper.min(vlen);
-            if vlen - rsum <= tol {
-                out.status = Status::Converged;
-                out.verdict = intersecting(&simplex);
-                return (out, s, simplex);
-            }
-            if gjk_phase
-                && (vlen - (lower + rsum) <= tol.max(opts.rel_tolerance * vlen) || stalls >= 4)
-            {
-                // Duality gap closed (or rounding stall): the verdict from the bounds.
-                out.status = if stalls >= 4 {
-                    Status::Degenerate
-                } else {
-                    Status::Converged
-                };
-                out.verdict = decide(&simplex, lower, lower_dir, upper);
-                return (out, s, simplex);
-            }
-            if gjk_phase {
-                s = -v;
-                continue;
-            }
-        }
-        // Chung–Wang reflection, while allowed; then GJK's direction.
-        let wlen = p.w.length();
-        if out.reflections < opts.reflections && wlen > 0.0 {
-            let r = p.w * (1.0 / wlen);
-            let next = s - r * (2.0 * r.dot(s));
-            if next.is_finite() && next.length_squared() > 0.0 {
-                s = next;
-                out.reflections += 1;
-                continue;
-            }
-        }
-        gjk_phase = true;
-        let v = simplex.closest();
-        if !(v.length_squared() > 0.0) {
-            out.status = Status::Converged;
-            out.verdict = intersecting(&simplex);
-            return (out, s, simplex);
-        }
-        s = -v;
     }
-    out.verdict = decide(&simplex, lower, lower_dir, upper);
-    (out, lower_dir, simplex)
+
+    /// A warm simplex: its points are points of A − B under the current pose, so the same
+    /// containment and touching proofs apply before any support call. Returns whether they
+    /// decided the query.
+    fn warm(&mut self) -> bool {
+        if self.simplex.len == 0 {
+            return false;
+        }
+        let v = self.simplex.reduce();
+        let vlen = v.length();
+        if self.simplex.len == V::DIM + 1 || (vlen.is_finite() && vlen - self.rsum <= self.tol) {
+            self.out.status = Status::Converged;
+            self.out.verdict = self.intersecting();
+            return true;
+        }
+        if vlen.is_finite() {
+            self.upper = vlen;
+        } else {
+            self.simplex = Simplex::new();
+        }
+        false
+    }
+
+    /// The certified gap along `s` (`max_A s·x − min_B s·y = s·w` on the cores, less the
+    /// radii); a gap beyond the rounding floor separates. `Some` ends the search.
+    fn separating(&mut self, p: &SupportPoint<V>) -> Option<V> {
+        if !p.w.is_finite() {
+            self.out.status = Status::Degenerate;
+            return Some(self.lower_dir);
+        }
+        let slen = self.s.length();
+        let gap = -p.w.dot(self.s) / slen - self.rsum;
+        if gap > self.lower {
+            self.lower = gap;
+            self.lower_dir = self.s * (1.0 / slen);
+        }
+        if self.lower > self.floor {
+            self.out.status = Status::Converged;
+            self.out.verdict = Verdict::Separated(SeparatingAxis {
+                axis: self.lower_dir,
+                gap: self.lower,
+            });
+            return Some(self.lower_dir);
+        }
+        None
+    }
+
+    /// Adds `p` to the simplex (unless it repeats a vertex) and applies GJK's exits: origin
+    /// enclosed, cores touching, and in the GJK phase the closed duality gap or a stall.
+    fn gjk_step(&mut self, p: SupportPoint<V>, opts: &ChungWangOptions) -> Step<V> {
+        let repeated = self.simplex.contains(p.w);
+        if repeated && self.gjk_phase {
+            // GJK cannot progress: decide from the bounds.
+            self.out.status = Status::Converged;
+            self.out.verdict = self.decide();
+            return Step::Exit(self.s);
+        }
+        if repeated {
+            return Step::Reflect;
+        }
+        self.simplex.push(p);
+        let v = self.simplex.reduce();
+        if self.simplex.len == V::DIM + 1 {
+            // The origin is a convex combination of points of A − B.
+            self.out.status = Status::Converged;
+            self.out.verdict = self.intersecting();
+            return Step::Exit(self.s);
+        }
+        let vlen = v.length();
+        if self.gjk_phase {
+            if vlen < self.upper {
+                self.stalls = 0;
+            } else {
+                self.stalls += 1;
+            }
+        }
+        self.upper = self.upper.min(vlen);
+        if vlen - self.rsum <= self.tol {
+            self.out.status = Status::Converged;
+            self.out.verdict = self.intersecting();
+            return Step::Exit(self.s);
+        }
+        if !self.gjk_phase {
+            return Step::Reflect;
+        }
+        if vlen - (self.lower + self.rsum) <= self.tol.max(opts.rel_tolerance * vlen)
+            || self.stalls >= 4
+        {
+            // Duality gap closed (or rounding stall): the verdict from the bounds.
+            self.out.status = if self.stalls >= 4 {
+                Status::Degenerate
+            } else {
+                Status::Converged
+            };
+            self.out.verdict = self.decide();
+            return Step::Exit(self.s);
+        }
+        self.s = -v;
+        Step::Next
+    }
+
+    /// Chung–Wang reflection of `s` in the plane orthogonal to `p.w`, while allowed; then
+    /// GJK's direction (towards the origin from the simplex). `Some` ends the search.
+    fn reflect_or_descend(&mut self, p: &SupportPoint<V>, opts: &ChungWangOptions) -> Option<V> {
+        let wlen = p.w.length();
+        if self.out.reflections < opts.reflections && wlen > 0.0 {
+            let r = p.w * (1.0 / wlen);
+            let next = self.s - r * (2.0 * r.dot(self.s));
+            if next.is_finite() && next.length_squared() > 0.0 {
+                self.s = next;
+                self.out.reflections += 1;
+                return None;
+            }
+        }
+        self.gjk_phase = true;
+        let v = self.simplex.closest();
+        if !(v.length_squared() > 0.0) {
+            self.out.status = Status::Converged;
+            self.out.verdict = self.intersecting();
+            return Some(self.s);
+        }
+        self.s = -v;
+        None
+    }
 }

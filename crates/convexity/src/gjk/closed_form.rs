@@ -754,6 +754,9 @@ where
         point_b: frame.point(cb - normal * c.rb),
         verdict: verdict_to_world(frame, verdict),
         tolerance: tol,
+        // Closed forms are exact to rounding: the interval is the point itself.
+        depth_lower: depth,
+        depth_upper: depth,
     };
     let ok = out.depth.is_finite() && out.point_a.is_finite() && out.point_b.is_finite();
     ok.then_some(out)

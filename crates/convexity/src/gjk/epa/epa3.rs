@@ -15,8 +15,8 @@
 
 use super::sealed::{Expansion, Params, Sealed};
 use super::{
-    broken, checked_support, farthest, finite, flat_answer, point_answer, Context, Face,
-    HorizonEdge,
+    broken, checked_support, farthest, finite, flat_answer, point_answer, settle, Context, Face,
+    HorizonEdge, Upper,
 };
 use crate::gjk::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::gjk::simplex::Simplex;
@@ -133,18 +133,32 @@ where
         (s1, s2)
     };
     ctx.verts.extend_from_slice(&[s0, s1, s2, s3]);
-    for v in [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]] {
+    for (k, v) in TETRA_FACES.into_iter().enumerate() {
         match make_face(&ctx.verts, v) {
-            Some(f) => ctx.faces.push(f),
+            Some(mut f) => {
+                (f.adj, f.adj_edge) = TETRA_ADJ[k];
+                ctx.faces.push(f);
+            }
             None => return Err(broken(params, 0)),
         }
     }
-    link(&mut ctx.faces);
     Ok(())
 }
 
+/// The outward faces of the initial tetrahedron (vertex 3 on the positive side of 0, 1, 2).
+const TETRA_FACES: [[u32; 3]; 4] = [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]];
+/// Their adjacency (neighbour across edge i and that edge's index there), as [`link`] finds
+/// it (a test checks that), so that the start costs no O(F²) matching.
+const TETRA_ADJ: [([u32; 3], [u8; 3]); 4] = [
+    ([3, 2, 1], [2, 0, 0]),
+    ([0, 2, 3], [2, 2, 0]),
+    ([0, 3, 1], [1, 1, 1]),
+    ([1, 2, 0], [2, 1, 0]),
+];
+
 /// Sets the adjacency of a small closed triangulation by matching each edge `(a, b)` with the
-/// reversed edge `(b, a)` of another face. O(F²): used for the initial tetrahedron only.
+/// reversed edge `(b, a)` of another face. O(F²): the reference for [`TETRA_ADJ`].
+#[cfg(test)]
 fn link(faces: &mut [Face<DVec3>]) {
     for f in 0..faces.len() {
         for i in 0..3 {
@@ -183,20 +197,34 @@ fn make_face(verts: &[SupportPoint<DVec3>], v: [u32; 3]) -> Option<Face<DVec3>> 
         (a - c).cross(b - c)
     };
     let n = raw.try_normalize()?;
-    let dist = (n.dot(a) + n.dot(b) + n.dot(c)) / 3.0;
+    let dist = (n.dot(a) + n.dot(b) + n.dot(c)) * (1.0 / 3.0);
     if !dist.is_finite() {
         return None;
     }
-    let l = barycentric(a, b, c, n, dist);
     Some(Face {
         v,
         adj: [0; 3],
         adj_edge: [0; 3],
         n,
         dist,
-        inside: l.iter().all(|x| *x >= -1e-9),
+        inside: projection_inside(a, b, c, n, dist),
         alive: true,
     })
+}
+
+/// Whether the origin's projection `p = dist · n` lies in the triangle to a relative `1e-9`:
+/// [`barycentric`]'s test `l ≥ −1e-9` without its divisions (`num ≥ −1e-9 · den`, `den > 0`).
+#[inline]
+fn projection_inside(a: DVec3, b: DVec3, c: DVec3, n: DVec3, dist: f64) -> bool {
+    let p = n * dist;
+    let den = (b - a).cross(c - a).dot(n);
+    let (pa, pb, pc) = (a - p, b - p, c - p);
+    let m = -1e-9 * den;
+    den > 0.0
+        && den.is_finite()
+        && pb.cross(pc).dot(n) >= m
+        && pc.cross(pa).dot(n) >= m
+        && pa.cross(pb).dot(n) >= m
 }
 
 /// Barycentric coordinates of the origin's projection `p = dist · n` on the plane of the
@@ -287,6 +315,8 @@ fn answer(
         normal: n,
         pa: a.a * l[0] + b.a * l[1] + c.a * l[2],
         pb: a.b * l[0] + b.b * l[1] + c.b * l[2],
+        lower: f.dist,
+        upper: f64::INFINITY,
     }
 }
 
@@ -306,27 +336,48 @@ where
     }
     let dup2 = params.vis_eps * params.vis_eps;
     let mut iterations = 0u32;
+    let mut best: Option<Upper<DVec3>> = None;
     loop {
         let Some(f) = closest(&ctx.faces).and_then(|i| ctx.faces.get(i).map(|f| (i, *f))) else {
             return broken(params, iterations);
         };
         let (fi, f) = f;
+        let tol = params.abs_tol.max(params.rel_tol * f.dist.abs());
+        let stop = |status, iterations, best| {
+            settle(
+                answer(&ctx.verts, &f, status, iterations, params),
+                best,
+                tol,
+            )
+        };
         if iterations >= params.max_iterations {
-            return answer(&ctx.verts, &f, Status::IterationLimit, iterations, params);
+            return stop(Status::IterationLimit, iterations, best);
         }
         iterations += 1;
         let w = mink.support(f.n);
         if !finite(&w) {
-            return answer(&ctx.verts, &f, Status::Degenerate, iterations, params);
+            return stop(Status::Degenerate, iterations, best);
         }
+        Upper::record(&mut best, f.n, w);
         // Stopping test: the face's plane is a lower bound and n·w an upper bound on the core
         // depth along this normal.
         let gap = f.n.dot(w.w) - f.dist;
-        if gap <= params.abs_tol.max(params.rel_tol * f.dist.abs()) {
-            return answer(&ctx.verts, &f, Status::Converged, iterations, params);
+        if gap <= tol {
+            return settle(
+                answer(&ctx.verts, &f, Status::Converged, iterations, params),
+                best,
+                tol,
+            );
+        }
+        // The support-point gap bound: the least support value over every normal queried so
+        // far is within the tolerance of the closest face, so the depth is pinned down even
+        // though this face is not final (curved `K`, whose depth is attained along a whole
+        // circle of directions, gets here long before any face is).
+        if let Some(b) = best.filter(|b| b.value - f.dist <= tol && f.dist >= 0.0) {
+            return b.answer(Status::Converged, iterations, f.dist);
         }
         if ctx.verts.len() >= MAX_VERTICES {
-            return answer(&ctx.verts, &f, Status::IterationLimit, iterations, params);
+            return stop(Status::IterationLimit, iterations, best);
         }
         // A support point beyond the closest face that repeats a vertex means rounding made
         // the polytope non-convex: nothing more can be learnt.
@@ -335,12 +386,16 @@ where
             .iter()
             .any(|v| (v.w - w.w).length_squared() <= dup2)
         {
-            return answer(&ctx.verts, &f, Status::Degenerate, iterations, params);
+            return stop(Status::Degenerate, iterations, best);
         }
         let wi = ctx.verts.len() as u32;
         ctx.verts.push(w);
         if !carve(ctx, fi, w.w, params.vis_eps) || !stitch(ctx, wi) {
-            return answer(&ctx.verts, &f, Status::Degenerate, iterations, params);
+            return settle(
+                answer(&ctx.verts, &f, Status::Degenerate, iterations, params),
+                best,
+                tol,
+            );
         }
     }
 }
@@ -388,6 +443,37 @@ fn carve(ctx: &mut Context<DVec3>, f0: usize, w: DVec3, eps: f64) -> bool {
     true
 }
 
+/// Sets each horizon edge's `next` (the edge starting where it ends) through a table from
+/// start vertex to edge, O(h) instead of O(h²). Fails when a vertex starts two edges or an end
+/// starts none. The table (`Context::start_of`, one slot per vertex) is left all-empty.
+fn link_horizon(ctx: &mut Context<DVec3>) -> bool {
+    const NONE: u32 = u32::MAX;
+    if ctx.start_of.len() < ctx.verts.len() {
+        ctx.start_of.resize(ctx.verts.len().max(64), NONE);
+    }
+    let mut ok = true;
+    for (k, he) in ctx.horizon.iter().enumerate() {
+        match ctx.start_of.get_mut(he.s as usize) {
+            Some(slot) if *slot == NONE => *slot = k as u32,
+            _ => ok = false,
+        }
+    }
+    if ok {
+        for he in ctx.horizon.iter_mut() {
+            match ctx.start_of.get(he.e as usize) {
+                Some(&m) if m != NONE => he.next = m,
+                _ => ok = false,
+            }
+        }
+    }
+    for he in &ctx.horizon {
+        if let Some(slot) = ctx.start_of.get_mut(he.s as usize) {
+            *slot = NONE;
+        }
+    }
+    ok
+}
+
 /// Fans the horizon to the new vertex `wi`. Checks first that the horizon is one simple loop
 /// (every end vertex starts exactly one edge, and following the links visits every edge once):
 /// rounding can make the deleted region something other than a disc, and then the polytope
@@ -397,21 +483,8 @@ fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
     if h < 3 {
         return false;
     }
-    for k in 0..h {
-        let e = ctx.horizon[k].e;
-        let mut next = None;
-        for (m, he) in ctx.horizon.iter().enumerate() {
-            if he.s == e {
-                if next.is_some() {
-                    return false;
-                }
-                next = Some(m as u32);
-            }
-        }
-        match next {
-            Some(m) => ctx.horizon[k].next = m,
-            None => return false,
-        }
+    if !link_horizon(ctx) {
+        return false;
     }
     let mut k = 0usize;
     for _ in 0..h {
@@ -499,12 +572,25 @@ mod tests {
             sp(DVec3::new(-1.0, 3.0, -1.0)),
             sp(DVec3::new(-1.0, -1.0, 3.0)),
         ]);
-        for v in [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]] {
+        for v in TETRA_FACES {
             let f = make_face(&ctx.verts, v).expect("a proper face");
             ctx.faces.push(f);
         }
         link(&mut ctx.faces);
         ctx
+    }
+
+    #[test]
+    fn tetrahedron_adjacency_table_matches_link() {
+        let mut ctx = tetra();
+        let table: Vec<_> = ctx.faces.iter().map(|f| (f.adj, f.adj_edge)).collect();
+        for f in ctx.faces.iter_mut() {
+            (f.adj, f.adj_edge) = ([9; 3], [9; 3]);
+        }
+        link(&mut ctx.faces);
+        let linked: Vec<_> = ctx.faces.iter().map(|f| (f.adj, f.adj_edge)).collect();
+        assert_eq!(table, linked);
+        assert_eq!(table, TETRA_ADJ.to_vec());
     }
 
     #[test]

@@ -1,0 +1,109 @@
+//! The GJK hot path: the point-set support scans against a brute force, the
+//! boolean query's verdict (decided without the distance summary) against the distance
+//! query's, and the fast simplex solves against GJK's own certificates on random and
+//! touching pairs.
+
+use convexity::gjk;
+use convexity::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn unit(rng: &mut ChaCha8Rng) -> DVec3 {
+    loop {
+        let v = DVec3::new(
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+            rng.gen_range(-1.0..1.0),
+        );
+        if v.length() > 0.1 && v.length() <= 1.0 {
+            return v.normalize();
+        }
+    }
+}
+
+fn pose(rng: &mut ChaCha8Rng, t: DVec3) -> Pose3 {
+    let q = DQuat::from_axis_angle(unit(rng), rng.gen_range(0.0..6.3));
+    Pose3::new(t, q).unwrap()
+}
+
+/// Every set size across the scan switch (plain scan up to 64 points, lanes beyond), with
+/// duplicates and ties (cube corners against axis and diagonal directions) and degenerate
+/// directions: the support point is a maximiser found by an independent brute force (the
+/// plain scan's first maximum, bit for bit, up to 64 points).
+#[test]
+fn point_set_support_matches_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for n in (1..=20).chain([63, 64, 65, 100]) {
+        for _ in 0..100 {
+            let mut pts: Vec<DVec3> = (0..n).map(|_| unit(&mut rng)).collect();
+            if n > 2 && rng.gen_bool(0.3) {
+                pts[n - 1] = pts[0];
+            }
+            let p = Points::new(&pts).unwrap();
+            for d in [unit(&mut rng), DVec3::X, DVec3::ZERO] {
+                let mut first = 0;
+                for (i, q) in pts.iter().enumerate() {
+                    if q.dot(d) > pts[first].dot(d) {
+                        first = i;
+                    }
+                }
+                let got = p.core_support(d);
+                assert_eq!(got.dot(d), pts[first].dot(d), "n {n}, d {d:?}");
+                if n <= 64 {
+                    assert_eq!(got, pts[first], "n {n}, d {d:?}");
+                }
+            }
+            assert!(p.core_support(DVec3::NAN).is_finite());
+        }
+    }
+    let mut corners = Vec::new();
+    for k in 0..8 {
+        corners.push(DVec3::new(
+            if k & 1 == 0 { -1.0 } else { 1.0 },
+            if k & 2 == 0 { -1.0 } else { 1.0 },
+            if k & 4 == 0 { -1.0 } else { 1.0 },
+        ));
+    }
+    let p = Points::new(&corners).unwrap();
+    for d in [DVec3::X, DVec3::NEG_Y, DVec3::Z, DVec3::new(1.0, 1.0, 0.0)] {
+        assert_eq!(p.core_support(d), corners[p.support_index_aos(d)], "{d:?}");
+    }
+}
+
+/// The boolean query decides the same verdict as the distance query on random pairs of small
+/// hulls and boxes, and on pairs moved to touch (distance zero) and a few tolerances apart.
+#[test]
+fn boolean_verdict_matches_distance_verdict() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let o = gjk::Options::default();
+    let mut both = [0usize; 2];
+    for k in 0..3000 {
+        let a = Points::new(&(0..8).map(|_| unit(&mut rng)).collect::<Vec<_>>()).unwrap();
+        let b = Cuboid::new(DVec3::new(0.3, 0.5, 0.7)).unwrap();
+        let pa = pose(&mut rng, DVec3::ZERO);
+        let t = unit(&mut rng) * rng.gen_range(0.0..2.5);
+        let mut pb = pose(&mut rng, t);
+        let d = gjk::distance(&a, &pa, &b, &pb, &o, None);
+        if k % 3 == 0 && d.distance > 0.0 {
+            // Move B along the normal to touching, or to 4 tolerances apart.
+            let shift = if k % 2 == 0 { 0.0 } else { 4.0 * d.tolerance };
+            pb = Pose3::new(
+                pb.translation() - d.normal * (d.distance - shift),
+                pb.rotation(),
+            )
+            .unwrap();
+        }
+        let d = gjk::distance(&a, &pa, &b, &pb, &o, None);
+        let i = gjk::intersects(&a, &pa, &b, &pb, &o, None);
+        if let (Some(x), Some(y)) = (d.intersecting(), i.intersecting()) {
+            assert_eq!(x, y, "{d:?} / {i:?}");
+            both[x as usize] += 1;
+        }
+        for v in [&d.verdict, &i.verdict] {
+            if !matches!(v, Verdict::Undetermined) {
+                verify(&a, &pa, &b, &pb, v, d.tolerance.max(i.tolerance)).unwrap();
+            }
+        }
+    }
+    assert!(both[0] > 500 && both[1] > 500, "{both:?}");
+}
