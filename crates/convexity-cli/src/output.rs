@@ -1,8 +1,10 @@
 //! The JSON lines `convexity query` prints: one answer or one error per line.
 //!
-//! Field order is fixed by the struct definitions (serde keeps declaration order). Optional
-//! fields that a method does not compute are `null`, except `penetration_depth` and
-//! `contact_status`, which appear only when a penetration was computed.
+//! Field order is fixed by the struct definitions (serde keeps declaration order), `pair`
+//! first. Optional fields that a method does not compute, or that mean nothing for the
+//! answer (`normal` of an intersecting pair without a penetration depth), are `null`, except
+//! `penetration_depth` and `contact_status`, which appear only when a penetration was
+//! computed. −0 is written as 0 here, once, for every coordinate ([`coords`]).
 
 use convexity::nd::points::{verify_n, PointsN, VerdictN};
 use convexity::query::{Outcome, OutcomeN};
@@ -82,7 +84,12 @@ impl Answer {
             penetration_depth: o.penetration_depth.map(Some),
             point_a: o.point_a.map(coords),
             point_b: o.point_b.map(coords),
-            normal: o.normal.map(coords),
+            // Without a penetration depth, an intersecting pair has no meaningful normal.
+            normal: if intersecting == Some(true) && o.penetration_depth.is_none() {
+                None
+            } else {
+                o.normal.map(coords)
+            },
             status: o.status.as_str(),
             iterations: o.iterations,
             contact_status: None,

@@ -55,9 +55,9 @@
 //! way across the gap.
 
 use crate::fields::{self, describe, quote};
+use crate::input::read_json;
 use crate::output::{to_line, Certificate};
 use crate::svg::Svg;
-use crate::toi_cmd::read_json;
 use crate::{emit, exit, Fatal};
 use convexity::error::MAX_MAGNITUDE;
 use convexity::polytope::contact2d::{classify, ContactClass, ContactKind};
@@ -69,41 +69,6 @@ use convexity::{ConvexPolygon, DVec2, InputError, Pose2, Problem, Status};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-
-/// Parsed command-line options.
-struct Args {
-    file: String,
-    svg: Option<String>,
-}
-
-fn parse_args(args: &[String]) -> Result<Args, Fatal> {
-    let mut file = None;
-    let mut svg = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--svg" {
-            svg = Some(
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| Fatal::usage("--svg needs an output file".into()))?,
-            );
-        } else if let Some(v) = a.strip_prefix("--svg=") {
-            svg = Some(v.to_string());
-        } else if a.starts_with('-') && a != "-" {
-            return Err(Fatal::usage(format!("unknown option {a} for polygon")));
-        } else if file.is_some() {
-            return Err(Fatal::usage(format!(
-                "polygon takes one input file; unexpected argument {a}"
-            )));
-        } else {
-            file = Some(a.clone());
-        }
-    }
-    Ok(Args {
-        file: file.ok_or_else(|| Fatal::usage("polygon needs an input file".into()))?,
-        svg,
-    })
-}
 
 fn invalid(field: &str, what: String) -> InputError {
     InputError::new(field, Problem::Invalid(what))
@@ -816,11 +781,28 @@ fn draw_pair(svg: &mut Svg, d: &PairDrawing) {
     }
 }
 
+/// The input format, shown by `convexity polygon --help`.
+pub const FORMAT_HELP: &str = "\
+INPUT (JSON):
+  {\"polygons\": {\"L\": [[0, 0], [4, 0], [4, 1], [1, 1], [1, 4], [0, 4]],
+                \"frame\": [[0, 0], [10, 0], [10, 10], [0, 10], null, [3, 3], [3, 7], [7, 7], [7, 3]]},
+   \"polylines\": {\"zigzag\": [[-1, 2], [5, 2], \"NaN\", [2, -1], [2, 5]]},
+   \"points\": [[0.5, 0.5], {\"at\": [5, 5], \"in\": [\"L\"]}],
+   \"pairs\": [{\"a\": \"L\", \"b\": \"zigzag\"}, {\"a\": \"L\", \"b\": \"frame\"}]}
+  Rings and polyline parts are separated by null, \"NaN\" or [\"NaN\", \"NaN\"]; rings may
+  have either orientation and self-intersect.
+
+OUTPUT: one JSON line per point and polygon (even_odd, non_zero, crossing_number,
+  winding_number), then one per pair (intersections with segment indices; for two convex
+  rings also sat, with a verified certificate, and contact).
+
+EXIT STATUS: 0 ok; 2 bad usage or some item could not be answered; 74 the output or the
+  --svg file could not be written.";
+
 /// Runs the command; returns the exit status.
-pub fn run(args: &[String]) -> Result<i32, Fatal> {
-    let args = parse_args(args)?;
-    let v = read_json(&args.file)?;
-    let title = format!("convexity polygon {}", args.file);
+pub fn run(file: &str, svg: Option<&str>) -> Result<i32, Fatal> {
+    let v = read_json(file)?;
+    let title = format!("convexity polygon {file}");
     let report = answer_all(&v, &title).map_err(Fatal::input)?;
     let mut out = String::new();
     for l in &report.lines {
@@ -828,9 +810,8 @@ pub fn run(args: &[String]) -> Result<i32, Fatal> {
         out.push('\n');
     }
     emit(&out)?;
-    if let Some(path) = &args.svg {
-        std::fs::write(path, &report.svg)
-            .map_err(|e| Fatal::input(format!("cannot write {path}: {e}")))?;
+    if let Some(path) = svg {
+        std::fs::write(path, &report.svg).map_err(|e| Fatal::write_file(path, &e))?;
     }
     Ok(if report.errors > 0 {
         exit::INPUT

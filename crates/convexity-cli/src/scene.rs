@@ -13,24 +13,34 @@ use convexity::{
     Transformed, Triangle,
 };
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-/// Every shape `type` the format knows.
-pub const TYPES: &[&str] = &[
-    "points",
-    "sphere",
-    "circle",
-    "box",
-    "capsule",
-    "cylinder",
-    "cone",
-    "segment",
-    "triangle",
-    "polygon",
-    "halfspaces",
-    "rounded",
-    "transformed",
+/// Every shape `type` the format knows, with the fields it takes (besides `type` and the
+/// free-form `"meta"`). The one table of shape type names: messages and key checks read it.
+pub const SHAPE_FIELDS: &[(&str, &[&str])] = &[
+    ("points", &["points"]),
+    ("sphere", &["radius"]),
+    ("circle", &["radius"]),
+    ("box", &["half_extents"]),
+    ("capsule", &["a", "b", "radius"]),
+    ("cylinder", &["half_height", "radius"]),
+    ("cone", &["half_height", "radius"]),
+    ("segment", &["a", "b"]),
+    ("triangle", &["a", "b", "c"]),
+    ("polygon", &["points"]),
+    ("halfspaces", &["normals", "offsets"]),
+    ("rounded", &["shape", "radius"]),
+    ("transformed", &["shape", "pose"]),
 ];
+
+/// The shape type names, in table order.
+pub fn type_names() -> Vec<&'static str> {
+    SHAPE_FIELDS.iter().map(|(t, _)| *t).collect()
+}
+
+/// The fields of a pair in a scene (besides `"meta"`).
+pub const PAIR_FIELDS: &[&str] = &["a", "b", "pose_a", "pose_b"];
 
 /// A point set of a dimension other than 2 or 3, validated by the library
 /// (`convexity::nd::points::PointsN`), answered by the vertex-set methods that work in any
@@ -61,45 +71,63 @@ impl SceneShape {
     }
 }
 
-/// A pair ready to query.
-pub enum Resolved<'s> {
-    D2 {
-        a: &'s Shape2,
-        pose_a: Pose2,
-        b: &'s Shape2,
-        pose_b: Pose2,
-    },
-    D3 {
-        a: &'s Shape3,
-        pose_a: Pose3,
-        b: &'s Shape3,
-        pose_b: Pose3,
-    },
-    /// n-dimensional point sets (no poses: coordinates are world coordinates).
-    Nd { a: &'s NdPoints, b: &'s NdPoints },
+/// A pose of the pair's dimension (n-dimensional sets take none).
+#[derive(Clone, Copy, Debug)]
+pub enum PoseAny {
+    D2(Pose2),
+    D3(Pose3),
+    Nd,
+}
+
+/// A pair ready to query: its shapes (named in the scene, or inline), their names for
+/// messages (`inline` for an inline shape) and poses of the pair's dimension. The shapes and
+/// the poses always have the same dimension.
+pub struct Pair<'s> {
+    pub names: [Cow<'s, str>; 2],
+    pub a: Cow<'s, SceneShape>,
+    pub b: Cow<'s, SceneShape>,
+    pub pose_a: PoseAny,
+    pub pose_b: PoseAny,
 }
 
 /// A parsed scene.
 pub struct Scene {
     pub shapes: BTreeMap<String, Result<SceneShape, String>>,
     pub pairs: Vec<Value>,
-    /// Non-fatal remarks found while reading the shapes (ignored pose fields).
-    pub warnings: Vec<String>,
 }
 
 /// A whole-file problem (the scene is not an object, `shapes` or `pairs` is missing).
 #[derive(Debug)]
 pub struct SceneError(pub String);
 
+/// Reads and parses a scene file (or standard input for `-`).
+pub fn load(path: &str) -> Result<Scene, crate::Fatal> {
+    let value = crate::input::read_json(path)?;
+    Scene::from_value(value)
+        .map_err(|e| crate::Fatal::input(format!("{}: {}", crate::input::display_name(path), e.0)))
+}
+
+/// Parses a `shapes` object: each shape into a `Result`, so that a bad shape fails only the
+/// pairs that use it.
+pub fn parse_shapes(shapes_o: &Object) -> BTreeMap<String, Result<SceneShape, String>> {
+    shapes_o
+        .iter()
+        .map(|(name, sv)| {
+            let parsed = parse_shape(sv).map_err(|e| shape_error(name, &e));
+            (name.clone(), parsed)
+        })
+        .collect()
+}
+
 impl Scene {
     /// Reads the top level of a scene and validates every shape.
-    pub fn from_value(v: &Value) -> Result<Scene, SceneError> {
-        let obj = v.as_object().ok_or_else(|| {
-            SceneError(format!(
+    pub fn from_value(v: Value) -> Result<Scene, SceneError> {
+        let Value::Object(mut obj) = v else {
+            return Err(SceneError(format!(
                 "the scene must be a JSON object with \"shapes\" and \"pairs\", found {}",
-                describe(v)
-            ))
-        })?;
+                describe(&v)
+            )));
+        };
         let shapes_v = obj
             .get("shapes")
             .ok_or_else(|| SceneError("the scene has no \"shapes\" object".into()))?;
@@ -109,32 +137,23 @@ impl Scene {
                 describe(shapes_v)
             ))
         })?;
-        let pairs_v = obj
-            .get("pairs")
-            .ok_or_else(|| SceneError("the scene has no \"pairs\" array".into()))?;
-        let pairs = pairs_v
-            .as_array()
-            .ok_or_else(|| {
-                SceneError(format!(
+        if !obj.contains_key("pairs") {
+            return Err(SceneError("the scene has no \"pairs\" array".into()));
+        }
+        fields::check_keys(&obj, &["shapes", "pairs"], "a scene")
+            .map_err(|e| SceneError(e.to_string()))?;
+        let shapes = parse_shapes(shapes_o);
+        let pairs = match obj.remove("pairs") {
+            Some(Value::Array(p)) => p,
+            Some(other) => {
+                return Err(SceneError(format!(
                     "\"pairs\" must be an array of pairs, found {}",
-                    describe(pairs_v)
-                ))
-            })?
-            .clone();
-        let mut warnings = Vec::new();
-        let shapes = shapes_o
-            .iter()
-            .map(|(name, sv)| {
-                let at = format!("shape {}", quote(name));
-                let parsed = parse_shape(sv, &at, &mut warnings).map_err(|e| shape_error(name, &e));
-                (name.clone(), parsed)
-            })
-            .collect();
-        Ok(Scene {
-            shapes,
-            pairs,
-            warnings,
-        })
+                    describe(&other)
+                )))
+            }
+            None => return Err(SceneError("the scene has no \"pairs\" array".into())),
+        };
+        Ok(Scene { shapes, pairs })
     }
 
     /// Names of shapes that failed validation and that no pair refers to, with their errors.
@@ -153,82 +172,82 @@ impl Scene {
             .collect()
     }
 
-    /// Resolves pair `i`: looks up its shapes, checks their dimensions and reads its poses.
-    /// Warnings (ignored pose fields) are appended to `warnings`.
-    pub fn resolve(&self, i: usize, warnings: &mut Vec<String>) -> Result<Resolved<'_>, String> {
-        let here = format!("pairs[{i}]");
+    /// Resolves pair `i` of the scene.
+    pub fn resolve(&self, i: usize) -> Result<Pair<'_>, String> {
         let v = self
             .pairs
             .get(i)
-            .ok_or_else(|| format!("{here}: no such pair"))?;
+            .ok_or_else(|| format!("pairs[{i}]: no such pair"))?;
+        self.resolve_value(&format!("pairs[{i}]"), v)
+    }
+
+    /// Resolves one pair object (`here` names it in messages): looks up or parses its shapes,
+    /// checks their dimensions and reads its poses. Unknown fields, and poses on
+    /// n-dimensional pairs, are errors.
+    pub fn resolve_value<'s>(&'s self, here: &str, v: &'s Value) -> Result<Pair<'s>, String> {
         let obj = v.as_object().ok_or_else(|| {
             format!(
                 "{here}: expected an object with \"a\" and \"b\", found {}",
                 describe(v)
             )
         })?;
-        let a = self.lookup(obj, "a", &here)?;
-        let b = self.lookup(obj, "b", &here)?;
-        let (name_a, sa) = a;
-        let (name_b, sb) = b;
+        fields::check_keys(obj, PAIR_FIELDS, "a pair").map_err(|e| e.within(here).to_string())?;
+        let (name_a, sa) = self.lookup(obj, "a", here)?;
+        let (name_b, sb) = self.lookup(obj, "b", here)?;
         if sa.dim() != sb.dim() {
             return Err(format!(
                 "{here}: shape {} is {} but shape {} is {}; both shapes of a pair must have the \
                  same dimension",
-                quote(name_a),
+                quote(&name_a),
                 dim_name(sa.dim()),
-                quote(name_b),
+                quote(&name_b),
                 dim_name(sb.dim())
             ));
         }
-        let pose = |key: &str, warnings: &mut Vec<String>| {
+        let pose = |key: &str| {
             let p = obj.get(key);
             let at = format!("{here}.{key}");
             match sa.dim() {
-                2 => parse_pose2(p, &at, warnings).map(Pose::D2),
-                3 => parse_pose3(p, &at, warnings).map(Pose::D3),
-                _ => Ok(Pose::Nd),
+                2 => parse_pose2(p).map(PoseAny::D2),
+                3 => parse_pose3(p).map(PoseAny::D3),
+                n if p.is_some_and(|p| !p.is_null()) => Err(invalid(
+                    "",
+                    format!(
+                        "a {n}-dimensional pair takes no pose (its coordinates are world \
+                         coordinates); remove {key} or move the points"
+                    ),
+                )),
+                _ => Ok(PoseAny::Nd),
             }
             .map_err(|e| e.within(&at).to_string())
         };
-        let pose_a = pose("pose_a", warnings)?;
-        let pose_b = pose("pose_b", warnings)?;
-        match (sa, sb, pose_a, pose_b) {
-            (SceneShape::D2(a), SceneShape::D2(b), Pose::D2(pose_a), Pose::D2(pose_b)) => {
-                Ok(Resolved::D2 {
-                    a,
-                    pose_a,
-                    b,
-                    pose_b,
-                })
-            }
-            (SceneShape::D3(a), SceneShape::D3(b), Pose::D3(pose_a), Pose::D3(pose_b)) => {
-                Ok(Resolved::D3 {
-                    a,
-                    pose_a,
-                    b,
-                    pose_b,
-                })
-            }
-            (SceneShape::Nd(a), SceneShape::Nd(b), _, _) => Ok(Resolved::Nd { a, b }),
-            _ => Err(format!(
-                "{here}: shapes {} and {} cannot be paired",
-                quote(name_a),
-                quote(name_b)
-            )),
-        }
+        let pose_a = pose("pose_a")?;
+        let pose_b = pose("pose_b")?;
+        Ok(Pair {
+            names: [name_a, name_b],
+            a: sa,
+            b: sb,
+            pose_a,
+            pose_b,
+        })
     }
 
+    /// Shape `key` of a pair: a name defined in the scene, or an inline shape object.
     fn lookup<'s>(
         &'s self,
         obj: &'s Object,
         key: &str,
         here: &str,
-    ) -> Result<(&'s str, &'s SceneShape), String> {
+    ) -> Result<(Cow<'s, str>, Cow<'s, SceneShape>), String> {
+        if let Some(inline @ Value::Object(_)) = obj.get(key) {
+            let s =
+                parse_shape(inline).map_err(|e| e.within(&format!("{here}.{key}")).to_string())?;
+            return Ok((Cow::Borrowed("inline"), Cow::Owned(s)));
+        }
         let name =
             fields::string_field(obj, key, "a pair").map_err(|e| e.within(here).to_string())?;
         match self.shapes.get(name) {
-            Some(Ok(s)) => Ok((name, s)),
+            Some(Ok(s)) => Ok((Cow::Borrowed(name), Cow::Borrowed(s))),
             Some(Err(e)) => Err(e.clone()),
             None => Err(format!(
                 "{here}.{key}: unknown shape {}; defined shapes: {}",
@@ -251,12 +270,6 @@ impl Scene {
     }
 }
 
-enum Pose {
-    D2(Pose2),
-    D3(Pose3),
-    Nd,
-}
-
 fn dim_name(d: usize) -> String {
     match d {
         2 => "2D".into(),
@@ -276,13 +289,9 @@ fn invalid(field: &str, what: String) -> InputError {
     InputError::new(field, Problem::Invalid(what))
 }
 
-/// Parses one shape object (recursively for `rounded` and `transformed`). `at` names the shape
-/// in warnings, which are appended to `warnings`.
-pub fn parse_shape(
-    v: &Value,
-    at: &str,
-    warnings: &mut Vec<String>,
-) -> Result<SceneShape, InputError> {
+/// Parses one shape object (recursively for `rounded` and `transformed`). A field the shape's
+/// type does not take is an error (with a suggestion), never ignored.
+pub fn parse_shape(v: &Value) -> Result<SceneShape, InputError> {
     let obj = v.as_object().ok_or_else(|| {
         invalid(
             "",
@@ -295,7 +304,10 @@ pub fn parse_shape(
     let ty_v = obj.get("type").ok_or_else(|| {
         invalid(
             "type",
-            format!("missing field; valid types are: {}", TYPES.join(", ")),
+            format!(
+                "missing field; valid types are: {}",
+                type_names().join(", ")
+            ),
         )
     })?;
     let ty = ty_v.as_str().ok_or_else(|| {
@@ -304,12 +316,17 @@ pub fn parse_shape(
             format!(
                 "expected a string, found {}; valid types are: {}",
                 describe(ty_v),
-                TYPES.join(", ")
+                type_names().join(", ")
             ),
         )
     })?;
     let what = format!("a {}", quote(ty));
     let what = what.as_str();
+    if let Some((_, allowed)) = SHAPE_FIELDS.iter().find(|(t, _)| *t == ty) {
+        let mut with_type = vec!["type"];
+        with_type.extend_from_slice(allowed);
+        fields::check_keys(obj, &with_type, &format!("{what} shape"))?;
+    }
     match ty {
         "points" => parse_points(obj, what),
         "sphere" => Ok(SceneShape::D3(Shape3::Sphere(Ball::new(
@@ -419,12 +436,8 @@ pub fn parse_shape(
             }
         }
         "rounded" => {
-            let inner = parse_shape(
-                fields::required(obj, "shape", what)?,
-                &format!("{at}: shape"),
-                warnings,
-            )
-            .map_err(|e| e.within("shape"))?;
+            let inner = parse_shape(fields::required(obj, "shape", what)?)
+                .map_err(|e| e.within("shape"))?;
             let r = fields::number_field(obj, "radius", what)?;
             match inner {
                 SceneShape::D2(s) => Ok(SceneShape::D2(Shape2::Rounded(Box::new(Rounded::new(
@@ -441,21 +454,16 @@ pub fn parse_shape(
             }
         }
         "transformed" => {
-            let inner = parse_shape(
-                fields::required(obj, "shape", what)?,
-                &format!("{at}: shape"),
-                warnings,
-            )
-            .map_err(|e| e.within("shape"))?;
+            let inner = parse_shape(fields::required(obj, "shape", what)?)
+                .map_err(|e| e.within("shape"))?;
             let pose = obj.get("pose");
-            let pose_at = format!("{at}: pose");
             let out = match inner {
                 SceneShape::D2(s) => {
-                    let p = parse_pose2(pose, &pose_at, warnings).map_err(|e| e.within("pose"))?;
+                    let p = parse_pose2(pose).map_err(|e| e.within("pose"))?;
                     SceneShape::D2(Shape2::Transformed(Box::new(Transformed::new(s, p))))
                 }
                 SceneShape::D3(s) => {
-                    let p = parse_pose3(pose, &pose_at, warnings).map_err(|e| e.within("pose"))?;
+                    let p = parse_pose3(pose).map_err(|e| e.within("pose"))?;
                     SceneShape::D3(Shape3::Transformed(Box::new(Transformed::new(s, p))))
                 }
                 SceneShape::Nd(p) => {
@@ -471,7 +479,7 @@ pub fn parse_shape(
             Ok(out)
         }
         other => {
-            let hint = fields::suggestion(other, TYPES)
+            let hint = fields::suggestion(other, &type_names())
                 .map(|s| format!(" (did you mean \"{s}\"?)"))
                 .unwrap_or_default();
             Err(invalid(
@@ -479,7 +487,7 @@ pub fn parse_shape(
                 format!(
                     "unknown type {}{hint}; valid types are: {}",
                     quote(other),
-                    TYPES.join(", ")
+                    type_names().join(", ")
                 ),
             ))
         }
@@ -566,13 +574,11 @@ fn parse_polygon(obj: &Object, what: &str) -> Result<SceneShape, InputError> {
     }
 }
 
-/// Reads a pose object's keys, reporting unknown ones as warnings.
+/// Reads a pose object; an unknown key is an error with a suggestion.
 fn pose_object<'a>(
     v: Option<&'a Value>,
     allowed: &[&str],
     other_dim: (&str, &str),
-    at: &str,
-    warnings: &mut Vec<String>,
 ) -> Result<Option<&'a Object>, InputError> {
     let Some(v) = v else { return Ok(None) };
     if v.is_null() {
@@ -592,15 +598,7 @@ fn pose_object<'a>(
     if obj.contains_key(wrong_key) {
         return Err(invalid(wrong_key, advice.to_string()));
     }
-    for k in obj.keys() {
-        if !allowed.contains(&k.as_str()) {
-            warnings.push(format!(
-                "{at}: unknown pose field {} ignored (pose fields are: {})",
-                quote(k),
-                allowed.join(", ")
-            ));
-        }
-    }
+    fields::check_keys(obj, allowed, "a pose")?;
     Ok(Some(obj))
 }
 
@@ -627,11 +625,7 @@ fn fixed<const N: usize>(
 }
 
 /// A 3D pose: `translation` [x, y, z] and `rotation` as a unit quaternion [x, y, z, w].
-pub fn parse_pose3(
-    v: Option<&Value>,
-    at: &str,
-    warnings: &mut Vec<String>,
-) -> Result<Pose3, InputError> {
+pub fn parse_pose3(v: Option<&Value>) -> Result<Pose3, InputError> {
     let Some(obj) = pose_object(
         v,
         &["translation", "rotation"],
@@ -639,8 +633,6 @@ pub fn parse_pose3(
             "angle",
             "a 3D pose takes \"rotation\" as a unit quaternion [x, y, z, w], not \"angle\"",
         ),
-        at,
-        warnings,
     )?
     else {
         return Ok(Pose3::IDENTITY);
@@ -651,11 +643,7 @@ pub fn parse_pose3(
 }
 
 /// A 2D pose: `translation` [x, y] and `angle` in radians.
-pub fn parse_pose2(
-    v: Option<&Value>,
-    at: &str,
-    warnings: &mut Vec<String>,
-) -> Result<Pose2, InputError> {
+pub fn parse_pose2(v: Option<&Value>) -> Result<Pose2, InputError> {
     let Some(obj) = pose_object(
         v,
         &["translation", "angle"],
@@ -663,8 +651,6 @@ pub fn parse_pose2(
             "rotation",
             "a 2D pose takes \"angle\" in radians, not a quaternion \"rotation\"",
         ),
-        at,
-        warnings,
     )?
     else {
         return Ok(Pose2::IDENTITY);
@@ -683,7 +669,7 @@ mod tests {
     use serde_json::json;
 
     fn err(v: Value) -> String {
-        match parse_shape(&v, "S", &mut Vec::new()) {
+        match parse_shape(&v) {
             Ok(_) => String::new(),
             Err(e) => shape_error("S", &e),
         }
@@ -691,7 +677,7 @@ mod tests {
 
     #[test]
     fn dimensions() {
-        let d = |v: Value| parse_shape(&v, "S", &mut Vec::new()).map(|s| s.dim()).ok();
+        let d = |v: Value| parse_shape(&v).map(|s| s.dim()).ok();
         assert_eq!(d(json!({"type": "points", "points": [[0, 0]]})), Some(2));
         assert_eq!(d(json!({"type": "points", "points": [[0, 0, 0]]})), Some(3));
         assert_eq!(

@@ -9,13 +9,15 @@
 //! with its query points coloured by location and a polyline overlapping its bottom edge.
 
 use crate::svg::Svg;
-use crate::toi_cmd;
+
 use convexity::polytope::contact2d::{classify, ContactKind};
 use convexity::polytope::sat2d::sat;
 use convexity::primitives::polygon::{
     polyline_intersections, FillRule, HitKind, Location, Polygon,
 };
-use convexity::toi::{swept_toi, vertex_edge_toi, Kinematic2, SweptOptions, TimeOfImpact};
+use convexity::toi::{
+    swept_toi, toi2, vertex_edge_toi, Body2, Kinematic2, SweptOptions, TimeOfImpact,
+};
 use convexity::{gjk, gjk::epa, ConvexPolygon, DVec2, Pose2, Shape2};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -435,15 +437,27 @@ fn time_of_impact(r: &mut Report) {
     let tri = ConvexPolygon::new(&[v(-0.5, 0.0), v(0.5, 0.0), v(0.0, 1.0)]).map(Shape2::Polygon);
     if let (Ok(g), Ok(tr)) = (ground, tri) {
         let pose_t = Pose2::from_angle([0.0, 2.0], 0.0).unwrap_or(Pose2::IDENTITY);
-        let ans = toi_cmd::answer2(
-            (&g, &Pose2::IDENTITY, DVec2::ZERO, 0.0, DVec2::ZERO),
-            (&tr, &pose_t, DVec2::ZERO, 0.0, v(0.0, -4.0)),
+        let ans = toi2(
+            &Body2 {
+                shape: &g,
+                pose: Pose2::IDENTITY,
+                velocity: DVec2::ZERO,
+                angular_velocity: 0.0,
+                acceleration: DVec2::ZERO,
+            },
+            &Body2 {
+                shape: &tr,
+                pose: pose_t,
+                velocity: DVec2::ZERO,
+                angular_velocity: 0.0,
+                acceleration: v(0.0, -4.0),
+            },
             2.0,
         );
         let (method, t, normal) = match &ans {
             Ok(a) => match a.toi {
-                TimeOfImpact::Hit { toi, normal, .. } => (a.method, Some(toi), Some(normal)),
-                _ => (a.method, None, None),
+                TimeOfImpact::Hit { toi, normal, .. } => (a.method.name(), Some(toi), Some(normal)),
+                _ => (a.method.name(), None, None),
             },
             Err(_) => ("error", None, None),
         };
