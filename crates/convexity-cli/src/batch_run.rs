@@ -1,8 +1,8 @@
 //! Running `convexity query` over many pairs: a scene file or an NDJSON stream, answered in
 //! parallel chunks (rayon) and printed in input order.
 //!
-//! Memory is bounded for NDJSON: at most [`CHUNK`] lines are held at a time (read, parsed and
-//! answered in parallel, then written and dropped). A scene file is parsed whole (it is one
+//! Memory is bounded for NDJSON: a few chunks of [`CHUNK`] lines are held at a time (one read
+//! ahead by a reader thread, one parsed and answered in parallel, then written and dropped). A scene file is parsed whole (it is one
 //! JSON value), then answered the same way. A progress bar goes to standard error only when
 //! it is a terminal and the run has lasted over a second.
 
@@ -206,8 +206,8 @@ fn run_ndjson<W: Write>(
     sink: &mut Sink<W>,
     totals: &mut Totals,
 ) -> Result<(), Fatal> {
-    let reader: Box<dyn BufRead> = if file == "-" {
-        Box::new(std::io::BufReader::new(std::io::stdin().lock()))
+    let reader: Box<dyn BufRead + Send> = if file == "-" {
+        Box::new(std::io::BufReader::with_capacity(1 << 16, std::io::stdin()))
     } else {
         let f = std::fs::File::open(file)
             .map_err(|e| Fatal::input(format!("cannot read {file}: {}", input::why(&e))))?;
@@ -217,24 +217,37 @@ fn run_ndjson<W: Write>(
         shapes: BTreeMap::new(),
         pairs: Vec::new(),
     };
-    let mut lines = reader.lines().enumerate();
-    let mut next_pair = 0usize;
-    loop {
-        // Read up to CHUNK non-blank lines.
-        let mut raw: Vec<(usize, String)> = Vec::with_capacity(CHUNK);
-        for (n, l) in lines.by_ref() {
-            let l =
-                l.map_err(|e| Fatal::input(format!("cannot read {}: {e}", display_name(file))))?;
-            if !l.trim().is_empty() {
-                raw.push((n + 1, l));
-                if raw.len() == CHUNK {
-                    break;
+    // A reader thread reads the next chunk while this one answers the current one; at most
+    // two chunks wait in the channel, so memory stays bounded.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<(usize, String)>, String>>(2);
+    let name = display_name(file).to_string();
+    let reader_thread = std::thread::spawn(move || {
+        let mut lines = reader.lines().enumerate();
+        loop {
+            let mut raw: Vec<(usize, String)> = Vec::with_capacity(CHUNK);
+            for (n, l) in lines.by_ref() {
+                match l {
+                    Ok(l) if l.trim().is_empty() => {}
+                    Ok(l) => {
+                        raw.push((n + 1, l));
+                        if raw.len() == CHUNK {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(format!("cannot read {name}: {e}")));
+                        return;
+                    }
                 }
             }
+            if raw.is_empty() || tx.send(Ok(raw)).is_err() {
+                return;
+            }
         }
-        if raw.is_empty() {
-            return Ok(());
-        }
+    });
+    let mut next_pair = 0usize;
+    for raw in rx {
+        let raw = raw.map_err(Fatal::input)?;
         let parsed: Vec<Result<Value, String>> = raw
             .par_iter()
             .map(|(n, l)| input::parse(l.as_bytes()).map_err(|e| format!("line {n}: {e}")))
@@ -255,6 +268,9 @@ fn run_ndjson<W: Write>(
         }
         answer_chunk(plan, &scene, &pending, sink, totals)?;
     }
+    // The reader has finished (the channel closed); it cannot panic on input.
+    let _ = reader_thread.join();
+    Ok(())
 }
 
 /// A `{"shapes": {...}}` line: adds (or replaces) named shapes. A malformed line is reported

@@ -60,7 +60,7 @@ pub fn run(file: &str) -> Result<i32, Fatal> {
                     Some(false) => no += 1,
                     None => unproved += 1,
                 }
-                v.to_string()
+                to_line(&v)
             }
             Err(msg) => {
                 errors += 1;
@@ -146,7 +146,7 @@ fn world_set<V: Vector>(
 }
 
 fn clean(v: &[f64]) -> Vec<f64> {
-    v.iter().map(|x| x + 0.0).collect()
+    v.to_vec()
 }
 
 fn rows_json(p: &PointsN) -> Value {
@@ -187,7 +187,7 @@ pub fn answer(i: usize, pair: &VertexPair) -> (Value, Option<bool>) {
             };
             let w: Vec<Value> = weights
                 .iter()
-                .map(|w| Value::Array(w.iter().map(|&(j, x)| json!([j, x + 0.0])).collect()))
+                .map(|w| Value::Array(w.iter().map(|&(j, x)| json!([j, x])).collect()))
                 .collect();
             (Some(true), json!({ "weights": w }), Some(check))
         }

@@ -580,3 +580,12 @@ fn finish(report: &str, code: i32) -> Result<i32, Fatal> {
         _ => Ok(code),
     }
 }
+
+/// `yes`, `no` or `undetermined`, for the report.
+pub fn yes_no(b: Option<bool>) -> &'static str {
+    match b {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "undetermined",
+    }
+}

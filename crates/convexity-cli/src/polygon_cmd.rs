@@ -63,7 +63,8 @@ use convexity::error::MAX_MAGNITUDE;
 use convexity::polytope::contact2d::{classify, ContactClass, ContactKind};
 use convexity::polytope::sat2d::{sat, Body, SatResult};
 use convexity::primitives::polygon::{
-    polygon_intersections, polyline_intersections, FillRule, HitKind, Location, Polygon, SegmentHit,
+    polygon_intersections, polygon_polyline_intersections, polyline_intersections, FillRule,
+    HitKind, Location, Polygon, SegmentHit,
 };
 use convexity::{ConvexPolygon, DVec2, InputError, Pose2, Problem, Status};
 use serde::Serialize;
@@ -208,7 +209,7 @@ fn loc_name(l: Location) -> &'static str {
 }
 
 fn pt(p: DVec2) -> [f64; 2] {
-    [p.x + 0.0, p.y + 0.0]
+    [p.x, p.y]
 }
 
 #[derive(Serialize)]
@@ -343,59 +344,6 @@ enum Item<'a> {
     Polyline(&'a [DVec2]),
 }
 
-/// A polygon's rings as one closed polyline (NaN-separated, first vertex repeated), with the
-/// input edge index of each polyline segment.
-fn closed_polyline(p: &Poly) -> (Vec<DVec2>, Vec<usize>, Vec<usize>) {
-    let mut pts = Vec::new();
-    let mut index = Vec::new();
-    let mut ring_starts = Vec::new();
-    for r in p.polygon.rings() {
-        if !pts.is_empty() {
-            pts.push(DVec2::NAN);
-            index.push(usize::MAX);
-        }
-        ring_starts.push(pts.len());
-        for k in r.clone() {
-            pts.push(p.polygon.vertices()[k]);
-            index.push(k);
-        }
-        pts.push(p.polygon.vertices()[r.start]);
-        index.push(r.start);
-    }
-    (pts, index, ring_starts)
-}
-
-/// Intersections of polygon `p` (as side A when `p_is_a`) with polyline `l`, with the polygon's
-/// input edge indices. A hit at a ring's first vertex is reported once, on the closing edge.
-fn polygon_polyline(p: &Poly, l: &[DVec2], p_is_a: bool) -> Result<Vec<SegmentHit>, InputError> {
-    let (pts, index, starts) = closed_polyline(p);
-    let raw = if p_is_a {
-        polyline_intersections(&pts, l)?
-    } else {
-        polyline_intersections(l, &pts)?
-    };
-    let mut out: Vec<SegmentHit> = raw
-        .into_iter()
-        .filter_map(|mut h| {
-            let k = if p_is_a { h.a_index } else { h.b_index };
-            if let HitKind::Point(x) = h.kind {
-                if starts.contains(&k) && pts.get(k) == Some(&x) {
-                    return None;
-                }
-            }
-            let mapped = *index.get(k)?;
-            if p_is_a {
-                h.a_index = mapped;
-            } else {
-                h.b_index = mapped;
-            }
-            Some(h)
-        })
-        .collect();
-    out.sort_by_key(|h| (h.a_index, h.b_index));
-    Ok(out)
-}
-
 /// What a pair produced, for the picture.
 #[derive(Default)]
 struct PairDrawing {
@@ -420,8 +368,12 @@ struct PairLine {
 fn answer_pair(a: &Item, b: &Item) -> Result<(PairLine, PairDrawing), InputError> {
     let hits = match (a, b) {
         (Item::Polygon(p), Item::Polygon(q)) => polygon_intersections(&p.polygon, &q.polygon),
-        (Item::Polygon(p), Item::Polyline(l)) => polygon_polyline(p, l, true)?,
-        (Item::Polyline(l), Item::Polygon(p)) => polygon_polyline(p, l, false)?,
+        (Item::Polygon(p), Item::Polyline(l)) => {
+            polygon_polyline_intersections(&p.polygon, l, true)?
+        }
+        (Item::Polyline(l), Item::Polygon(p)) => {
+            polygon_polyline_intersections(&p.polygon, l, false)?
+        }
         (Item::Polyline(l), Item::Polyline(m)) => polyline_intersections(l, m)?,
     };
     let mut d = PairDrawing {

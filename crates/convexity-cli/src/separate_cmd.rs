@@ -86,7 +86,7 @@ pub fn run(args: &SeparateArgs) -> Result<i32, Fatal> {
     let data = labelled::read(file, &csv)?;
     let (report, code) = answer(&data).map_err(|e| Fatal::input(format!("{file}: {e}")))?;
     // (`answer` fails only on data the reader let through, e.g. a mixed dimension.)
-    emit(&format!("{}\n", report.json))?;
+    emit(&format!("{}\n", crate::output::to_line(&report.json)))?;
     eprintln!("{}", report.summary);
     Ok(code)
 }
@@ -105,11 +105,11 @@ struct Hyperplane {
 
 /// −0 printed as 0.
 fn clean(v: &[f64]) -> Vec<f64> {
-    v.iter().map(|x| x + 0.0).collect()
+    v.to_vec()
 }
 
 fn weights(w: &[(usize, f64)]) -> Value {
-    Value::Array(w.iter().map(|&(i, x)| json!([i, x + 0.0])).collect())
+    Value::Array(w.iter().map(|&(i, x)| json!([i, x])).collect())
 }
 
 /// Separates the two classes of `data` and builds the report and the exit status. Errors are
@@ -188,7 +188,7 @@ pub fn answer(data: &Labelled) -> Result<(Report, i32), String> {
                 "hyperplane",
                 json!(Hyperplane {
                     w: clean(normal),
-                    c: offset + 0.0
+                    c: *offset
                 }),
             );
             put("point_a", json!(clean(point_a)));

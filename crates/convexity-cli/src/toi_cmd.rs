@@ -217,7 +217,7 @@ struct BodyError<'a> {
 }
 
 fn coords<V: Vector>(v: V) -> Vec<f64> {
-    v.to_vec().into_iter().map(|x| x + 0.0).collect()
+    v.to_vec()
 }
 
 fn line<'a, V: Vector>(pair: usize, a: &'a str, b: &'a str, ans: ToiAnswer<V>) -> ToiLine<'a> {
