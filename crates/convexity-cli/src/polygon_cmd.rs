@@ -59,14 +59,13 @@ use crate::input::read_json;
 use crate::output::to_line;
 use crate::svg::Svg;
 use crate::{emit, exit, Fatal};
-use convexity::polytope::contact2d::{classify, ContactClass};
-use convexity::polytope::sat2d::{sat, SatResult};
+use convexity::polytope::contact2d::classify;
+use convexity::polytope::sat2d::sat;
 use convexity::primitives::polygon::{
     polygon_intersections, polygon_polyline_intersections, polyline_intersections, FillRule,
-    Location, SegmentHit,
+    Location,
 };
 use convexity::{DVec2, InputError, Pose2, Status};
-use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -79,33 +78,12 @@ pub use parse::FORMAT_HELP;
 use parse::*;
 
 /// A named item of a pair.
-pub(super) enum Item<'a> {
+enum Item<'a> {
     Polygon(&'a Poly),
     Polyline(&'a [DVec2]),
 }
 
-/// What a pair produced, for the picture.
-#[derive(Default)]
-pub(super) struct PairDrawing {
-    hits: Vec<SegmentHit>,
-    sat: Option<(SatResult, Vec<DVec2>)>,
-    contact: Option<ContactClass>,
-}
-
-/// The answer for one pair.
-#[derive(Serialize, Default)]
-pub(super) struct PairLine {
-    pair: usize,
-    a: String,
-    b: String,
-    intersections: Vec<Value>,
-    sat: Option<Value>,
-    contact: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
-}
-
-pub(super) fn answer_pair(a: &Item, b: &Item) -> Result<(PairLine, PairDrawing), InputError> {
+fn answer_pair(a: &Item, b: &Item) -> Result<(PairLine, PairDrawing), InputError> {
     let hits = match (a, b) {
         (Item::Polygon(p), Item::Polygon(q)) => polygon_intersections(&p.polygon, &q.polygon),
         (Item::Polygon(p), Item::Polyline(l)) => {

@@ -179,3 +179,24 @@ pub(super) fn draw_pair(svg: &mut Svg, d: &PairDrawing) {
         svg.arrow(through, through + r.axis * len, "gray");
     }
 }
+
+/// What a pair produced, for the picture.
+#[derive(Default)]
+pub(super) struct PairDrawing {
+    pub(super) hits: Vec<SegmentHit>,
+    pub(super) sat: Option<(SatResult, Vec<DVec2>)>,
+    pub(super) contact: Option<ContactClass>,
+}
+
+/// The answer for one pair.
+#[derive(Serialize, Default)]
+pub(super) struct PairLine {
+    pub(super) pair: usize,
+    pub(super) a: String,
+    pub(super) b: String,
+    pub(super) intersections: Vec<Value>,
+    pub(super) sat: Option<Value>,
+    pub(super) contact: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) note: Option<String>,
+}
