@@ -21,10 +21,10 @@
 //! Exit status: 0 all pairs answered and certified; 1 some pair undetermined or a certificate
 //! rejected; 2 bad usage, bad input, or some pair reported as an error line.
 
-use crate::fields::{self, describe, quote};
+use crate::fields::quote;
 use crate::output::{to_line, ErrorLine};
-use crate::scene::{parse_pose2, parse_pose3, Scene, SceneShape};
-use crate::{emit, exit, Fatal};
+use crate::scene::{PoseAny, Scene, SceneShape};
+use crate::{exit, Fatal};
 use convexity::lp::{contains, ContainmentOutcome, LpOptions};
 use convexity::nd::points::{verify_n, CommonPointN, PointsN, VerdictN};
 use convexity::shape::Polytope;
@@ -32,34 +32,27 @@ use convexity::{Pose, Vector};
 use serde_json::{json, Value};
 use std::io::Write;
 
-/// Runs the command on the arguments after `contains`; returns the exit status.
-pub fn run(args: &[String]) -> Result<i32, Fatal> {
-    let mut file = None;
-    for a in args {
-        match a.as_str() {
-            "--help" | "-h" => {
-                emit(&crate::usage())?;
-                return Ok(exit::OK);
-            }
-            f if f.starts_with('-') && f != "-" => {
-                return Err(Fatal::usage(format!("unknown option {a} for contains")));
-            }
-            _ if file.is_some() => {
-                return Err(Fatal::usage(format!(
-                    "contains takes one scene file; unexpected argument {a}"
-                )));
-            }
-            _ => file = Some(a.clone()),
-        }
-    }
-    let file = file.ok_or_else(|| Fatal::usage("contains needs a scene file".into()))?;
-    let scene = crate::query_cmd::load(&file)?;
+/// The input format, shown by `convexity contains --help`.
+pub const FORMAT_HELP: &str = "\
+INPUT: a scene in the query format ({\"shapes\": {...}, \"pairs\": [{\"a\", \"b\", \"pose_a\",
+  \"pose_b\"}]}); shapes must have vertex sets (points, box, segment, triangle, polygon,
+  halfspaces), in any dimension for points.
+
+OUTPUT: one JSON line per pair: pair, a, b, dim, contained (true/false/null), status,
+  iterations, tolerance, certificate ({weights} per vertex of a, or {vertex, point,
+  separating_hyperplane}), certificate_checked, vertices_a, vertices_b.
+
+EXIT STATUS: 0 all pairs answered and certified; 1 some pair undetermined or a certificate
+  rejected; 2 bad usage or bad input; 74 the output could not be written.";
+
+/// Runs the command on `file`; returns the exit status.
+pub fn run(file: &str) -> Result<i32, Fatal> {
+    let scene = crate::scene::load(file)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut warnings = scene.warnings.clone();
     let (mut errors, mut unproved, mut yes, mut no) = (0usize, 0usize, 0usize, 0usize);
     for i in 0..scene.pairs.len() {
-        let line = match vertex_sets(&scene, i, &mut warnings) {
+        let line = match vertex_sets(&scene, i) {
             Ok(pair) => {
                 let (v, outcome) = answer(i, &pair);
                 match outcome {
@@ -67,7 +60,7 @@ pub fn run(args: &[String]) -> Result<i32, Fatal> {
                     Some(false) => no += 1,
                     None => unproved += 1,
                 }
-                v.to_string()
+                to_line(&v)
             }
             Err(msg) => {
                 errors += 1;
@@ -81,9 +74,6 @@ pub fn run(args: &[String]) -> Result<i32, Fatal> {
     }
     out.flush().map_err(Fatal::output)?;
     drop(out);
-    for w in &warnings {
-        eprintln!("warning: {w}");
-    }
     eprintln!(
         "contains: {} pairs: {yes} contained, {no} not contained, {unproved} undetermined or \
          not certified, {errors} errors",
@@ -106,75 +96,22 @@ pub struct VertexPair {
     pub b: PointsN,
 }
 
-/// Looks up pair `i`'s shapes and returns their world-frame vertex sets, or the per-pair error.
-pub fn vertex_sets(
-    scene: &Scene,
-    i: usize,
-    warnings: &mut Vec<String>,
-) -> Result<VertexPair, String> {
+/// Resolves pair `i` (through [`Scene::resolve`], the one resolver) and returns the shapes'
+/// world-frame vertex sets, or the per-pair error.
+pub fn vertex_sets(scene: &Scene, i: usize) -> Result<VertexPair, String> {
     let here = format!("pairs[{i}]");
-    let v = scene
-        .pairs
-        .get(i)
-        .ok_or_else(|| format!("{here}: no such pair"))?;
-    let obj = v.as_object().ok_or_else(|| {
-        format!(
-            "{here}: expected an object with \"a\" and \"b\", found {}",
-            describe(v)
-        )
-    })?;
-    let shape = |key: &str| -> Result<(String, &SceneShape), String> {
-        let name =
-            fields::string_field(obj, key, "a pair").map_err(|e| e.within(&here).to_string())?;
-        match scene.shapes.get(name) {
-            Some(Ok(s)) => Ok((name.to_string(), s)),
-            Some(Err(e)) => Err(e.clone()),
-            None => Err(format!(
-                "{here}.{key}: unknown shape {}; defined shapes: {}",
-                quote(name),
-                shape_list(scene)
-            )),
-        }
-    };
-    let (name_a, sa) = shape("a")?;
-    let (name_b, sb) = shape("b")?;
-    if sa.dim() != sb.dim() {
-        return Err(format!(
-            "{here}: shape {} has dimension {} but shape {} has dimension {}; both shapes of a \
-             pair must have the same dimension",
-            quote(&name_a),
-            sa.dim(),
-            quote(&name_b),
-            sb.dim()
-        ));
-    }
-    let mut world = |s: &SceneShape, name: &str, key: &str| -> Result<PointsN, String> {
-        let at = format!("{here}.{key}");
+    let pair = scene.resolve(i)?;
+    let world = |s: &SceneShape, pose: &PoseAny, name: &str| -> Result<PointsN, String> {
         let set_error = |e: convexity::InputError| format!("{here}: shape {}: {e}", quote(name));
-        let set = match s {
-            SceneShape::D2(s) => {
-                let pose = parse_pose2(obj.get(key), &at, warnings)
-                    .map_err(|e| e.within(&at).to_string())?;
-                world_set(s.vertex_set(), &pose)
-                    .transpose()
-                    .map_err(set_error)?
-            }
-            SceneShape::D3(s) => {
-                let pose = parse_pose3(obj.get(key), &at, warnings)
-                    .map_err(|e| e.within(&at).to_string())?;
-                world_set(s.vertex_set(), &pose)
-                    .transpose()
-                    .map_err(set_error)?
-            }
-            SceneShape::Nd(p) => {
-                if obj.get(key).is_some_and(|v| !v.is_null()) {
-                    warnings.push(format!(
-                        "{at}: ignored: {}-dimensional shapes have no pose",
-                        p.dim
-                    ));
-                }
-                (p.radius == 0.0).then(|| p.points.clone())
-            }
+        let set = match (s, pose) {
+            (SceneShape::D2(s), PoseAny::D2(pose)) => world_set(s.vertex_set(), pose)
+                .transpose()
+                .map_err(set_error)?,
+            (SceneShape::D3(s), PoseAny::D3(pose)) => world_set(s.vertex_set(), pose)
+                .transpose()
+                .map_err(set_error)?,
+            (SceneShape::Nd(p), _) => (p.radius == 0.0).then(|| p.points.clone()),
+            _ => None,
         };
         set.ok_or_else(|| {
             format!(
@@ -184,11 +121,11 @@ pub fn vertex_sets(
             )
         })
     };
-    let a = world(sa, &name_a, "pose_a")?;
-    let b = world(sb, &name_b, "pose_b")?;
+    let a = world(&pair.a, &pair.pose_a, &pair.names[0])?;
+    let b = world(&pair.b, &pair.pose_b, &pair.names[1])?;
     Ok(VertexPair {
-        name_a,
-        name_b,
+        name_a: pair.names[0].to_string(),
+        name_b: pair.names[1].to_string(),
         a,
         b,
     })
@@ -208,20 +145,8 @@ fn world_set<V: Vector>(
     })
 }
 
-fn shape_list(scene: &Scene) -> String {
-    const MAX: usize = 20;
-    if scene.shapes.is_empty() {
-        return "(none)".into();
-    }
-    let mut names: Vec<String> = scene.shapes.keys().take(MAX).map(|n| quote(n)).collect();
-    if scene.shapes.len() > MAX {
-        names.push(format!("… ({} in all)", scene.shapes.len()));
-    }
-    names.join(", ")
-}
-
 fn clean(v: &[f64]) -> Vec<f64> {
-    v.iter().map(|x| x + 0.0).collect()
+    v.to_vec()
 }
 
 fn rows_json(p: &PointsN) -> Value {
@@ -262,7 +187,7 @@ pub fn answer(i: usize, pair: &VertexPair) -> (Value, Option<bool>) {
             };
             let w: Vec<Value> = weights
                 .iter()
-                .map(|w| Value::Array(w.iter().map(|&(j, x)| json!([j, x + 0.0])).collect()))
+                .map(|w| Value::Array(w.iter().map(|&(j, x)| json!([j, x])).collect()))
                 .collect();
             (Some(true), json!({ "weights": w }), Some(check))
         }

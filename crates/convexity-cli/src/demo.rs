@@ -320,8 +320,9 @@ fn verdict_word(v: Option<bool>) -> &'static str {
 /// A case with each method's answer and its judgement.
 type Checked<'c> = (&'c Case, Vec<(Method, Answer)>, Vec<Judgement>);
 
-/// Runs the demo; returns the exit status.
-pub fn run() -> Result<i32, Fatal> {
+/// Runs the demo, drawing the 2D picture to `svg` (or the default place,
+/// `demo_picture_path`); returns the exit status.
+pub fn run(svg: Option<&str>) -> Result<i32, Fatal> {
     let started = Instant::now();
     let cases = cases::collection().map_err(|e| Fatal {
         message: format!("demo: could not build the collection: {e}"),
@@ -522,7 +523,7 @@ pub fn run() -> Result<i32, Fatal> {
     }
     let (nd_text, nd_ok) = ndim::section();
     out.push_str(&nd_text);
-    let svg_path = demo_picture_path();
+    let svg_path = svg.map_or_else(demo_picture_path, std::path::PathBuf::from);
     let (text, polygons_ok) = polygons::section(&svg_path);
     say!("{text}picture: {}", svg_path.display());
     let answers = answered;
@@ -577,5 +578,14 @@ fn finish(report: &str, code: i32) -> Result<i32, Fatal> {
     match emit(report) {
         Err(f) if f.code != exit::OK => Err(f),
         _ => Ok(code),
+    }
+}
+
+/// `yes`, `no` or `undetermined`, for the report.
+pub fn yes_no(b: Option<bool>) -> &'static str {
+    match b {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "undetermined",
     }
 }

@@ -65,6 +65,15 @@ pub fn number(v: &Value, field: &str) -> Result<f64, InputError> {
         Value::Number(n) => n
             .as_f64()
             .ok_or_else(|| invalid(field, format!("number {n} is not representable"))),
+        Value::String(s)
+            if s.parse::<f64>().is_ok_and(f64::is_infinite) && non_finite_word(s).is_none() =>
+        {
+            // A number token beyond the range of a 64-bit float, quoted by `input::parse`.
+            Err(invalid(
+                field,
+                format!("number {s} is out of the range of a 64-bit float (about ±1.8e308)"),
+            ))
+        }
         Value::String(s) => non_finite_word(s).ok_or_else(|| {
             invalid(
                 field,
@@ -135,6 +144,28 @@ pub fn required<'a>(obj: &'a Object, key: &str, what: &str) -> Result<&'a Value,
             .unwrap_or_default();
         invalid(key, format!("missing field (required for {what}){hint}"))
     })
+}
+
+/// Checks that every key of `obj` is one of `allowed` (plus `"meta"`, free-form metadata that
+/// is never read). An unknown key is an error naming it, with a "did you mean" suggestion:
+/// input that would change the answer is never ignored.
+pub fn check_keys(obj: &Object, allowed: &[&str], what: &str) -> Result<(), InputError> {
+    for k in obj.keys() {
+        if k == "meta" || allowed.contains(&k.as_str()) {
+            continue;
+        }
+        let hint = suggestion(k, allowed)
+            .map(|s| format!("; did you mean \"{s}\"?"))
+            .unwrap_or_default();
+        return Err(invalid(
+            k.as_str(),
+            format!(
+                "unknown field in {what}{hint} (fields are: {}; put metadata under \"meta\")",
+                allowed.join(", ")
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A required number field.

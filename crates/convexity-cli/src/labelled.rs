@@ -11,8 +11,12 @@
 //! Every error names the line (CSV) or the JSON path and the offending value.
 
 use crate::fields::{self, describe, quote};
+
+mod csv_input;
+
 use crate::Fatal;
 use convexity::error::MAX_MAGNITUDE;
+pub use csv_input::{from_csv, CsvOptions};
 use serde_json::Value;
 
 /// The two classes, in order of first appearance.
@@ -27,31 +31,29 @@ pub struct Labelled {
 
 /// Reads `path` ('-' for standard input); JSON when the first non-blank character is `{` or
 /// `[`, CSV otherwise.
-pub fn read(path: &str) -> Result<Labelled, Fatal> {
-    let text = if path == "-" {
-        let mut buf = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut buf)
-            .map_err(|e| Fatal::input(format!("cannot read standard input: {e}")))?;
-        buf
-    } else {
-        std::fs::read_to_string(path)
-            .map_err(|e| Fatal::input(format!("cannot read {path}: {e}")))?
-    };
+pub fn read(path: &str, csv: &CsvOptions) -> Result<Labelled, Fatal> {
+    let bytes = crate::input::read_bytes(path)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Fatal::input(format!(
+            "{}: not UTF-8 text (invalid byte at offset {})",
+            crate::input::display_name(path),
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let first = text.trim_start().chars().next();
     let parsed = if matches!(first, Some('{' | '[')) {
         from_json(text)
     } else {
-        from_csv(text)
+        from_csv(text, csv)
     };
-    let name = if path == "-" { "standard input" } else { path };
+    let name = crate::input::display_name(path);
     parsed.map_err(|e| Fatal::input(format!("{name}: {e}")))
 }
 
 /// Parses the JSON forms.
 pub fn from_json(text: &str) -> Result<Labelled, String> {
-    let v: Value = serde_json::from_str(text)
-        .map_err(|e| format!("malformed JSON at line {}, column {}", e.line(), e.column()))?;
+    let v: Value = crate::input::parse(text.as_bytes()).map_err(|e| e.to_string())?;
     let obj = v
         .as_object()
         .ok_or_else(|| "expected a JSON object".to_string())?;
@@ -153,7 +155,7 @@ fn same_dim(rows: &[Vec<f64>], dim: usize, what: &str) -> Result<(), String> {
 }
 
 /// Why a coordinate is unacceptable, if it is.
-fn check_value(x: f64) -> Result<(), &'static str> {
+pub(crate) fn check_value(x: f64) -> Result<(), &'static str> {
     if !x.is_finite() {
         Err("is not finite")
     } else if x.abs() > MAX_MAGNITUDE {
@@ -164,7 +166,7 @@ fn check_value(x: f64) -> Result<(), &'static str> {
 }
 
 /// Index of `name` among the (at most two) labels seen so far; `None` for a third label.
-fn class_of(names: &mut Vec<String>, name: &str) -> Option<usize> {
+pub(crate) fn class_of(names: &mut Vec<String>, name: &str) -> Option<usize> {
     if let Some(k) = names.iter().position(|n| n == name) {
         return Some(k);
     }
@@ -175,7 +177,7 @@ fn class_of(names: &mut Vec<String>, name: &str) -> Option<usize> {
     Some(names.len() - 1)
 }
 
-fn two(names: Vec<String>) -> Result<[String; 2], String> {
+pub(crate) fn two(names: Vec<String>) -> Result<[String; 2], String> {
     match <[String; 2]>::try_from(names) {
         Ok(pair) => Ok(pair),
         Err(names) => Err(format!(
@@ -189,7 +191,7 @@ fn default_columns(dim: usize) -> Vec<String> {
     (0..dim).map(|j| format!("x{j}")).collect()
 }
 
-fn finish(
+pub(crate) fn finish(
     labels: [String; 2],
     a: Vec<Vec<f64>>,
     b: Vec<Vec<f64>>,
@@ -209,152 +211,6 @@ fn finish(
     })
 }
 
-/// Splits one CSV line into fields, honouring double quotes.
-fn split_csv(line: &str) -> Result<Vec<String>, String> {
-    let mut fields = Vec::new();
-    let mut cur = String::new();
-    let mut chars = line.chars().peekable();
-    let mut quoted = false;
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            (true, '"') => quoted = false,
-            (true, c) => cur.push(c),
-            (false, '"') if cur.trim().is_empty() => {
-                cur.clear();
-                quoted = true;
-            }
-            (false, ',') => fields.push(std::mem::take(&mut cur).trim().to_string()),
-            (false, c) => cur.push(c),
-        }
-    }
-    if quoted {
-        return Err("unterminated quoted field".to_string());
-    }
-    fields.push(cur.trim().to_string());
-    Ok(fields)
-}
-
-/// Parses the CSV form.
-pub fn from_csv(text: &str) -> Result<Labelled, String> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let Some((h, header)) = lines.next() else {
-        return Err("empty file: expected a header row".to_string());
-    };
-    let header = split_csv(header).map_err(|e| format!("line {}: {e}", h + 1))?;
-    if header.len() < 2 {
-        return Err(format!(
-            "line {}: the header {} has one field; it must name at least one coordinate \
-             column and a label column, separated by commas",
-            h + 1,
-            quote(&header.join(","))
-        ));
-    }
-    let mut table: Vec<(usize, Vec<String>)> = Vec::new();
-    for (n, line) in lines {
-        let fields = split_csv(line).map_err(|e| format!("line {}: {e}", n + 1))?;
-        if fields.len() != header.len() {
-            return Err(format!(
-                "line {}: {} fields, but the header has {}",
-                n + 1,
-                fields.len(),
-                header.len()
-            ));
-        }
-        table.push((n + 1, fields));
-    }
-    if table.is_empty() {
-        return Err("no data rows after the header".into());
-    }
-    let bad_count = |j: usize| {
-        table
-            .iter()
-            .filter(|(_, r)| r[j].parse::<f64>().is_err())
-            .count()
-    };
-    let counts: Vec<usize> = (0..header.len()).map(bad_count).collect();
-    let named = |j: usize| {
-        matches!(
-            header[j].to_ascii_lowercase().as_str(),
-            "label" | "class" | "y"
-        )
-    };
-    // The label column: the one with the most non-numeric entries (a typo in a coordinate
-    // column is one bad entry, a string label column is all of them); when every column is
-    // numeric, the one named label/class/y, else the last.
-    let label_col = match counts.iter().copied().max() {
-        Some(m) if m > 0 => (0..header.len())
-            .filter(|&j| counts[j] == m)
-            .max_by_key(|&j| (named(j), j))
-            .unwrap_or(header.len() - 1),
-        _ => (0..header.len())
-            .find(|&j| named(j))
-            .unwrap_or(header.len() - 1),
-    };
-    for (n, row) in &table {
-        for (j, f) in row.iter().enumerate() {
-            if j == label_col {
-                continue;
-            }
-            let x = f.parse::<f64>().map_err(|_| {
-                format!(
-                    "line {n}: column {} holds {}, which is not a number (column {} is the \
-                     label column; only one column may hold labels)",
-                    quote(&header[j]),
-                    quote(f),
-                    quote(&header[label_col])
-                )
-            })?;
-            check_value(x).map_err(|why| {
-                format!(
-                    "line {n}: column {}: value {} {why}",
-                    quote(&header[j]),
-                    quote(f)
-                )
-            })?;
-        }
-    }
-    let mut names = Vec::new();
-    let mut split = (Vec::new(), Vec::new());
-    for (n, row) in &table {
-        let mut p = Vec::with_capacity(header.len() - 1);
-        for (j, f) in row.iter().enumerate() {
-            if j == label_col {
-                continue;
-            }
-            // Every column but the label column parsed for every row (checked above).
-            p.push(f.parse::<f64>().unwrap_or(0.0));
-        }
-        let class = class_of(&mut names, &row[label_col]).ok_or_else(|| {
-            format!(
-                "line {n}: a third distinct label {} in column {} (found {} and {})",
-                quote(&row[label_col]),
-                quote(&header[label_col]),
-                quote(&names[0]),
-                quote(&names[1])
-            )
-        })?;
-        if class == 0 {
-            split.0.push(p);
-        } else {
-            split.1.push(p);
-        }
-    }
-    let columns = header
-        .iter()
-        .enumerate()
-        .filter(|(j, _)| *j != label_col)
-        .map(|(_, h)| h.clone())
-        .collect();
-    finish(two(names)?, split.0, split.1, columns)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,7 +218,7 @@ mod tests {
     #[test]
     fn csv_with_string_labels_and_quotes() {
         let t = "x,\"y, m\",species\n0,0,setosa\n1,0.5,\"virginica\"\n2,1,setosa\n";
-        let l = from_csv(t).unwrap();
+        let l = from_csv(t, &CsvOptions::default()).unwrap();
         assert_eq!(l.labels, ["setosa".to_string(), "virginica".to_string()]);
         assert_eq!(l.a, vec![vec![0.0, 0.0], vec![2.0, 1.0]]);
         assert_eq!(l.b, vec![vec![1.0, 0.5]]);
@@ -371,21 +227,38 @@ mod tests {
 
     #[test]
     fn csv_numeric_labels_use_label_column_or_last() {
-        let l = from_csv("label,a,b\n1,0,0\n0,1,1\n").unwrap();
+        let l = from_csv("label,a,b\n1,0,0\n0,1,1\n", &CsvOptions::default()).unwrap();
         assert_eq!(l.a, vec![vec![0.0, 0.0]]);
-        let l = from_csv("a,b,c\n0,0,7\n1,1,8\n").unwrap();
+        // Every column two-valued: ambiguous, the candidates are listed.
+        let e = from_csv("a,b,c\n0,0,7\n1,1,8\n", &CsvOptions::default()).unwrap_err();
+        assert!(
+            e.contains("\"a\" (index 0), \"b\" (index 1), \"c\" (index 2)"),
+            "{e}"
+        );
+        assert!(e.contains("--label"), "{e}");
+        let opts = CsvOptions {
+            label: Some("2".into()),
+            ..CsvOptions::default()
+        };
+        let l = from_csv("a,b,c\n0,0,7\n1,1,8\n", &opts).unwrap();
         assert_eq!(l.labels, ["7".to_string(), "8".to_string()]);
+        let opts = CsvOptions {
+            label: Some("b".into()),
+            ..CsvOptions::default()
+        };
+        let l = from_csv("a,b,c\n0,0,7\n1,1,8\n", &opts).unwrap();
+        assert_eq!(l.columns, vec!["a".to_string(), "c".to_string()]);
     }
 
     #[test]
     fn csv_errors_name_the_line() {
-        let e = from_csv("a,b,c\n0,0,x\n1,1,y\n2,2,z\n").unwrap_err();
+        let e = from_csv("a,b,c\n0,0,x\n1,1,y\n2,2,z\n", &CsvOptions::default()).unwrap_err();
         assert!(e.contains("line 4") && e.contains("third"), "{e}");
-        let e = from_csv("a,b,c\n0,0\n").unwrap_err();
+        let e = from_csv("a,b,c\n0,0\n", &CsvOptions::default()).unwrap_err();
         assert!(e.starts_with("line 2"), "{e}");
-        let e = from_csv("a,b,c\n0,q,x\n1,1,y\n").unwrap_err();
+        let e = from_csv("a,b,c\n0,q,x\n1,1,y\n", &CsvOptions::default()).unwrap_err();
         assert!(e.contains("line 2") && e.contains("only one column"), "{e}");
-        assert!(from_csv("a,b\n0,x\n1,x\n")
+        assert!(from_csv("a,b\n0,x\n1,x\n", &CsvOptions::default())
             .unwrap_err()
             .contains("two distinct"));
     }
@@ -403,16 +276,20 @@ mod tests {
     #[test]
     fn csv_typo_before_the_label_column_is_named_as_the_typo() {
         // Column "a" has one bad entry, "class" has only strings: "class" is the label column.
-        let e = from_csv("a,b,class\n0,0,cat\n1o,1,dog\n2,2,cat\n").unwrap_err();
+        let e = from_csv(
+            "a,b,class\n0,0,cat\n1o,1,dog\n2,2,cat\n",
+            &CsvOptions::default(),
+        )
+        .unwrap_err();
         assert!(e.starts_with("line 3: column \"a\" holds \"1o\""), "{e}");
         assert!(e.contains("column \"class\" is the label column"), "{e}");
     }
 
     #[test]
     fn non_finite_and_huge_values_are_rejected_by_position() {
-        let e = from_csv("a,b,c\n0,inf,x\n1,1,y\n").unwrap_err();
+        let e = from_csv("a,b,c\n0,inf,x\n1,1,y\n", &CsvOptions::default()).unwrap_err();
         assert!(e.contains("line 2") && e.contains("not finite"), "{e}");
-        let e = from_csv("a,b,c\n0,1e61,x\n1,1,y\n").unwrap_err();
+        let e = from_csv("a,b,c\n0,1e61,x\n1,1,y\n", &CsvOptions::default()).unwrap_err();
         assert!(e.contains("line 2") && e.contains("magnitude"), "{e}");
         let e = from_json(r#"{"a": [[0, 0]], "b": [[1, "-inf"]]}"#).unwrap_err();
         assert!(e.contains("b[0][1]") && e.contains("not finite"), "{e}");
@@ -427,9 +304,56 @@ mod tests {
 
     #[test]
     fn crlf_blank_lines_and_spaces_are_accepted() {
-        let l = from_csv("x , y, tag\r\n\r\n 0, 1 , up\r\n2,3,down\r\n").unwrap();
+        let l = from_csv(
+            "x , y, tag\r\n\r\n 0, 1 , up\r\n2,3,down\r\n",
+            &CsvOptions::default(),
+        )
+        .unwrap();
         assert_eq!(l.columns, vec!["x".to_string(), "y".to_string()]);
         assert_eq!(l.a, vec![vec![0.0, 1.0]]);
         assert_eq!(l.labels, ["up".to_string(), "down".to_string()]);
+    }
+
+    #[test]
+    fn csv_header_x_y_class_takes_class_as_the_label_column() {
+        // Issue 13, case 3: "y" is a coordinate here; the labels are in "class".
+        let t = "x,y,class\n0,0,0\n1,3,0\n5,0,1\n6,2,1\n";
+        let l = from_csv(t, &CsvOptions::default()).unwrap();
+        assert_eq!(l.columns, vec!["x".to_string(), "y".to_string()]);
+        assert_eq!(l.labels, ["0".to_string(), "1".to_string()]);
+        assert_eq!(l.a, vec![vec![0.0, 0.0], vec![1.0, 3.0]]);
+    }
+
+    #[test]
+    fn csv_without_header_is_refused_or_read_with_no_header() {
+        // Issue 13, case 3: the first data row is not silently eaten as a header.
+        let t = "0,0,a\n1,1,a\n5,5,b\n";
+        let e = from_csv("0,0,7\n1,1,7\n5,5,8\n", &CsvOptions::default()).unwrap_err();
+        assert!(e.contains("--no-header"), "{e}");
+        let opts = CsvOptions {
+            header: false,
+            ..CsvOptions::default()
+        };
+        let l = from_csv(t, &opts).unwrap();
+        assert_eq!(l.a.len() + l.b.len(), 3);
+        assert_eq!(l.a, vec![vec![0.0, 0.0], vec![1.0, 1.0]]);
+    }
+
+    #[test]
+    fn csv_quoted_newlines_and_other_delimiters() {
+        let t = "x;y;\"kind\nof thing\"\n0;0;\"two\nlines\"\n1;1;one\n";
+        let opts = CsvOptions {
+            delimiter: b';',
+            ..CsvOptions::default()
+        };
+        let l = from_csv(t, &opts).unwrap();
+        assert_eq!(l.labels, ["two\nlines".to_string(), "one".to_string()]);
+        // A row after a quoted newline is numbered by its real line.
+        let e = from_csv(
+            "x,y,c\n0,0,\"a\nb\"\n1,q,c\n2,2,c\n",
+            &CsvOptions::default(),
+        )
+        .unwrap_err();
+        assert!(e.starts_with("line 4"), "{e}");
     }
 }

@@ -1,17 +1,21 @@
 //! `convexity`: the command-line tool of the convexity collision-detection library.
 //!
-//! * `convexity query FILE [--algorithm NAME | --all] [--contact]`: answers the pairs of a
-//!   JSON scene, one JSON line per answer (format documented in the README).
-//! * `convexity demo`: runs a built-in collection of pairs through every method, cross-checks
-//!   them and prints a table.
-//! * `convexity help`: usage.
+//! Arguments are parsed by clap (derive): each subcommand's `--help` documents its own input
+//! format, `--version` prints the version, misspelt commands and options get suggestions,
+//! and `convexity completions SHELL` prints a completion script.
 //!
-//! Exit status: 0 success, 1 the demo found a disagreement, 2 bad usage or bad input, 70 an
-//! internal error (a bug: a panic is caught by a hook that prints one line, never a trace).
+//! Exit status ([`exit`]): 0 success; 1 a check failed (the demo found a disagreement,
+//! `separate`/`contains` could not prove an answer); 2 bad usage or bad input; 70 internal
+//! error (a bug: a panic is caught by a hook that prints one line, never a trace); 74 the
+//! output (standard output or a file) could not be written.
+
+mod batch_run;
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod contains_cmd;
 mod demo;
 mod fields;
+mod input;
 mod labelled;
 mod output;
 mod polygon_cmd;
@@ -58,6 +62,14 @@ impl Fatal {
             show_usage: false,
         }
     }
+    /// A file the user asked for (`--svg OUT`) could not be written.
+    pub fn write_file(path: &str, e: &std::io::Error) -> Fatal {
+        Fatal {
+            message: format!("cannot write {path}: {}", crate::input::why(e)),
+            code: exit::OUTPUT,
+            show_usage: false,
+        }
+    }
     pub fn output(e: std::io::Error) -> Fatal {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             // The reader went away (`convexity query s.json | head`): stop quietly.
@@ -75,50 +87,65 @@ impl Fatal {
     }
 }
 
-const USAGE: &str = "\
-convexity: collision detection between convex shapes, with checkable answers
+const EXIT_HELP: &str = "\
+EXIT STATUS:
+  0   success
+  1   a check failed: the demo found a disagreement, or separate/contains could not prove an
+      answer (or a certificate was rejected)
+  2   bad usage or bad input (bad pairs are reported as {\"pair\": i, \"error\": ...} lines
+      and the other pairs are still answered)
+  70  internal error (a bug in convexity; please report it)
+  74  the output could not be written (standard output or an --svg file)";
 
-usage:
-  convexity query FILE [--algorithm NAME | --all] [--contact] [--force]
-      Answer every pair of the JSON scene FILE ('-' reads standard input), one JSON
-      object per line, in input order.
-        --algorithm NAME  method to use (default gjk); one of: {METHODS}
-        --all             run every method on every pair, one line each, and print an
-                          agreement summary on standard error
-        --contact         for intersecting pairs, add penetration_depth, the
-                          separating normal and contact points
-        --force           run methods on shapes beyond their practical size (otherwise
-                          refused with the reason, e.g. the boundary test on 5,000+ vertices)
-      Every certificate is verified before printing (\"verified\", \"check\" fields); a
-      rejected one is withdrawn (intersecting: null).
-  convexity separate FILE
-      Linear separability of two labelled point sets in any dimension (JSON, or CSV with a
-      header row and one label column holding two distinct values): separable or
-      overlapping, the maximum margin, the hyperplane w·x = c and a certificate checked
-      before printing; one JSON object on standard output, a summary line on standard
-      error. Exit status 1 if no answer could be proved.
-  convexity contains FILE
-      For each pair of the JSON scene FILE, whether shape a is contained in shape b (vertex
-      sets in any dimension), with a certificate: convex weights over b's vertices for every
-      vertex of a, or a vertex of a outside b with a separating hyperplane. One JSON line per
-      pair.
-  convexity polygon FILE [--svg OUT]
-      Point-in-polygon (both fill rules), polyline/polygon segment intersections and,
-      for convex polygon pairs, SAT and contact classification, one JSON line per
-      result; --svg OUT draws the scene.
-  convexity toi FILE
-      Time of impact of moving 2D/3D bodies over a step h, one JSON line per pair.
-  convexity demo
-      Run a built-in collection of pairs through every method, cross-check the answers
-      against each other, against exact answers and with the certificate checker, and
-      print a table. Exit status 1 if anything disagrees.
-  convexity help | --help | -h
-      Show this help.
+/// convexity: collision detection between convex shapes, with checkable answers
+#[derive(Parser, Debug)]
+#[command(name = "convexity", version, after_help = EXIT_HELP, arg_required_else_help = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-exit status: 0 ok; 1 the demo found a disagreement; 2 bad usage or bad input (bad
-pairs are reported as {\"pair\": i, \"error\": ...} lines and the other pairs are
-still answered); 70 internal error.
-";
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Answer every pair of a JSON scene (or NDJSON stream), one JSON line per answer
+    #[command(after_help = query_cmd::FORMAT_HELP)]
+    Query(query_cmd::QueryArgs),
+    /// Linear separability of two labelled point sets in any dimension (JSON or CSV)
+    #[command(after_help = separate_cmd::FORMAT_HELP)]
+    Separate(separate_cmd::SeparateArgs),
+    /// For each pair of a scene, whether shape a is contained in shape b, with a certificate
+    #[command(after_help = contains_cmd::FORMAT_HELP)]
+    Contains {
+        /// The scene file (the query format); '-' reads standard input
+        file: String,
+    },
+    /// Point-in-polygon, polyline/polygon intersections and convex polygon contacts
+    #[command(after_help = polygon_cmd::FORMAT_HELP)]
+    Polygon {
+        /// The input file (JSON); '-' reads standard input
+        file: String,
+        /// Draw the scene to this SVG file
+        #[arg(long, value_name = "OUT")]
+        svg: Option<String>,
+    },
+    /// Time of impact of moving 2D/3D bodies over a step h, one JSON line per pair
+    #[command(after_help = toi_cmd::FORMAT_HELP)]
+    Toi {
+        /// The input file (JSON); '-' reads standard input
+        file: String,
+    },
+    /// Run a built-in collection of pairs through every method and cross-check the answers
+    Demo {
+        /// Where to draw the 2D picture (default: target/convexity-demo.svg or a temp dir)
+        #[arg(long, value_name = "PATH")]
+        svg: Option<String>,
+    },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions {
+        /// The shell
+        shell: clap_complete::Shell,
+    },
+}
 
 /// Writes `text` to standard output, turning a write error into a [`Fatal`].
 pub fn emit(text: &str) -> Result<(), Fatal> {
@@ -129,46 +156,20 @@ pub fn emit(text: &str) -> Result<(), Fatal> {
         .map_err(Fatal::output)
 }
 
-fn usage() -> String {
-    USAGE.replace("{METHODS}", &query_cmd::method_names())
-}
-
-fn run(args: &[String]) -> Result<i32, Fatal> {
-    let Some(cmd) = args.first() else {
-        eprint!("{}", usage());
-        return Ok(exit::INPUT);
-    };
-    match cmd.as_str() {
-        "help" | "--help" | "-h" => {
-            emit(&usage())?;
+fn run(cli: Cli) -> Result<i32, Fatal> {
+    match cli.command {
+        Command::Query(args) => batch_run::run(&args),
+        Command::Separate(args) => separate_cmd::run(&args),
+        Command::Contains { file } => contains_cmd::run(&file),
+        Command::Polygon { file, svg } => polygon_cmd::run(&file, svg.as_deref()),
+        Command::Toi { file } => toi_cmd::run(&file),
+        Command::Demo { svg } => demo::run(svg.as_deref()),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "convexity", &mut out);
+            emit(&String::from_utf8_lossy(&out))?;
             Ok(exit::OK)
         }
-        "query" => {
-            if args[1..].iter().any(|a| a == "--help" || a == "-h") {
-                emit(&usage())?;
-                return Ok(exit::OK);
-            }
-            query_cmd::run(&query_cmd::parse_args(&args[1..])?)
-        }
-        "separate" => separate_cmd::run(&args[1..]),
-        "contains" => contains_cmd::run(&args[1..]),
-        "demo" => match args.get(1).map(String::as_str) {
-            None => demo::run(),
-            Some("--help" | "-h") => {
-                emit(&usage())?;
-                Ok(exit::OK)
-            }
-            Some(other) => Err(Fatal::usage(format!(
-                "demo takes no arguments; unexpected {other}"
-            ))),
-        },
-        "polygon" | "toi" if args[1..].iter().any(|a| a == "--help" || a == "-h") => {
-            emit(&usage())?;
-            Ok(exit::OK)
-        }
-        "polygon" => polygon_cmd::run(&args[1..]),
-        "toi" => toi_cmd::run(&args[1..]),
-        other => Err(Fatal::usage(format!("unknown command {other}"))),
     }
 }
 
@@ -187,11 +188,20 @@ fn main() {
         eprintln!("convexity: internal error (please report): {msg}{at}");
         std::process::exit(exit::INTERNAL);
     }));
-    let args: Vec<String> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let code = match run(&args) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version print to standard output and succeed; usage errors (with
+            // clap's suggestions for misspelt commands and options) exit 2.
+            let _ = e.print();
+            std::process::exit(if e.use_stderr() {
+                exit::INPUT
+            } else {
+                exit::OK
+            });
+        }
+    };
+    let code = match run(cli) {
         Ok(code) => code,
         Err(f) => {
             if !f.message.is_empty() {

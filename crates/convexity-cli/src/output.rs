@@ -1,8 +1,10 @@
 //! The JSON lines `convexity query` prints: one answer or one error per line.
 //!
-//! Field order is fixed by the struct definitions (serde keeps declaration order). Optional
-//! fields that a method does not compute are `null`, except `penetration_depth` and
-//! `contact_status`, which appear only when a penetration was computed.
+//! Field order is fixed by the struct definitions (serde keeps declaration order), `pair`
+//! first. Optional fields that a method does not compute, or that mean nothing for the
+//! answer (`normal` of an intersecting pair without a penetration depth), are `null`, except
+//! `penetration_depth` and `contact_status`, which appear only when a penetration was
+//! computed. −0 is written as 0 here, once, for every coordinate ([`coords`]).
 
 use convexity::nd::points::{verify_n, PointsN, VerdictN};
 use convexity::query::{Outcome, OutcomeN};
@@ -10,9 +12,9 @@ use convexity::verdict::CertificateError;
 use convexity::{Vector, Verdict};
 use serde::Serialize;
 
-/// Coordinates of a vector, with −0 written as 0.
+/// Coordinates of a vector (−0 is written as 0 by [`to_line`]).
 fn coords<V: Vector>(v: V) -> Vec<f64> {
-    v.to_vec().into_iter().map(|x| x + 0.0).collect()
+    v.to_vec()
 }
 
 /// The certificate of an answer: `{"common_point": p}` or `{"separating_axis": n, "gap": g}`.
@@ -82,7 +84,12 @@ impl Answer {
             penetration_depth: o.penetration_depth.map(Some),
             point_a: o.point_a.map(coords),
             point_b: o.point_b.map(coords),
-            normal: o.normal.map(coords),
+            // Without a penetration depth, an intersecting pair has no meaningful normal.
+            normal: if intersecting == Some(true) && o.penetration_depth.is_none() {
+                None
+            } else {
+                o.normal.map(coords)
+            },
             status: o.status.as_str(),
             iterations: o.iterations,
             contact_status: None,
@@ -97,7 +104,7 @@ impl Answer {
     pub fn from_n(pair: usize, o: &OutcomeN, a: &PointsN, b: &PointsN) -> Answer {
         let check_n = verify_n(&o.verdict, a, b, o.tolerance);
         let intersecting = o.verdict.intersecting();
-        let clean = |v: &Vec<f64>| v.iter().map(|x| x + 0.0).collect::<Vec<f64>>();
+        let clean = |v: &Vec<f64>| v.clone();
         let normal = match (&o.point_a, &o.point_b, intersecting) {
             (Some(pa), Some(pb), Some(false)) => {
                 let d: Vec<f64> = pb.iter().zip(pa).map(|(y, x)| y - x).collect();
@@ -171,9 +178,36 @@ pub struct SkipLine {
     pub skipped: String,
 }
 
-/// One line of JSON (no trailing newline). Serialising these plain structs cannot fail; the
-/// fallback keeps the output valid JSON even so.
-pub fn to_line<T: Serialize>(v: &T) -> String {
-    serde_json::to_string(v)
-        .unwrap_or_else(|e| format!("{{\"error\": {}}}", crate::fields::quote(&e.to_string())))
+/// The JSON writer's number format: compact, with −0 written as 0 (the one place where −0 is
+/// cleaned, for every command's output).
+struct CleanZero;
+
+impl serde_json::ser::Formatter for CleanZero {
+    fn write_f64<W: ?Sized + std::io::Write>(&mut self, w: &mut W, v: f64) -> std::io::Result<()> {
+        serde_json::ser::CompactFormatter.write_f64(w, v + 0.0)
+    }
+}
+
+/// One line of JSON (no trailing newline), −0 written as 0. Serialising these plain structs
+/// cannot fail; the fallback keeps the output valid JSON even so.
+pub fn to_line<T: Serialize + ?Sized>(v: &T) -> String {
+    let mut buf = Vec::with_capacity(256);
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, CleanZero);
+    match v.serialize(&mut ser) {
+        Ok(()) => String::from_utf8(buf)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        Err(e) => format!("{{\"error\": {}}}", crate::fields::quote(&e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negative_zero_is_written_as_zero_everywhere() {
+        let v = serde_json::json!({"a": -0.0, "b": [0.0, -0.0, -1.5], "c": {"d": -0.0}});
+        assert_eq!(to_line(&v), r#"{"a":0.0,"b":[0.0,0.0,-1.5],"c":{"d":0.0}}"#);
+        assert_eq!(to_line(&vec![-0.0_f64, 2.0]), "[0.0,2.0]");
+    }
 }

@@ -55,322 +55,27 @@
 //! way across the gap.
 
 use crate::fields::{self, describe, quote};
-use crate::output::{to_line, Certificate};
+use crate::input::read_json;
+use crate::output::to_line;
 use crate::svg::Svg;
-use crate::toi_cmd::read_json;
 use crate::{emit, exit, Fatal};
-use convexity::error::MAX_MAGNITUDE;
-use convexity::polytope::contact2d::{classify, ContactClass, ContactKind};
-use convexity::polytope::sat2d::{sat, Body, SatResult};
+use convexity::polytope::contact2d::classify;
+use convexity::polytope::sat2d::sat;
 use convexity::primitives::polygon::{
-    polygon_intersections, polyline_intersections, FillRule, HitKind, Location, Polygon, SegmentHit,
+    polygon_intersections, polygon_polyline_intersections, polyline_intersections, FillRule,
+    Location,
 };
-use convexity::{ConvexPolygon, DVec2, InputError, Pose2, Problem, Status};
-use serde::Serialize;
-use serde_json::{json, Value};
+use convexity::{DVec2, InputError, Pose2, Status};
+use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// Parsed command-line options.
-struct Args {
-    file: String,
-    svg: Option<String>,
-}
+mod lines;
+mod parse;
 
-fn parse_args(args: &[String]) -> Result<Args, Fatal> {
-    let mut file = None;
-    let mut svg = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--svg" {
-            svg = Some(
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| Fatal::usage("--svg needs an output file".into()))?,
-            );
-        } else if let Some(v) = a.strip_prefix("--svg=") {
-            svg = Some(v.to_string());
-        } else if a.starts_with('-') && a != "-" {
-            return Err(Fatal::usage(format!("unknown option {a} for polygon")));
-        } else if file.is_some() {
-            return Err(Fatal::usage(format!(
-                "polygon takes one input file; unexpected argument {a}"
-            )));
-        } else {
-            file = Some(a.clone());
-        }
-    }
-    Ok(Args {
-        file: file.ok_or_else(|| Fatal::usage("polygon needs an input file".into()))?,
-        svg,
-    })
-}
-
-fn invalid(field: &str, what: String) -> InputError {
-    InputError::new(field, Problem::Invalid(what))
-}
-
-/// A NaN-separated vertex list: `null`, `"NaN"` and `[NaN, NaN]` are separators (stored as
-/// `DVec2::NAN`); any other entry must be a finite point within the supported magnitude.
-pub fn vertex_list(v: &Value, field: &str) -> Result<Vec<DVec2>, InputError> {
-    let arr = v.as_array().ok_or_else(|| {
-        invalid(
-            field,
-            format!(
-                "expected an array of [x, y] vertices (with null or \"NaN\" separators), found {}",
-                describe(v)
-            ),
-        )
-    })?;
-    let mut out = Vec::with_capacity(arr.len());
-    for (i, e) in arr.iter().enumerate() {
-        let here = format!("{field}[{i}]");
-        match e {
-            Value::Null => out.push(DVec2::NAN),
-            Value::String(s) if fields::non_finite_word(s).is_some_and(f64::is_nan) => {
-                out.push(DVec2::NAN)
-            }
-            _ => {
-                let c = fields::numbers(e, &here)?;
-                if c.len() != 2 {
-                    return Err(InputError::new(
-                        here,
-                        Problem::DimensionMismatch {
-                            expected: 2,
-                            found: c.len(),
-                        },
-                    ));
-                }
-                if c[0].is_nan() && c[1].is_nan() {
-                    out.push(DVec2::NAN);
-                    continue;
-                }
-                fields::finite_coords(&here, &c)?;
-                if let Some(k) = c.iter().position(|x| x.abs() > MAX_MAGNITUDE) {
-                    return Err(InputError::new(
-                        format!("{here}[{k}]"),
-                        Problem::OutOfRange(c[k]),
-                    ));
-                }
-                out.push(DVec2::new(c[0], c[1]));
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// The parts of a NaN-separated list as index ranges (empty parts dropped).
-fn parts(v: &[DVec2]) -> Vec<std::ops::Range<usize>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, p) in v.iter().enumerate() {
-        if p.x.is_nan() {
-            if i > start {
-                out.push(start..i);
-            }
-            start = i + 1;
-        }
-    }
-    if v.len() > start {
-        out.push(start..v.len());
-    }
-    out
-}
-
-/// A polygon of the input with its rings, and its convex form when it is one convex ring.
-pub struct Poly {
-    pub polygon: Polygon,
-    pub rings: Vec<Vec<DVec2>>,
-    /// The convex polygon and the input index of its first vertex, with `reversed` when the
-    /// input ring was clockwise (ConvexPolygon stores counter-clockwise).
-    pub convex: Result<(ConvexPolygon, usize, bool), String>,
-}
-
-impl Poly {
-    pub fn new(vertices: &[DVec2], field: &str) -> Result<Poly, InputError> {
-        let polygon = Polygon::new(vertices).map_err(|e| rename(e, "vertices", field))?;
-        let rings: Vec<Vec<DVec2>> = polygon
-            .rings()
-            .iter()
-            .map(|r| polygon.vertices()[r.clone()].to_vec())
-            .collect();
-        let convex = match polygon.rings() {
-            [r] => {
-                let ring = &polygon.vertices()[r.clone()];
-                ConvexPolygon::new(ring)
-                    .map(|c| {
-                        let reversed = ring.len() > 2 && c.vertices().first() != ring.first();
-                        (c, r.start, reversed)
-                    })
-                    .map_err(|e| format!("not convex ({})", e.to_string().trim_start_matches(": ")))
-            }
-            rs => Err(format!("{} rings", rs.len())),
-        };
-        Ok(Poly {
-            polygon,
-            rings,
-            convex,
-        })
-    }
-
-    /// The input index of the first vertex of convex edge `k` (counter-clockwise order).
-    fn input_edge(&self, k: usize) -> Option<usize> {
-        let (c, start, reversed) = self.convex.as_ref().ok()?;
-        let n = c.vertices().len();
-        Some(if *reversed {
-            // ccw[k] = ring[n-1-k]: edge ccw[k] → ccw[k+1] is input edge ring[n-2-k] → ring[n-1-k].
-            start + (2 * n - 2 - k) % n
-        } else {
-            start + k
-        })
-    }
-}
-
-fn rename(e: InputError, from: &str, to: &str) -> InputError {
-    let field = match e.field.strip_prefix(from) {
-        Some(rest) => format!("{to}{rest}"),
-        None if e.field.is_empty() => to.to_string(),
-        None => format!("{to}.{}", e.field),
-    };
-    InputError::new(field, e.problem)
-}
-
-fn loc_name(l: Location) -> &'static str {
-    match l {
-        Location::Inside => "inside",
-        Location::Boundary => "boundary",
-        Location::Outside => "outside",
-    }
-}
-
-fn pt(p: DVec2) -> [f64; 2] {
-    [p.x + 0.0, p.y + 0.0]
-}
-
-#[derive(Serialize)]
-struct PointLine<'a> {
-    point: usize,
-    at: [f64; 2],
-    polygon: &'a str,
-    even_odd: &'static str,
-    non_zero: &'static str,
-    crossing_number: Option<u64>,
-    winding_number: Option<i64>,
-}
-
-/// An error line: the item (`polygon`/`polyline` name, `point`/`pair` index) and the message.
-#[derive(Serialize, Default)]
-struct ErrLine {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    polygon: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    polyline: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    point: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pair: Option<usize>,
-    error: String,
-}
-
-impl ErrLine {
-    fn named(what: &str, name: &str, error: String) -> ErrLine {
-        let name = Some(name.to_string());
-        match what {
-            "polygon" => ErrLine {
-                polygon: name,
-                error,
-                ..ErrLine::default()
-            },
-            _ => ErrLine {
-                polyline: name,
-                error,
-                ..ErrLine::default()
-            },
-        }
-    }
-    fn indexed(what: &str, i: usize, error: String) -> ErrLine {
-        match what {
-            "point" => ErrLine {
-                point: Some(i),
-                error,
-                ..ErrLine::default()
-            },
-            _ => ErrLine {
-                pair: Some(i),
-                error,
-                ..ErrLine::default()
-            },
-        }
-    }
-}
-
-/// One intersection as JSON.
-pub fn hit_json(h: &SegmentHit) -> Value {
-    match h.kind {
-        HitKind::Point(p) => {
-            json!({"a_segment": h.a_index, "b_segment": h.b_index, "point": pt(p)})
-        }
-        HitKind::Overlap(p, q) => json!({"a_segment": h.a_index, "b_segment": h.b_index,
-                                          "overlap": true, "points": [pt(p), pt(q)]}),
-    }
-}
-
-fn body_name(b: Body) -> &'static str {
-    match b {
-        Body::A => "a",
-        Body::B => "b",
-    }
-}
-
-pub fn kind_name(k: ContactKind) -> &'static str {
-    match k {
-        ContactKind::Separated => "separated",
-        ContactKind::VertexEdge => "vertex_edge",
-        ContactKind::EdgeEdge => "edge_edge",
-        ContactKind::MultipleVertexEdge => "multiple_vertex_edge",
-        ContactKind::MultipleEdgeEdge => "multiple_edge_edge",
-        ContactKind::Crossing => "crossing",
-        ContactKind::Contained => "contained",
-    }
-}
-
-fn sat_json(r: &SatResult, pa: &Poly, pb: &Poly, verified: Result<(), String>) -> Value {
-    let reference = r.reference.map(|e| {
-        let p = if e.body == Body::A { pa } else { pb };
-        json!({"body": body_name(e.body), "edge": p.input_edge(e.index), "along_edge": e.along_edge})
-    });
-    json!({
-        "intersecting": r.verdict.intersecting(),
-        "separation": r.separation,
-        "depth": r.depth(),
-        "axis": pt(r.axis),
-        "reference": reference,
-        "status": match r.status {
-            Status::CachedAxis => "cached_axis",
-            Status::Degenerate => "degenerate",
-            _ => "exhaustive",
-        },
-        "tolerance": r.tolerance,
-        "certificate": Certificate::from_verdict(&r.verdict),
-        "certificate_verified": verified.is_ok(),
-        "certificate_error": verified.err(),
-    })
-}
-
-fn contact_json(c: &ContactClass) -> Value {
-    json!({
-        "kind": kind_name(c.kind),
-        "body": body_name(c.body),
-        "counts": {
-            "vertices_a_in_b": c.counts.vertices_a_in_b,
-            "edges_a_hit": c.counts.edges_a_hit,
-            "vertices_b_in_a": c.counts.vertices_b_in_a,
-            "edges_b_hit": c.counts.edges_b_hit,
-            "crossings": c.counts.crossings,
-        },
-        "points": c.points.iter().map(|&p| pt(p)).collect::<Vec<_>>(),
-        "crossing_points": c.crossing_points.iter().map(|&p| pt(p)).collect::<Vec<_>>(),
-    })
-}
+pub use lines::kind_name;
+use lines::*;
+pub use parse::FORMAT_HELP;
+use parse::*;
 
 /// A named item of a pair.
 enum Item<'a> {
@@ -378,85 +83,15 @@ enum Item<'a> {
     Polyline(&'a [DVec2]),
 }
 
-/// A polygon's rings as one closed polyline (NaN-separated, first vertex repeated), with the
-/// input edge index of each polyline segment.
-fn closed_polyline(p: &Poly) -> (Vec<DVec2>, Vec<usize>, Vec<usize>) {
-    let mut pts = Vec::new();
-    let mut index = Vec::new();
-    let mut ring_starts = Vec::new();
-    for r in p.polygon.rings() {
-        if !pts.is_empty() {
-            pts.push(DVec2::NAN);
-            index.push(usize::MAX);
-        }
-        ring_starts.push(pts.len());
-        for k in r.clone() {
-            pts.push(p.polygon.vertices()[k]);
-            index.push(k);
-        }
-        pts.push(p.polygon.vertices()[r.start]);
-        index.push(r.start);
-    }
-    (pts, index, ring_starts)
-}
-
-/// Intersections of polygon `p` (as side A when `p_is_a`) with polyline `l`, with the polygon's
-/// input edge indices. A hit at a ring's first vertex is reported once, on the closing edge.
-fn polygon_polyline(p: &Poly, l: &[DVec2], p_is_a: bool) -> Result<Vec<SegmentHit>, InputError> {
-    let (pts, index, starts) = closed_polyline(p);
-    let raw = if p_is_a {
-        polyline_intersections(&pts, l)?
-    } else {
-        polyline_intersections(l, &pts)?
-    };
-    let mut out: Vec<SegmentHit> = raw
-        .into_iter()
-        .filter_map(|mut h| {
-            let k = if p_is_a { h.a_index } else { h.b_index };
-            if let HitKind::Point(x) = h.kind {
-                if starts.contains(&k) && pts.get(k) == Some(&x) {
-                    return None;
-                }
-            }
-            let mapped = *index.get(k)?;
-            if p_is_a {
-                h.a_index = mapped;
-            } else {
-                h.b_index = mapped;
-            }
-            Some(h)
-        })
-        .collect();
-    out.sort_by_key(|h| (h.a_index, h.b_index));
-    Ok(out)
-}
-
-/// What a pair produced, for the picture.
-#[derive(Default)]
-struct PairDrawing {
-    hits: Vec<SegmentHit>,
-    sat: Option<(SatResult, Vec<DVec2>)>,
-    contact: Option<ContactClass>,
-}
-
-/// The answer for one pair.
-#[derive(Serialize, Default)]
-struct PairLine {
-    pair: usize,
-    a: String,
-    b: String,
-    intersections: Vec<Value>,
-    sat: Option<Value>,
-    contact: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
-}
-
 fn answer_pair(a: &Item, b: &Item) -> Result<(PairLine, PairDrawing), InputError> {
     let hits = match (a, b) {
         (Item::Polygon(p), Item::Polygon(q)) => polygon_intersections(&p.polygon, &q.polygon),
-        (Item::Polygon(p), Item::Polyline(l)) => polygon_polyline(p, l, true)?,
-        (Item::Polyline(l), Item::Polygon(p)) => polygon_polyline(p, l, false)?,
+        (Item::Polygon(p), Item::Polyline(l)) => {
+            polygon_polyline_intersections(&p.polygon, l, true)?
+        }
+        (Item::Polyline(l), Item::Polygon(p)) => {
+            polygon_polyline_intersections(&p.polygon, l, false)?
+        }
         (Item::Polyline(l), Item::Polyline(m)) => polyline_intersections(l, m)?,
     };
     let mut d = PairDrawing {
@@ -727,100 +362,10 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
     })
 }
 
-/// A query point: `[x, y]` (located in every polygon) or `{"at": [x, y], "in": [names]}`.
-fn parse_point(
-    v: &Value,
-    field: &str,
-    polygons: &BTreeMap<String, Result<Poly, String>>,
-) -> Result<(DVec2, Option<Vec<String>>), InputError> {
-    let (at, at_field, only) = match v {
-        Value::Object(o) => {
-            let at =
-                fields::required(o, "at", "a query point object").map_err(|e| e.within(field))?;
-            let only = match o.get("in") {
-                None | Some(Value::Null) => None,
-                Some(Value::Array(names)) => {
-                    let mut out = Vec::new();
-                    for (k, n) in names.iter().enumerate() {
-                        let here = format!("{field}.in[{k}]");
-                        let n = n.as_str().ok_or_else(|| {
-                            invalid(
-                                &here,
-                                format!("expected a polygon name, found {}", describe(n)),
-                            )
-                        })?;
-                        if !polygons.contains_key(n) {
-                            return Err(invalid(&here, format!("unknown polygon {}", quote(n))));
-                        }
-                        out.push(n.to_string());
-                    }
-                    Some(out)
-                }
-                Some(other) => {
-                    return Err(invalid(
-                        &format!("{field}.in"),
-                        format!(
-                            "expected an array of polygon names, found {}",
-                            describe(other)
-                        ),
-                    ))
-                }
-            };
-            (at, format!("{field}.at"), only)
-        }
-        _ => (v, field.to_string(), None),
-    };
-    let c = fields::numbers(at, &at_field)?;
-    if c.len() != 2 {
-        return Err(InputError::new(
-            at_field,
-            Problem::DimensionMismatch {
-                expected: 2,
-                found: c.len(),
-            },
-        ));
-    }
-    fields::finite_coords(&at_field, &c)?;
-    Ok((DVec2::new(c[0], c[1]), only))
-}
-
-/// Intersections, contact points with the SAT axis, or the separating line of one pair.
-fn draw_pair(svg: &mut Svg, d: &PairDrawing) {
-    for h in &d.hits {
-        match h.kind {
-            HitKind::Point(p) => svg.dot(p, "black", 3.5),
-            HitKind::Overlap(p, q) => svg.segment(p, q, "black", 5.0),
-        }
-    }
-    let Some((r, va)) = &d.sat else { return };
-    let size = va.iter().fold(
-        (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
-        |(lo, hi), &p| (lo.min(p), hi.max(p)),
-    );
-    let len = ((size.1 - size.0).length() * 0.25).max(1e-9);
-    if r.verdict.intersecting() == Some(true) {
-        if let Some(c) = &d.contact {
-            for &p in &c.points {
-                svg.dot(p, "#9400d3", 5.0);
-                svg.arrow(p, p + r.axis * len, "#9400d3");
-            }
-        }
-    } else {
-        // The line {x : axis·x = max_A axis·x + gap / 2}, half way across the gap.
-        let m = va
-            .iter()
-            .fold(f64::NEG_INFINITY, |m, p| m.max(r.axis.dot(*p)));
-        let through = r.axis * (m + 0.5 * r.separation);
-        svg.line(through, r.axis.perp(), "gray");
-        svg.arrow(through, through + r.axis * len, "gray");
-    }
-}
-
 /// Runs the command; returns the exit status.
-pub fn run(args: &[String]) -> Result<i32, Fatal> {
-    let args = parse_args(args)?;
-    let v = read_json(&args.file)?;
-    let title = format!("convexity polygon {}", args.file);
+pub fn run(file: &str, svg: Option<&str>) -> Result<i32, Fatal> {
+    let v = read_json(file)?;
+    let title = format!("convexity polygon {file}");
     let report = answer_all(&v, &title).map_err(Fatal::input)?;
     let mut out = String::new();
     for l in &report.lines {
@@ -828,9 +373,8 @@ pub fn run(args: &[String]) -> Result<i32, Fatal> {
         out.push('\n');
     }
     emit(&out)?;
-    if let Some(path) = &args.svg {
-        std::fs::write(path, &report.svg)
-            .map_err(|e| Fatal::input(format!("cannot write {path}: {e}")))?;
+    if let Some(path) = svg {
+        std::fs::write(path, &report.svg).map_err(|e| Fatal::write_file(path, &e))?;
     }
     Ok(if report.errors > 0 {
         exit::INPUT

@@ -1,36 +1,89 @@
-//! `convexity query FILE [--algorithm NAME | --all] [--contact] [--force]`.
+//! `convexity query`: answers the pairs of a scene, one JSON line per pair and method.
 //!
-//! `--force` runs a method on shapes beyond its practical size (`Method::check_size`), which
-//! is otherwise refused with the reason.
-//!
-//! Reads a scene, answers every pair in input order with one JSON line per pair (per pair and
-//! method with `--all`), and reports bad pairs as `{"pair": i, "error": ...}` lines without
-//! stopping. Methods come from [`convexity::query`], so a method added there is available
-//! here (and in `--all`) without changes.
+//! This module answers one pair ([`answer_pair`]); [`crate::batch_run`] feeds it the pairs of
+//! a scene file or of an NDJSON stream, in parallel, in input order. Methods come from
+//! [`convexity::query`], so a method added there is available here (and in `--all`) without
+//! changes. `--force` runs a method on shapes beyond its practical size
+//! (`Method::check_size`), which is otherwise refused with the reason.
 
 use crate::output::{to_line, Answer, ErrorLine, SkipLine};
-use crate::scene::{NdPoints, Resolved, Scene};
-use crate::{exit, Fatal};
-use convexity::query::{self, Method, QuerySpace};
+use crate::scene::{NdPoints, Pair, PoseAny, SceneShape};
+use clap::Args;
+use convexity::query::{self, Method, Outcome, QuerySpace};
 use convexity::shape::Polytope;
 use convexity::Pose;
-use std::io::Write;
+use std::time::Instant;
 
-/// Which methods to run.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Selection {
-    One(Method),
-    All,
+/// The input format, shown by `convexity query --help`.
+pub const FORMAT_HELP: &str = "\
+INPUT (JSON scene):
+  {\"shapes\": {\"A\": {\"type\": \"box\", \"half_extents\": [1, 1, 1]},
+              \"B\": {\"type\": \"sphere\", \"radius\": 0.5}},
+   \"pairs\": [{\"a\": \"A\", \"b\": \"B\",
+              \"pose_b\": {\"translation\": [2, 0, 0], \"rotation\": [0, 0, 0, 1]}}]}
+  Shape types and their fields: points (points), sphere/circle (radius), box (half_extents,
+  2 or 3 numbers), capsule (a, b, radius), cylinder/cone (half_height, radius), segment (a, b),
+  triangle (a, b, c), polygon (points, 2D), halfspaces (normals, offsets), rounded (shape,
+  radius), transformed (shape, pose). A pair takes a, b (a shape name or an inline shape
+  object), pose_a, pose_b (2D: translation [x, y], angle; 3D: translation, rotation as a unit
+  quaternion [x, y, z, w]); n-dimensional point sets take no pose. Any object may carry a
+  free-form \"meta\" field; every other unknown field is an error.
+
+INPUT (--ndjson): one JSON object per line: a pair as above (shapes inline or by name), or
+  {\"shapes\": {...}} defining named shapes for the lines after it. Read as a stream with
+  bounded memory.
+
+OUTPUT: one JSON line per pair and method, in input order: pair, algorithm, intersecting,
+  distance, [penetration_depth], point_a, point_b, normal, status, iterations,
+  [contact_status], certificate ({common_point} or {separating_axis, gap}), tolerance,
+  verified, check. normal is null where it means nothing (an intersecting pair without a
+  penetration depth). Bad pairs print {\"pair\": i, \"error\": ...} and the rest go on.
+
+EXIT STATUS: 0 ok; 2 bad usage or some pair could not be answered; 74 the output could not be
+  written; 70 internal error.";
+
+/// Options of `convexity query`.
+#[derive(Args, Clone, Debug, PartialEq)]
+pub struct QueryArgs {
+    /// The scene file (JSON, or NDJSON with --ndjson); '-' reads standard input
+    pub file: String,
+    /// Method to use (default gjk); see --help for the list
+    #[arg(long, short = 'a', value_name = "NAME", value_parser = parse_method,
+          conflicts_with_all = ["all", "methods"])]
+    pub algorithm: Option<Method>,
+    /// Run every method on every pair, one line each, with an agreement and time summary on
+    /// standard error
+    #[arg(long, conflicts_with = "methods")]
+    pub all: bool,
+    /// Run the listed methods (comma-separated), as --all does for all of them
+    #[arg(long, value_name = "A,B,C", value_delimiter = ',', value_parser = parse_method)]
+    pub methods: Vec<Method>,
+    /// For intersecting pairs, add penetration_depth, the contact normal and contact points
+    #[arg(long)]
+    pub contact: bool,
+    /// Run methods on shapes beyond their practical size (otherwise refused with the reason)
+    #[arg(long)]
+    pub force: bool,
+    /// Read newline-delimited JSON: one pair (or a {"shapes": {...}} line) per line, streamed
+    #[arg(long)]
+    pub ndjson: bool,
+    /// Worker threads (default: one per core); output order never depends on it
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
 }
 
-/// Parsed options of the `query` command.
-#[derive(Clone, Debug, PartialEq)]
-pub struct QueryArgs {
-    pub file: String,
-    pub selection: Selection,
-    pub contact: bool,
-    /// Run methods on shapes beyond their practical size ([`Method::check_size`]).
-    pub force: bool,
+fn parse_method(name: &str) -> Result<Method, String> {
+    Method::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+        let hint = crate::fields::suggestion(name, &names)
+            .map(|s| format!(" (did you mean \"{s}\"?)"))
+            .unwrap_or_default();
+        format!(
+            "unknown algorithm {}{hint}; valid names: {}",
+            crate::fields::quote(name),
+            method_names()
+        )
+    })
 }
 
 /// The valid method names, for messages.
@@ -42,322 +95,231 @@ pub fn method_names() -> String {
         .join(", ")
 }
 
-/// Parses the arguments after `query`.
-pub fn parse_args(args: &[String]) -> Result<QueryArgs, Fatal> {
-    let mut file = None;
-    let mut selection = None;
-    let mut contact = false;
-    let mut force = false;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
+/// What a run answers with: the methods, and whether several were asked for (`--all`,
+/// `--methods`: a method that does not apply is then noted, not an error, and a summary is
+/// printed).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub methods: Vec<Method>,
+    pub several: bool,
+    pub contact: bool,
+    pub force: bool,
+}
+
+impl Plan {
+    pub fn new(args: &QueryArgs) -> Plan {
+        let (methods, several) = if args.all {
+            (Method::ALL.to_vec(), true)
+        } else if !args.methods.is_empty() {
+            (args.methods.clone(), true)
+        } else {
+            (vec![args.algorithm.unwrap_or(Method::Gjk)], false)
         };
-        match flag {
-            "--algorithm" | "-a" => {
-                let name = match inline {
-                    Some(v) => v,
-                    None => it.next().cloned().ok_or_else(|| {
-                        Fatal::usage(format!(
-                            "--algorithm needs a name; valid names: {}",
-                            method_names()
-                        ))
-                    })?,
-                };
-                let m = Method::from_name(&name).ok_or_else(|| {
-                    Fatal::usage(format!(
-                        "unknown algorithm {}; valid names: {}",
-                        crate::fields::quote(&name),
-                        method_names()
-                    ))
-                })?;
-                if selection.is_some() {
-                    return Err(Fatal::usage(
-                        "give at most one of --algorithm and --all".into(),
-                    ));
-                }
-                selection = Some(Selection::One(m));
-            }
-            "--all" if inline.is_none() => {
-                if selection.is_some() {
-                    return Err(Fatal::usage(
-                        "give at most one of --algorithm and --all".into(),
-                    ));
-                }
-                selection = Some(Selection::All);
-            }
-            "--contact" if inline.is_none() => contact = true,
-            "--force" if inline.is_none() => force = true,
-            f if f.starts_with('-') && f != "-" => {
-                return Err(Fatal::usage(format!("unknown option {arg} for query")));
-            }
-            _ => {
-                if file.is_some() {
-                    return Err(Fatal::usage(format!(
-                        "query takes one scene file; unexpected argument {arg}"
-                    )));
-                }
-                file = Some(arg.clone());
-            }
+        Plan {
+            methods,
+            several,
+            contact: args.contact,
+            force: args.force,
         }
     }
-    Ok(QueryArgs {
-        file: file.ok_or_else(|| Fatal::usage("query needs a scene file".into()))?,
-        selection: selection.unwrap_or(Selection::One(Method::Gjk)),
-        contact,
-        force,
-    })
 }
 
-/// Reads and parses the scene file (or standard input for `-`).
-pub fn load(path: &str) -> Result<Scene, Fatal> {
-    let bytes = if path == "-" {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)
-            .map_err(|e| Fatal::input(format!("cannot read standard input: {e}")))?;
-        buf
-    } else {
-        std::fs::read(path).map_err(|e| {
-            let why = match e.kind() {
-                std::io::ErrorKind::NotFound => "no such file".to_string(),
-                std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-                _ => e.to_string(),
-            };
-            Fatal::input(format!("cannot read scene file {path}: {why}"))
-        })?
-    };
-    let name = if path == "-" {
-        "standard input".to_string()
-    } else {
-        path.to_string()
-    };
-    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
-        let msg = e.to_string();
-        let msg = match msg.rfind(" at line ") {
-            Some(i) => msg[..i].to_string(),
-            None => msg,
-        };
-        Fatal::input(format!(
-            "malformed JSON in {name} at line {}, column {}: {msg}",
-            e.line(),
-            e.column()
-        ))
-    })?;
-    Scene::from_value(&value).map_err(|e| Fatal::input(format!("{name}: {}", e.0)))
+/// What one pair contributed to the run's summary.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub errors: usize,
+    pub answered: usize,
+    pub verified: usize,
+    /// Each method's verdict (for the agreement summary; only with several methods).
+    pub verdicts: Vec<(&'static str, Option<bool>)>,
+    /// Time spent per method, in seconds.
+    pub times: Vec<(&'static str, f64)>,
 }
 
-/// One method's result on a pair: an answer, or why the method does not apply.
-pub enum Line {
+/// The output lines of one pair and its tally.
+pub fn answer_pair(plan: &Plan, i: usize, pair: Result<Pair<'_>, String>) -> (Vec<String>, Tally) {
+    let mut tally = Tally::default();
+    let pair = match pair {
+        Ok(p) => p,
+        Err(msg) => {
+            tally.errors = 1;
+            let line = to_line(&ErrorLine {
+                pair: i,
+                error: &msg,
+            });
+            return (vec![line], tally);
+        }
+    };
+    let lines = match (&*pair.a, &*pair.b, pair.pose_a, pair.pose_b) {
+        (SceneShape::D2(a), SceneShape::D2(b), PoseAny::D2(pa), PoseAny::D2(pb)) => {
+            answer(plan, i, (a, &pa), (b, &pb), &mut tally)
+        }
+        (SceneShape::D3(a), SceneShape::D3(b), PoseAny::D3(pa), PoseAny::D3(pb)) => {
+            answer(plan, i, (a, &pa), (b, &pb), &mut tally)
+        }
+        (SceneShape::Nd(a), SceneShape::Nd(b), _, _) => answer_n(plan, i, a, b, &mut tally),
+        _ => vec![Line::Error(format!(
+            "pairs[{i}]: shapes {} and {} cannot be paired",
+            pair.names[0], pair.names[1]
+        ))],
+    };
+    let mut out = Vec::with_capacity(lines.len());
+    for l in lines {
+        out.push(match l {
+            Line::Answer(a) => {
+                tally.answered += 1;
+                tally.verified += usize::from(a.verified);
+                if plan.several {
+                    tally.verdicts.push((a.algorithm, a.intersecting));
+                }
+                to_line(&a)
+            }
+            Line::Skipped(s) => {
+                // A method asked for by name that cannot answer the pair is an error; with
+                // several methods it is only noted.
+                if !plan.several {
+                    tally.errors += 1;
+                }
+                to_line(&s)
+            }
+            Line::Error(msg) => {
+                tally.errors += 1;
+                to_line(&ErrorLine {
+                    pair: i,
+                    error: &msg,
+                })
+            }
+        });
+    }
+    (out, tally)
+}
+
+/// One method's result on a pair.
+enum Line {
     Answer(Answer),
     Skipped(SkipLine),
+    Error(String),
 }
 
-/// Answers one resolved pair with `methods`.
+fn vertex_count<V, S: Polytope<V> + ?Sized>(s: &S) -> usize
+where
+    V: QuerySpace,
+{
+    s.vertex_set().map_or(0, |v| v.len())
+}
+
+/// Answers one resolved 2D or 3D pair with the plan's methods. With `--contact`, the EPA
+/// outcome is computed at most once per pair and shared: the `epa` method's own line and the
+/// contact fields of every other method's intersecting answer reuse it.
 fn answer<V, A, B>(
+    plan: &Plan,
     i: usize,
-    methods: &[Method],
-    (contact, force): (bool, bool),
-    a: &A,
-    pose_a: &Pose<V>,
-    b: &B,
-    pose_b: &Pose<V>,
+    (a, pose_a): (&A, &Pose<V>),
+    (b, pose_b): (&B, &Pose<V>),
+    tally: &mut Tally,
 ) -> Vec<Line>
 where
     V: QuerySpace,
     A: Polytope<V> + ?Sized,
     B: Polytope<V> + ?Sized,
 {
-    let mut penetration = None;
-    methods
-        .iter()
-        .filter(|m| m.applies_to_dim(V::DIM) || methods.len() == 1)
-        .map(|&m| {
-            let count = |s: &A| s.vertex_set().map_or(0, |v| v.len());
-            let size_ok = if force {
-                Ok(())
-            } else {
-                m.check_size(count(a), b.vertex_set().map_or(0, |v| v.len()))
-            };
-            let o = match size_ok.and_then(|()| query::run(m, a, pose_a, b, pose_b)) {
-                Ok(o) => o,
-                Err(skip) => {
-                    return Line::Skipped(SkipLine {
-                        pair: i,
-                        algorithm: m.name(),
-                        skipped: skip.to_string(),
-                    })
-                }
-            };
-            let line = Answer::new(i, &o);
-            if !contact || o.verdict.intersecting() != Some(true) {
-                return Line::Answer(line);
+    let mut epa: Option<Result<Outcome<V>, String>> = None;
+    let mut run = |m: Method, tally: &mut Tally| -> Result<Outcome<V>, String> {
+        if m == Method::Epa {
+            if let Some(r) = &epa {
+                return r.clone();
             }
-            if o.penetration_depth.is_some() {
-                return Line::Answer(line.with_contact(&o));
+        }
+        let size_ok = if plan.force {
+            Ok(())
+        } else {
+            m.check_size(vertex_count(a), vertex_count(b))
+        };
+        let start = Instant::now();
+        let r = size_ok
+            .and_then(|()| query::run(m, a, pose_a, b, pose_b))
+            .map_err(|s| s.to_string());
+        tally.times.push((m.name(), start.elapsed().as_secs_f64()));
+        if m == Method::Epa {
+            epa = Some(r.clone());
+        }
+        r
+    };
+    let mut lines = Vec::with_capacity(plan.methods.len());
+    for &m in &plan.methods {
+        if !(m.applies_to_dim(V::DIM) || plan.methods.len() == 1) {
+            continue;
+        }
+        let o = match run(m, tally) {
+            Ok(o) => o,
+            Err(skipped) => {
+                lines.push(Line::Skipped(SkipLine {
+                    pair: i,
+                    algorithm: m.name(),
+                    skipped,
+                }));
+                continue;
             }
-            let pen = penetration
-                .get_or_insert_with(|| query::run(Method::Epa, a, pose_a, b, pose_b).ok());
-            Line::Answer(match pen {
-                Some(p) => line.with_contact(p),
-                None => line,
-            })
-        })
-        .collect()
+        };
+        let line = Answer::new(i, &o);
+        if !plan.contact || o.verdict.intersecting() != Some(true) {
+            lines.push(Line::Answer(line));
+        } else if o.penetration_depth.is_some() {
+            lines.push(Line::Answer(line.with_contact(&o)));
+        } else {
+            lines.push(Line::Answer(match run(Method::Epa, tally) {
+                Ok(p) => line.with_contact(&p),
+                Err(_) => line,
+            }));
+        }
+    }
+    lines
 }
 
 /// Answers an n-dimensional pair with the vertex-set methods that work in any dimension
 /// (`gjk` is GJK in n dimensions there).
-fn answer_n(i: usize, selection: &Selection, a: &NdPoints, b: &NdPoints) -> Vec<Line> {
-    let skip = |m: Method, why: String| {
-        Line::Skipped(SkipLine {
-            pair: i,
-            algorithm: m.name(),
-            skipped: why,
-        })
-    };
-    let chosen: Vec<Method> = match selection {
-        Selection::All => Method::ALL
+fn answer_n(plan: &Plan, i: usize, a: &NdPoints, b: &NdPoints, tally: &mut Tally) -> Vec<Line> {
+    let chosen: Vec<Method> = if plan.several {
+        let mut v: Vec<Method> = plan
+            .methods
             .iter()
-            .copied()
+            .map(|&m| if m == Method::Gjk { Method::GjkNd } else { m })
             .filter(Method::works_in_n_dimensions)
-            .collect(),
-        Selection::One(Method::Gjk) => vec![Method::GjkNd],
-        Selection::One(m) => vec![*m],
+            .collect();
+        v.dedup();
+        v
+    } else {
+        plan.methods
+            .iter()
+            .map(|&m| if m == Method::Gjk { Method::GjkNd } else { m })
+            .collect()
     };
     chosen
         .into_iter()
         .map(|m| {
+            let skip = |why: String| {
+                Line::Skipped(SkipLine {
+                    pair: i,
+                    algorithm: m.name(),
+                    skipped: why,
+                })
+            };
             if a.radius > 0.0 || b.radius > 0.0 {
-                return skip(
-                    m,
-                    format!(
-                        "{} works on vertex sets; a rounded {}-dimensional shape is not one",
-                        m.name(),
-                        a.dim
-                    ),
-                );
+                return skip(format!(
+                    "{} works on vertex sets; a rounded {}-dimensional shape is not one",
+                    m.name(),
+                    a.dim
+                ));
             }
-            match query::run_n(m, &a.points, &b.points) {
+            let start = Instant::now();
+            let r = query::run_n(m, &a.points, &b.points);
+            tally.times.push((m.name(), start.elapsed().as_secs_f64()));
+            match r {
                 Ok(o) => Line::Answer(Answer::from_n(i, &o, &a.points, &b.points)),
-                Err(e) => skip(m, e.to_string()),
+                Err(e) => skip(e.to_string()),
             }
         })
         .collect()
-}
-
-/// A pair's index and each method's verdict on it, for the `--all` summary.
-pub type PairVerdicts = (usize, Vec<(&'static str, Option<bool>)>);
-
-/// Runs the command; returns the exit status.
-pub fn run(args: &QueryArgs) -> Result<i32, Fatal> {
-    let scene = load(&args.file)?;
-    let methods: Vec<Method> = match &args.selection {
-        Selection::One(m) => vec![*m],
-        Selection::All => Method::ALL.to_vec(),
-    };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut warnings = scene.warnings.clone();
-    let mut errors = 0usize;
-    // For the --all summary: per answered pair, each method's verdict.
-    let mut verdicts: Vec<PairVerdicts> = Vec::new();
-    // Answers printed, and those whose certificate passed the checker.
-    let (mut answered, mut verified) = (0usize, 0usize);
-    for i in 0..scene.pairs.len() {
-        let answers = match scene.resolve(i, &mut warnings) {
-            Ok(Resolved::D2 {
-                a,
-                pose_a,
-                b,
-                pose_b,
-            }) => answer(
-                i,
-                &methods,
-                (args.contact, args.force),
-                a,
-                &pose_a,
-                b,
-                &pose_b,
-            ),
-            Ok(Resolved::D3 {
-                a,
-                pose_a,
-                b,
-                pose_b,
-            }) => answer(
-                i,
-                &methods,
-                (args.contact, args.force),
-                a,
-                &pose_a,
-                b,
-                &pose_b,
-            ),
-            Ok(Resolved::Nd { a, b }) => answer_n(i, &args.selection, a, b),
-            Err(msg) => {
-                errors += 1;
-                let line = to_line(&ErrorLine {
-                    pair: i,
-                    error: &msg,
-                });
-                writeln!(out, "{line}").map_err(Fatal::output)?;
-                continue;
-            }
-        };
-        verdicts.push((
-            i,
-            answers
-                .iter()
-                .filter_map(|l| match l {
-                    Line::Answer(a) => {
-                        answered += 1;
-                        verified += usize::from(a.verified);
-                        Some((a.algorithm, a.intersecting))
-                    }
-                    Line::Skipped(_) => None,
-                })
-                .collect(),
-        ));
-        for l in &answers {
-            let text = match l {
-                Line::Answer(a) => to_line(a),
-                Line::Skipped(s) => {
-                    // A method asked for by name that cannot answer the pair is an error;
-                    // under --all it is only noted.
-                    if args.selection != Selection::All {
-                        errors += 1;
-                    }
-                    to_line(s)
-                }
-            };
-            writeln!(out, "{text}").map_err(Fatal::output)?;
-        }
-    }
-    out.flush().map_err(Fatal::output)?;
-    drop(out);
-    for w in &warnings {
-        eprintln!("warning: {w}");
-    }
-    let unused = scene.unused_bad_shapes();
-    for e in &unused {
-        eprintln!("error: {e} (this shape is not used by any pair)");
-    }
-    if args.selection == Selection::All {
-        eprintln!("{}", agreement_summary(&verdicts, errors));
-        eprintln!("verified: {verified}/{answered} answers carry a certificate that verified");
-    }
-    if errors > 0 {
-        eprintln!(
-            "error: {errors} of {} pairs could not be answered (see the \"error\" and \"skipped\" lines)",
-            scene.pairs.len()
-        );
-    }
-    Ok(if errors > 0 || !unused.is_empty() {
-        exit::INPUT
-    } else {
-        exit::OK
-    })
 }
 
 fn show(v: Option<bool>) -> &'static str {
@@ -368,33 +330,34 @@ fn show(v: Option<bool>) -> &'static str {
     }
 }
 
+/// `Some("pair 3 (gjk=false, pso=null, lp=true)")` when the methods' verdicts on a pair
+/// disagree. `null` (an approximate method abstaining, or a withdrawn answer) is no vote.
+pub fn disagreement(i: usize, verdicts: &[(&'static str, Option<bool>)]) -> Option<String> {
+    let votes: Vec<bool> = verdicts.iter().filter_map(|(_, x)| *x).collect();
+    if !votes.windows(2).any(|w| w[0] != w[1]) {
+        return None;
+    }
+    let each: Vec<String> = verdicts
+        .iter()
+        .map(|(m, x)| format!("{m}={}", show(*x)))
+        .collect();
+    Some(format!("pair {i} ({})", each.join(", ")))
+}
+
 /// `agreement: 12/12 pairs, all methods agree on intersecting`, or the list of pairs where
 /// they do not.
-pub fn agreement_summary(verdicts: &[PairVerdicts], errors: usize) -> String {
-    let disagree: Vec<String> = verdicts
-        .iter()
-        .filter(|(_, v)| {
-            // `null` (an approximate method abstaining, or a withdrawn answer) is no vote.
-            let votes: Vec<bool> = v.iter().filter_map(|(_, x)| *x).collect();
-            votes.windows(2).any(|w| w[0] != w[1])
-        })
-        .map(|(i, v)| {
-            let each: Vec<String> = v.iter().map(|(m, x)| format!("{m}={}", show(*x))).collect();
-            format!("pair {i} ({})", each.join(", "))
-        })
-        .collect();
-    let n = verdicts.len();
-    let agreeing = n - disagree.len();
+pub fn agreement_summary(pairs: usize, disagree: &[String], errors: usize) -> String {
+    let agreeing = pairs - disagree.len().min(pairs);
     let errs = if errors > 0 {
         format!(" ({errors} pairs with errors not counted)")
     } else {
         String::new()
     };
     if disagree.is_empty() {
-        format!("agreement: {agreeing}/{n} pairs, all methods agree on intersecting{errs}")
+        format!("agreement: {agreeing}/{pairs} pairs, all methods agree on intersecting{errs}")
     } else {
         format!(
-            "agreement: {agreeing}/{n} pairs, methods disagree on intersecting for {}{errs}",
+            "agreement: {agreeing}/{pairs} pairs, methods disagree on intersecting for {}{errs}",
             disagree.join("; ")
         )
     }
@@ -404,44 +367,28 @@ pub fn agreement_summary(verdicts: &[PairVerdicts], errors: usize) -> String {
 mod tests {
     use super::*;
 
-    fn args(v: &[&str]) -> Result<QueryArgs, Fatal> {
-        parse_args(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-    }
-
-    #[test]
-    fn options() {
-        let a = args(&["s.json", "--algorithm=epa", "--contact"]).ok();
-        assert_eq!(
-            a,
-            Some(QueryArgs {
-                file: "s.json".into(),
-                selection: Selection::One(Method::Epa),
-                contact: true,
-                force: false
-            })
-        );
-        assert!(args(&["--all", "s.json"]).is_ok_and(|a| a.selection == Selection::All));
-        assert!(args(&["s.json", "--algorithm", "nope"]).is_err());
-        assert!(args(&["s.json", "--all", "--algorithm", "gjk"]).is_err());
-        assert!(args(&["--all"]).is_err());
-        assert!(args(&["a", "b"]).is_err());
-    }
-
     #[test]
     fn summary() {
-        let v = vec![
-            (0, vec![("gjk", Some(true)), ("epa", Some(true))]),
-            (2, vec![("gjk", Some(false)), ("epa", None)]),
-        ];
-        let s = agreement_summary(&v, 1);
-        // `null` is no vote: pair 2 agrees.
-        assert!(s.starts_with("agreement: 2/2 pairs"), "{s}");
-        let v = vec![(
+        assert_eq!(
+            disagreement(2, &[("gjk", Some(false)), ("epa", None)]),
+            None,
+            "null is no vote"
+        );
+        let d = disagreement(
             3,
-            vec![("gjk", Some(false)), ("pso", None), ("lp", Some(true))],
-        )];
-        let s = agreement_summary(&v, 0);
+            &[("gjk", Some(false)), ("pso", None), ("lp", Some(true))],
+        );
+        assert_eq!(d.as_deref(), Some("pair 3 (gjk=false, pso=null, lp=true)"));
+        let s = agreement_summary(2, &[], 1);
+        assert!(s.starts_with("agreement: 2/2 pairs"), "{s}");
+        let s = agreement_summary(1, &d.into_iter().collect::<Vec<_>>(), 0);
         assert!(s.starts_with("agreement: 0/1 pairs"), "{s}");
-        assert!(s.contains("pair 3 (gjk=false, pso=null, lp=true)"), "{s}");
+    }
+
+    #[test]
+    fn unknown_method_suggests_the_closest() {
+        let e = parse_method("gkj").unwrap_err();
+        assert!(e.contains("did you mean \"gjk\""), "{e}");
+        assert_eq!(parse_method("epa"), Ok(Method::Epa));
     }
 }

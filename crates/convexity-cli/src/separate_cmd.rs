@@ -30,31 +30,63 @@ use serde_json::{json, Value};
 /// Relative tolerance of the n-D GJK run inside `nd::separate` (its default).
 const REL_TOLERANCE: f64 = 1e-10;
 
-/// Runs the command on the arguments after `separate`; returns the exit status.
-pub fn run(args: &[String]) -> Result<i32, Fatal> {
-    let mut file = None;
-    for a in args {
-        match a.as_str() {
-            "--help" | "-h" => {
-                emit(&crate::usage())?;
-                return Ok(exit::OK);
-            }
-            f if f.starts_with('-') && f != "-" => {
-                return Err(Fatal::usage(format!("unknown option {a} for separate")));
-            }
-            _ if file.is_some() => {
-                return Err(Fatal::usage(format!(
-                    "separate takes one file; unexpected argument {a}"
-                )));
-            }
-            _ => file = Some(a.clone()),
-        }
+/// The input format, shown by `convexity separate --help`.
+pub const FORMAT_HELP: &str = "\
+INPUT: two labelled point sets in any dimension, JSON or CSV.
+  JSON: {\"a\": [[x, y, ...], ...], \"b\": [[...], ...]}
+     or {\"points\": [[...], ...], \"labels\": [l0, l1, ...]} with two distinct labels.
+  CSV (RFC 4180: quoted fields, quoted newlines): a header row (or none with --no-header),
+  one row per point; every column but the label column holds numbers. The label column is
+  --label NAME|INDEX (0-based), else guessed only when unambiguous: the one non-numeric
+  column; else the one named label/labels/class/target/category; else the one column with
+  exactly two distinct values. Otherwise an error lists the candidates.
+
+OUTPUT: one JSON object on standard output (result, separable, dim, labels, counts, margin,
+  distance, hyperplane {w, c}, point_a, point_b, certificate, certificate_checked,
+  tolerance); a one-line summary on standard error.
+
+EXIT STATUS: 0 answered and certified; 1 no answer could be proved or the certificate was
+  rejected; 2 bad usage or bad input; 74 the output could not be written.";
+
+/// Options of `convexity separate`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SeparateArgs {
+    /// The point sets (JSON or CSV); '-' reads standard input
+    pub file: String,
+    /// CSV field delimiter (one ASCII character; "tab" or "\t" for a tab)
+    #[arg(long, value_name = "CHAR", default_value = ",", value_parser = parse_delimiter)]
+    pub delimiter: u8,
+    /// The CSV label column, by header name or 0-based index
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub label: Option<String>,
+    /// The CSV file has no header row (the first row is data)
+    #[arg(long)]
+    pub no_header: bool,
+}
+
+fn parse_delimiter(s: &str) -> Result<u8, String> {
+    match s {
+        "tab" | "\\t" | "\t" => Ok(b'\t'),
+        _ if s.len() == 1 && s.is_ascii() => Ok(s.as_bytes()[0]),
+        _ => Err(format!(
+            "the delimiter must be one ASCII character, not {}",
+            crate::fields::quote(s)
+        )),
     }
-    let file = file.ok_or_else(|| Fatal::usage("separate needs a file".into()))?;
-    let data = labelled::read(&file)?;
+}
+
+/// Runs the command; returns the exit status.
+pub fn run(args: &SeparateArgs) -> Result<i32, Fatal> {
+    let file = &args.file;
+    let csv = labelled::CsvOptions {
+        delimiter: args.delimiter,
+        label: args.label.clone(),
+        header: !args.no_header,
+    };
+    let data = labelled::read(file, &csv)?;
     let (report, code) = answer(&data).map_err(|e| Fatal::input(format!("{file}: {e}")))?;
     // (`answer` fails only on data the reader let through, e.g. a mixed dimension.)
-    emit(&format!("{}\n", report.json))?;
+    emit(&format!("{}\n", crate::output::to_line(&report.json)))?;
     eprintln!("{}", report.summary);
     Ok(code)
 }
@@ -73,11 +105,11 @@ struct Hyperplane {
 
 /// −0 printed as 0.
 fn clean(v: &[f64]) -> Vec<f64> {
-    v.iter().map(|x| x + 0.0).collect()
+    v.to_vec()
 }
 
 fn weights(w: &[(usize, f64)]) -> Value {
-    Value::Array(w.iter().map(|&(i, x)| json!([i, x + 0.0])).collect())
+    Value::Array(w.iter().map(|&(i, x)| json!([i, x])).collect())
 }
 
 /// Separates the two classes of `data` and builds the report and the exit status. Errors are
@@ -156,7 +188,7 @@ pub fn answer(data: &Labelled) -> Result<(Report, i32), String> {
                 "hyperplane",
                 json!(Hyperplane {
                     w: clean(normal),
-                    c: offset + 0.0
+                    c: *offset
                 }),
             );
             put("point_a", json!(clean(point_a)));

@@ -27,202 +27,53 @@
 //!   absent).
 //! * `h`: the step length, at the top level and optionally per pair (the pair's wins).
 //!
-//! Method per pair (the `method` field of the output says which ran):
-//! * `vertex_edge_quartic`: some body accelerates, both are polygonal 2D shapes and neither
-//!   rotates. Every vertex moves on the parabola `x₀ + v t + ½ a t²`; the first contact of
-//!   two convex polygons is a vertex of one on an edge of the other, so the answer is the
-//!   earliest root over all vertex–edge pairs (both ways) of the quartic
-//!   `toi::vertex_edge_toi`, after a GJK test at `t = 0` for initial overlap.
-//! * `swept_ray_cast`: no rotation and no acceleration: `toi::swept_toi` (GJK ray cast on the
-//!   Minkowski difference), exact for translation.
-//! * `conservative_advancement`: some body rotates: `toi::conservative_advancement` (Mirtich).
-//! * With an acceleration that the quartic path cannot use (a curved shape, a rotating body,
-//!   or 3D) the acceleration is ignored, constant velocity is used, and a `note` says so.
+//! Method per pair (the `method` field of the output says which ran): chosen by
+//! [`convexity::toi::dispatch`]: `vertex_edge_quartic` (some body accelerates; polygonal,
+//! non-rotating 2D bodies), `swept_ray_cast` (translation only), `conservative_advancement`
+//! (some body rotates). An acceleration that cannot be honoured (a curved shape, a rotating
+//! body) fails that pair with an error naming `acceleration`; it is never ignored.
 //!
 //! Output: one JSON line per pair, `{"pair", "a", "b", "method", "status", "toi", "normal",
-//! "points", "reached"?, "note"?}` with `status` one of `hit`, `separated`,
+//! "points", "reached"?}` with `status` one of `hit`, `separated`,
 //! `initially_overlapping`, `iteration_limit` (`toi`, `normal` and `points` are `null` unless
 //! hit; `reached` is the time up to which the bodies are proved disjoint on
 //! `iteration_limit`). Bad pairs print `{"pair": i, "error": "pairs[i]...: ..."}`, bad bodies
 //! that no pair uses `{"body": name, "error": ...}`; the others are still answered, and the
 //! exit status is then 2.
 
-use crate::fields::{self, describe, quote, Object};
+use crate::fields::{self, describe, quote};
 use crate::output::to_line;
-use crate::scene::{parse_pose2, parse_pose3, parse_shape, SceneShape};
 use crate::{emit, exit, Fatal};
-use convexity::gjk;
-use convexity::math::hull2d::hull2d;
-use convexity::shape::Polytope;
-use convexity::toi::{
-    conservative_advancement, swept_toi, vertex_edge_toi, AdvancementOptions, Kinematic2, Motion,
-    SweptOptions, TimeOfImpact,
-};
-use convexity::{DVec2, DVec3, InputError, Pose2, Pose3, Problem, Shape2, Shape3, Vector};
+use convexity::toi::{toi2, toi3, Body2, Body3, TimeOfImpact, ToiAnswer};
+use convexity::{InputError, Problem, Vector};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// Reads a JSON file (or standard input for `-`), with messages that name the file.
-pub fn read_json(path: &str) -> Result<Value, Fatal> {
-    let bytes = if path == "-" {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)
-            .map_err(|e| Fatal::input(format!("cannot read standard input: {e}")))?;
-        buf
-    } else {
-        std::fs::read(path).map_err(|e| {
-            let why = match e.kind() {
-                std::io::ErrorKind::NotFound => "no such file".to_string(),
-                std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-                _ => e.to_string(),
-            };
-            Fatal::input(format!("cannot read {path}: {why}"))
-        })?
-    };
-    let name = if path == "-" { "standard input" } else { path };
-    serde_json::from_slice(&bytes).map_err(|e| {
-        let msg = e.to_string();
-        let msg = match msg.rfind(" at line ") {
-            Some(i) => msg[..i].to_string(),
-            None => msg,
-        };
-        Fatal::input(format!(
-            "malformed JSON in {name} at line {}, column {}: {msg}",
-            e.line(),
-            e.column()
-        ))
-    })
-}
+/// The input format, shown by `convexity toi --help`.
+pub const FORMAT_HELP: &str = "\
+INPUT (JSON):
+  {\"h\": 1.0,
+   \"bodies\": {\"A\": {\"shape\": {\"type\": \"box\", \"half_extents\": [1, 1]},
+                      \"pose\": {\"translation\": [0, 0], \"angle\": 0},
+                      \"velocity\": [1, 0], \"angular_velocity\": 0, \"acceleration\": [0, -9.81]},
+               \"B\": {\"shape\": {\"type\": \"circle\", \"radius\": 1},
+                      \"pose\": {\"translation\": [5, 0]}, \"velocity\": [-1, 0]}},
+   \"pairs\": [{\"a\": \"A\", \"b\": \"B\"}, {\"a\": \"A\", \"b\": \"B\", \"h\": 0.5}]}
+  shape: any shape of the query format; pose as in scenes; velocity, angular_velocity (a
+  number in 2D, a vector in 3D) and acceleration (2D only) default to zero. An acceleration
+  is honoured exactly for polygonal, non-rotating 2D bodies (vertex-edge quartic) and is
+  otherwise an error for that pair, never ignored.
 
-/// The single FILE argument of `toi` and `polygon` (plus `--svg OUT` for `polygon`).
-pub fn file_arg(cmd: &str, args: &[String]) -> Result<String, Fatal> {
-    match args {
-        [f] if !f.starts_with('-') || f == "-" => Ok(f.clone()),
-        [] => Err(Fatal::usage(format!("{cmd} needs an input file"))),
-        _ => Err(Fatal::usage(format!(
-            "{cmd} takes one input file; unexpected arguments {}",
-            args.join(" ")
-        ))),
-    }
-}
+OUTPUT: one JSON line per pair: pair, a, b, method, status (hit, separated,
+  initially_overlapping, iteration_limit), toi, normal (A to B), points, reached?.
 
-/// A body's motion, by dimension.
-#[derive(Clone, Debug)]
-enum Body {
-    D2 {
-        shape: Shape2,
-        pose: Pose2,
-        velocity: DVec2,
-        angular: f64,
-        acceleration: DVec2,
-    },
-    D3 {
-        shape: Shape3,
-        pose: Pose3,
-        velocity: DVec3,
-        angular: DVec3,
-    },
-}
+EXIT STATUS: 0 ok; 2 bad usage or some pair could not be answered; 74 the output could not be
+  written.";
 
-fn invalid(field: &str, what: String) -> InputError {
-    InputError::new(field, Problem::Invalid(what))
-}
+mod body;
 
-fn vec_n<const N: usize>(obj: &Object, key: &str) -> Result<[f64; N], InputError> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok([0.0; N]),
-        Some(v) => {
-            let c = fields::numbers(v, key)?;
-            fields::finite_coords(key, &c)?;
-            <[f64; N]>::try_from(c.as_slice()).map_err(|_| {
-                InputError::new(
-                    key,
-                    Problem::DimensionMismatch {
-                        expected: N,
-                        found: c.len(),
-                    },
-                )
-            })
-        }
-    }
-}
-
-const BODY_KEYS: &[&str] = &[
-    "shape",
-    "pose",
-    "velocity",
-    "angular_velocity",
-    "acceleration",
-];
-
-fn parse_body(v: &Value, at: &str, warnings: &mut Vec<String>) -> Result<Body, InputError> {
-    let obj = v.as_object().ok_or_else(|| {
-        invalid(
-            "",
-            format!(
-                "expected a body object with a \"shape\", found {}",
-                describe(v)
-            ),
-        )
-    })?;
-    for k in obj.keys() {
-        if !BODY_KEYS.contains(&k.as_str()) {
-            let hint = fields::suggestion(k, BODY_KEYS)
-                .map(|s| format!("; did you mean \"{s}\"?"))
-                .unwrap_or_default();
-            return Err(invalid(
-                k,
-                format!("unknown field (a body has {}){hint}", BODY_KEYS.join(", ")),
-            ));
-        }
-    }
-    let shape = parse_shape(fields::required(obj, "shape", "a body")?, at, warnings)
-        .map_err(|e| e.within("shape"))?;
-    match shape {
-        SceneShape::D2(shape) => {
-            let pose = parse_pose2(obj.get("pose"), at, warnings).map_err(|e| e.within("pose"))?;
-            let angular = match obj.get("angular_velocity") {
-                None | Some(Value::Null) => 0.0,
-                Some(v) => {
-                    let w = fields::number(v, "angular_velocity")?;
-                    fields::finite_coords("angular_velocity", &[w])
-                        .map_err(|_| InputError::new("angular_velocity", Problem::NotFinite(w)))?;
-                    w
-                }
-            };
-            Ok(Body::D2 {
-                shape,
-                pose,
-                velocity: DVec2::from_array(vec_n::<2>(obj, "velocity")?),
-                angular,
-                acceleration: DVec2::from_array(vec_n::<2>(obj, "acceleration")?),
-            })
-        }
-        SceneShape::D3(shape) => {
-            let pose = parse_pose3(obj.get("pose"), at, warnings).map_err(|e| e.within("pose"))?;
-            if obj.get("acceleration").is_some_and(|a| !a.is_null()) {
-                return Err(invalid(
-                    "acceleration",
-                    "acceleration is supported for 2D bodies only (the vertex–edge quartic)".into(),
-                ));
-            }
-            Ok(Body::D3 {
-                shape,
-                pose,
-                velocity: DVec3::from_array(vec_n::<3>(obj, "velocity")?),
-                angular: DVec3::from_array(vec_n::<3>(obj, "angular_velocity")?),
-            })
-        }
-        SceneShape::Nd(p) => Err(invalid(
-            "shape",
-            format!(
-                "a {}-dimensional shape cannot move here (only 2D and 3D bodies)",
-                p.dim
-            ),
-        )),
-    }
-}
+use body::{parse_body, Body};
 
 /// One answered pair.
 #[derive(Serialize)]
@@ -237,8 +88,6 @@ struct ToiLine<'a> {
     points: Option<[Vec<f64>; 2]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reached: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -254,171 +103,10 @@ struct BodyError<'a> {
 }
 
 fn coords<V: Vector>(v: V) -> Vec<f64> {
-    v.to_vec().into_iter().map(|x| x + 0.0).collect()
+    v.to_vec()
 }
 
-/// A time-of-impact answer with the method that produced it.
-pub struct Answer<V> {
-    pub method: &'static str,
-    pub toi: TimeOfImpact<V>,
-    pub note: Option<String>,
-}
-
-/// Polygonal 2D shapes: the convex hull of the shape's vertices in the world frame, CCW.
-fn world_hull(shape: &Shape2, pose: &Pose2) -> Option<Vec<DVec2>> {
-    let v: Vec<DVec2> = shape
-        .vertex_set()?
-        .into_iter()
-        .map(|p| pose.transform_point(p))
-        .collect();
-    let idx = hull2d(&v);
-    let hull: Vec<DVec2> = idx.iter().filter_map(|&i| v.get(i).copied()).collect();
-    (!hull.is_empty()).then_some(hull)
-}
-
-/// Edges of a CCW hull (one degenerate edge for a single point, one for a segment).
-fn hull_edges(h: &[DVec2]) -> Vec<(DVec2, DVec2)> {
-    match h.len() {
-        0 => Vec::new(),
-        1 => vec![(h[0], h[0])],
-        2 => vec![(h[0], h[1])],
-        n => (0..n).map(|i| (h[i], h[(i + 1) % n])).collect(),
-    }
-}
-
-/// The quartic path: earliest vertex–edge contact over both directions.
-#[allow(clippy::too_many_arguments)]
-pub fn quartic_toi(
-    ha: &[DVec2],
-    va: DVec2,
-    aa: DVec2,
-    hb: &[DVec2],
-    vb: DVec2,
-    ab: DVec2,
-    h: f64,
-) -> Result<TimeOfImpact<DVec2>, InputError> {
-    let mut best: Option<TimeOfImpact<DVec2>> = None;
-    let mut consider = |r: TimeOfImpact<DVec2>, flip: bool| {
-        if let TimeOfImpact::Hit {
-            toi,
-            normal,
-            points,
-        } = r
-        {
-            if best.and_then(|b| b.toi()).is_none_or(|t| toi < t) {
-                best = Some(TimeOfImpact::Hit {
-                    toi,
-                    normal: if flip { -normal } else { normal },
-                    points,
-                });
-            }
-        }
-    };
-    // Vertices of B against edges of A (the normal of an A edge already points A → B) and
-    // vertices of A against edges of B (flipped).
-    for (p, q) in hull_edges(ha) {
-        let (ka, kb) = (
-            Kinematic2::with_acceleration(p, va, aa),
-            Kinematic2::with_acceleration(q, va, aa),
-        );
-        for &x in hb {
-            let r = vertex_edge_toi(&Kinematic2::with_acceleration(x, vb, ab), &ka, &kb, h)?;
-            consider(r, false);
-        }
-    }
-    for (p, q) in hull_edges(hb) {
-        let (ka, kb) = (
-            Kinematic2::with_acceleration(p, vb, ab),
-            Kinematic2::with_acceleration(q, vb, ab),
-        );
-        for &x in ha {
-            let r = vertex_edge_toi(&Kinematic2::with_acceleration(x, va, aa), &ka, &kb, h)?;
-            consider(r, true);
-        }
-    }
-    Ok(best.unwrap_or(TimeOfImpact::Separated))
-}
-
-/// Answers one 2D pair.
-pub fn answer2(
-    (a, pose_a, va, wa, aa): (&Shape2, &Pose2, DVec2, f64, DVec2),
-    (b, pose_b, vb, wb, ab): (&Shape2, &Pose2, DVec2, f64, DVec2),
-    h: f64,
-) -> Result<Answer<DVec2>, InputError> {
-    let accelerates = aa != DVec2::ZERO || ab != DVec2::ZERO;
-    let rotates = wa != 0.0 || wb != 0.0;
-    let mut note = None;
-    if accelerates {
-        let hulls = (!rotates)
-            .then(|| world_hull(a, pose_a).zip(world_hull(b, pose_b)))
-            .flatten();
-        if let Some((ha, hb)) = hulls {
-            let r = gjk::intersects(a, pose_a, b, pose_b, &gjk::Options::default(), None);
-            let toi = if r.intersecting() == Some(true) {
-                TimeOfImpact::InitiallyOverlapping
-            } else {
-                quartic_toi(&ha, va, aa, &hb, vb, ab, h)?
-            };
-            return Ok(Answer {
-                method: "vertex_edge_quartic",
-                toi,
-                note: None,
-            });
-        }
-        note = Some(
-            if rotates {
-                "acceleration ignored: the quartic vertex–edge method needs non-rotating \
-                 bodies; constant velocity used"
-            } else {
-                "acceleration ignored: the quartic vertex–edge method needs polygonal shapes; \
-                 constant velocity used"
-            }
-            .to_string(),
-        );
-    }
-    if rotates {
-        let ma = Motion::new(*pose_a, va, wa);
-        let mb = Motion::new(*pose_b, vb, wb);
-        let toi = conservative_advancement(a, &ma, b, &mb, h, &AdvancementOptions::default())?;
-        return Ok(Answer {
-            method: "conservative_advancement",
-            toi,
-            note,
-        });
-    }
-    let toi = swept_toi(a, pose_a, va, b, pose_b, vb, h, &SweptOptions::default())?;
-    Ok(Answer {
-        method: "swept_ray_cast",
-        toi,
-        note,
-    })
-}
-
-/// Answers one 3D pair.
-pub fn answer3(
-    (a, pose_a, va, wa): (&Shape3, &Pose3, DVec3, DVec3),
-    (b, pose_b, vb, wb): (&Shape3, &Pose3, DVec3, DVec3),
-    h: f64,
-) -> Result<Answer<DVec3>, InputError> {
-    if wa != DVec3::ZERO || wb != DVec3::ZERO {
-        let ma = Motion::new(*pose_a, va, wa);
-        let mb = Motion::new(*pose_b, vb, wb);
-        let toi = conservative_advancement(a, &ma, b, &mb, h, &AdvancementOptions::default())?;
-        return Ok(Answer {
-            method: "conservative_advancement",
-            toi,
-            note: None,
-        });
-    }
-    let toi = swept_toi(a, pose_a, va, b, pose_b, vb, h, &SweptOptions::default())?;
-    Ok(Answer {
-        method: "swept_ray_cast",
-        toi,
-        note: None,
-    })
-}
-
-fn line<'a, V: Vector>(pair: usize, a: &'a str, b: &'a str, ans: Answer<V>) -> ToiLine<'a> {
+fn line<'a, V: Vector>(pair: usize, a: &'a str, b: &'a str, ans: ToiAnswer<V>) -> ToiLine<'a> {
     let (toi, normal, points, reached) = match ans.toi {
         TimeOfImpact::Hit {
             toi,
@@ -437,13 +125,12 @@ fn line<'a, V: Vector>(pair: usize, a: &'a str, b: &'a str, ans: Answer<V>) -> T
         pair,
         a,
         b,
-        method: ans.method,
+        method: ans.method.name(),
         status: ans.toi.status(),
         toi,
         normal,
         points,
         reached,
-        note: ans.note,
     }
 }
 
@@ -464,9 +151,8 @@ fn step(v: Option<&Value>, field: &str) -> Result<Option<f64>, InputError> {
 }
 
 /// Runs the command on `file`; returns the exit status.
-pub fn run(args: &[String]) -> Result<i32, Fatal> {
-    let file = file_arg("toi", args)?;
-    let v = read_json(&file)?;
+pub fn run(file: &str) -> Result<i32, Fatal> {
+    let v = crate::input::read_json(file)?;
     let (lines, errors) = answer_all(&v).map_err(Fatal::input)?;
     let mut out = String::new();
     for l in &lines {
@@ -512,13 +198,10 @@ pub fn answer_all(v: &Value) -> Result<(Vec<String>, usize), String> {
             None
         }
     };
-    let mut warnings = Vec::new();
     let bodies: BTreeMap<&str, Result<Body, String>> = bodies_o
         .iter()
         .map(|(name, bv)| {
-            let at = format!("bodies.{name}");
-            let b = parse_body(bv, &at, &mut warnings)
-                .map_err(|e| format!("{}", e.within(&format!("bodies.{name}"))));
+            let b = parse_body(bv).map_err(|e| format!("{}", e.within(&format!("bodies.{name}"))));
             (name.as_str(), b)
         })
         .collect();
@@ -579,9 +262,25 @@ pub fn answer_all(v: &Value) -> Result<(Vec<String>, usize), String> {
                         angular: wb,
                         acceleration: ab,
                     },
-                ) => answer2((a, pa, *va, *wa, *aa), (b, pb, *vb, *wb, *ab), h)
-                    .map(|ans| to_line(&line(i, na, nb, ans)))
-                    .map_err(ctx),
+                ) => toi2(
+                    &Body2 {
+                        shape: a,
+                        pose: *pa,
+                        velocity: *va,
+                        angular_velocity: *wa,
+                        acceleration: *aa,
+                    },
+                    &Body2 {
+                        shape: b,
+                        pose: *pb,
+                        velocity: *vb,
+                        angular_velocity: *wb,
+                        acceleration: *ab,
+                    },
+                    h,
+                )
+                .map(|ans| to_line(&line(i, na, nb, ans)))
+                .map_err(ctx),
                 (
                     Body::D3 {
                         shape: a,
@@ -595,9 +294,23 @@ pub fn answer_all(v: &Value) -> Result<(Vec<String>, usize), String> {
                         velocity: vb,
                         angular: wb,
                     },
-                ) => answer3((a, pa, *va, *wa), (b, pb, *vb, *wb), h)
-                    .map(|ans| to_line(&line(i, na, nb, ans)))
-                    .map_err(ctx),
+                ) => toi3(
+                    &Body3 {
+                        shape: a,
+                        pose: *pa,
+                        velocity: *va,
+                        angular_velocity: *wa,
+                    },
+                    &Body3 {
+                        shape: b,
+                        pose: *pb,
+                        velocity: *vb,
+                        angular_velocity: *wb,
+                    },
+                    h,
+                )
+                .map(|ans| to_line(&line(i, na, nb, ans)))
+                .map_err(ctx),
                 _ => Err(format!(
                     "{here}: bodies {} and {} have different dimensions",
                     quote(na),
@@ -623,9 +336,6 @@ pub fn answer_all(v: &Value) -> Result<(Vec<String>, usize), String> {
                 }));
             }
         }
-    }
-    for w in warnings {
-        eprintln!("warning: {w}");
     }
     Ok((lines, errors))
 }

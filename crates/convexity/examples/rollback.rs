@@ -148,3 +148,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     Ok(())
 }
+
+#[test]
+fn runs() {
+    main().unwrap();
+}

@@ -125,6 +125,11 @@ fn tetrahedra(s: &mut Section) {
         ),
     ];
     s.line("  PSO reference tetrahedra, A = (0,1,0), (1,0,0), (0,0,1), (0,0,0):".into());
+    s.line(
+        "    (raw: the swarm's best point, approximate and uncertified; polished: that point \
+         refined by local iterations to a certified distance)"
+            .into(),
+    );
     for (name, b, truth) in &cases {
         let truth = *truth;
         let Some(b) = b else {
@@ -315,7 +320,10 @@ fn separability(s: &mut Section) {
         }
         Ok(other) => s.check(
             "separable",
-            format!("got {:?} separable, expected separable", other.separable()),
+            format!(
+                "got {} separable, expected separable",
+                crate::demo::yes_no(other.separable())
+            ),
             false,
         ),
         Err(e) => s.error("separable", e),
@@ -348,8 +356,8 @@ fn separability(s: &mut Section) {
         Ok(other) => s.check(
             "overlapping",
             format!(
-                "got {:?} separable, expected overlapping",
-                other.separable()
+                "got {} separable, expected overlapping",
+                crate::demo::yes_no(other.separable())
             ),
             false,
         ),

@@ -131,6 +131,12 @@ impl Pose3 {
                 ));
             }
         }
+        // Report the real norm (Pose::new sees only |norm − 1|, which cannot tell 0 from 2).
+        let norm = quat_xyzw.iter().map(|q| q * q).sum::<f64>().sqrt();
+        let unit = (norm - 1.0).abs() <= UNIT_TOLERANCE; // false for NaN too
+        if !unit {
+            return Err(InputError::new("rotation", Problem::NotUnit(norm)));
+        }
         let q = glam::DQuat::from_xyzw(quat_xyzw[0], quat_xyzw[1], quat_xyzw[2], quat_xyzw[3]);
         Self::new(glam::DVec3::from_array(translation), q)
     }

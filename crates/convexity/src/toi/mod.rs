@@ -9,6 +9,8 @@
 //!   step" test with GJK's certificate, and the exact first contact time by GJK ray casting on
 //!   the Minkowski difference (conservative advancement along the relative translation).
 //! * [`advancement`]: conservative advancement under linear and angular velocity (Mirtich).
+//! * [`dispatch`]: picks the method that answers a body pair's motion exactly ([`toi2`],
+//!   [`toi3`]); refuses an acceleration it cannot honour.
 //!
 //! Every query returns a [`TimeOfImpact`]. The statuses mean the same in every path, so the
 //! ray cast and conservative advancement (with zero angular velocity) give the same status
@@ -22,11 +24,13 @@
 //! [`SupportMap`]: crate::shape::SupportMap
 
 pub mod advancement;
+pub mod dispatch;
 pub mod roots;
 pub mod swept;
 pub mod vertex_edge;
 
 pub use advancement::{conservative_advancement, AdvancementOptions, Motion, Spin};
+pub use dispatch::{toi2, toi3, Body2, Body3, ToiAnswer, ToiMethod};
 pub use swept::{swept_intersects, swept_toi, Swept, SweptOptions};
 pub use vertex_edge::{vertex_edge_toi, Kinematic2};
 

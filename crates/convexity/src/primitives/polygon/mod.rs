@@ -25,11 +25,13 @@
 //! magnitude (checked by the constructors; NaN is accepted only as a ring separator).
 
 pub mod point_in_polygon;
+pub mod polygon_polyline;
 pub mod segments;
 
 pub use point_in_polygon::{
     convex_polygon_contains, ConvexPolygonLocator, FillRule, Location, PolygonLocator,
 };
+pub use polygon_polyline::polygon_polyline_intersections;
 pub use segments::{
     polygon_intersections, polyline_intersections, polyline_intersections_brute, HitKind,
     SegmentHit,
