@@ -29,7 +29,7 @@ use crate::polytope::sat2d;
 use crate::polytope::sat3d;
 use crate::polytope::vclip;
 use crate::primitives::tri_tri;
-use crate::shape::{BoundedHalfspaces, ConvexPolygon, Cuboid, Halfspaces, Polytope};
+use crate::shape::{BoundedHalfspaces, ConvexPolygon, Cuboid, Polytope};
 use crate::verdict::Status;
 use crate::verdict::Verdict;
 use core::fmt;
@@ -327,8 +327,10 @@ impl QuerySpace for DVec3 {
         pose_b: &Pose3,
         boxes: (Option<DVec3>, Option<DVec3>),
     ) -> Result<Outcome<DVec3>, Skip> {
-        let solid = |v: &[DVec3], which| {
-            ConvexPolyhedron::from_points(v).map_err(|_| Skip::DegenerateHull { method, which })
+        // Any hull (solid, two-sided polygon, segment, point); a failure keeps its cause.
+        let solid = |v: &[DVec3], which: &str| {
+            ConvexPolyhedron::from_points_any(v)
+                .map_err(|e| Skip::Internal(format!("hull of shape {which}: {e}")))
         };
         match method {
             Method::VClip => {
@@ -427,7 +429,8 @@ impl QuerySpace for DVec2 {
                 .into_iter()
                 .filter_map(|i| v.get(i).copied())
                 .collect();
-            ConvexPolygon::new(&hull).map_err(|_| Skip::DegenerateHull { method, which })
+            ConvexPolygon::new(&hull)
+                .map_err(|e| Skip::Internal(format!("polygon of shape {which}: {e}")))
         };
         match method {
             Method::Sat => {
@@ -599,10 +602,10 @@ where
     let internal = |e: crate::InputError| Skip::Internal(e.to_string());
     let vertices =
         |s: &dyn Fn() -> Option<Vec<V>>, which| s().ok_or(Skip::NotAPolytope { method, which });
-    let as_h = |v: &[V], which| -> Result<BoundedHalfspaces<V>, Skip> {
-        Halfspaces::from_hull(v)
-            .and_then(BoundedHalfspaces::new)
-            .map_err(|_| Skip::DegenerateHull { method, which })
+    // Any hull, lower-dimensional ones as equality rows; a failure keeps its cause.
+    let as_h = |v: &[V], which: &str| -> Result<BoundedHalfspaces<V>, Skip> {
+        fourier_motzkin::hull_halfspaces(v)
+            .map_err(|e| Skip::Internal(format!("half-spaces of shape {which}: {e}")))
     };
     let answer = match (method, a.bounded_halfspaces(), b.bounded_halfspaces()) {
         (Method::Seidel, Some(ha), Some(hb)) => {

@@ -144,7 +144,13 @@ pub struct ConvexPolyhedron {
     scan: Option<Points<DVec3>>,
     tolerance: f64,
     skipped: usize,
+    /// 3 for a solid; 2, 1, 0 for the lower-dimensional forms of
+    /// [`ConvexPolyhedron::from_points_any`].
+    dim: u8,
 }
+
+/// The face index of the half-edges of a segment (a wire with no faces).
+pub const NO_FACE: usize = usize::MAX;
 
 /// Default thick-plane half width for a point set (see the module header).
 pub fn default_tolerance(points: &[DVec3]) -> f64 {
@@ -430,9 +436,131 @@ impl ConvexPolyhedron {
             scan,
             tolerance: tol,
             skipped,
+            dim: 3,
         };
         poly.far = hill_climb::far_starts(&poly);
         Some(poly)
+    }
+
+    /// The hull of any non-empty finite point set as a polytope every polyhedron method can
+    /// walk: a solid as [`ConvexPolyhedron::from_points`]; a flat set as a two-sided polygon
+    /// (two faces with opposite normals sharing every edge: V − E + F = 2 still holds); a
+    /// collinear set as a segment (two vertices, two twin half-edges on no face, [`NO_FACE`]);
+    /// a single point as one vertex with no edges. [`ConvexPolyhedron::dimension`] tells
+    /// them apart. Errors: as [`ConvexPolyhedron::build`] (empty or non-finite input).
+    pub fn from_points_any(points: &[DVec3]) -> Result<ConvexPolyhedron, InputError> {
+        Ok(match Self::build(points, &HullOptions::default())? {
+            HullResult::Solid(p) => p,
+            HullResult::Flat {
+                normal,
+                offset,
+                vertices,
+                indices,
+            } => match vertices.len() {
+                0 => Self::point(points[0], 0),
+                1 | 2 => Self::segment(
+                    vertices[0],
+                    vertices[vertices.len() - 1],
+                    (indices[0], indices[indices.len() - 1]),
+                ),
+                _ => Self::two_sided(vertices, indices, normal, offset).ok_or_else(|| {
+                    InputError::new(
+                        "points",
+                        Problem::Invalid("the flat hull's polygon did not close".into()),
+                    )
+                })?,
+            },
+            HullResult::Segment { a, b } => {
+                let ia = points.iter().position(|p| *p == a).unwrap_or(0);
+                let ib = points.iter().position(|p| *p == b).unwrap_or(0);
+                Self::segment(a, b, (ia, ib))
+            }
+            HullResult::Point(p) => {
+                Self::point(p, points.iter().position(|q| *q == p).unwrap_or(0))
+            }
+        })
+    }
+
+    /// A flat convex polygon (CCW about `normal`) as a polyhedron with two faces.
+    fn two_sided(
+        vertices: Vec<DVec3>,
+        input_index: Vec<usize>,
+        normal: DVec3,
+        offset: f64,
+    ) -> Option<ConvexPolyhedron> {
+        let k = vertices.len();
+        let top: Vec<usize> = (0..k).collect();
+        let bottom: Vec<usize> = (0..k).rev().collect();
+        let tol = default_tolerance(&vertices);
+        let planes = vec![(normal, offset), (-normal, -offset)];
+        let mut p = Self::assemble(vertices, input_index, &[top, bottom], planes, tol, 0)?;
+        p.dim = 2;
+        Some(p)
+    }
+
+    /// A segment: two vertices joined by two twin half-edges on no face.
+    fn segment(a: DVec3, b: DVec3, input: (usize, usize)) -> ConvexPolyhedron {
+        let half = |origin, twin| HalfEdge {
+            origin,
+            twin,
+            next: twin,
+            face: NO_FACE,
+        };
+        Self::wire(
+            vec![a, b],
+            vec![input.0, input.1],
+            vec![half(0, 1), half(1, 0)],
+            1,
+        )
+    }
+
+    /// A single point: one vertex, no edges.
+    fn point(p: DVec3, input: usize) -> ConvexPolyhedron {
+        Self::wire(vec![p], vec![input], Vec::new(), 0)
+    }
+
+    fn wire(
+        vertices: Vec<DVec3>,
+        input_index: Vec<usize>,
+        half_edges: Vec<HalfEdge>,
+        dim: u8,
+    ) -> ConvexPolyhedron {
+        let nv = vertices.len();
+        let vertex_out = (0..nv)
+            .map(|v| half_edges.iter().position(|e| e.origin == v).unwrap_or(usize::MAX))
+            .collect();
+        let (nbr_start, nbr) = if half_edges.is_empty() {
+            (vec![0; nv + 1], Vec::new())
+        } else {
+            (vec![0, 1, 2], vec![1, 0])
+        };
+        let tolerance = default_tolerance(&vertices);
+        let scan = Points::new(&vertices).ok();
+        let mut p = ConvexPolyhedron {
+            edge_he: if half_edges.is_empty() { vec![] } else { vec![0] },
+            vertices,
+            input_index,
+            half_edges,
+            face_first: Vec::new(),
+            face_normal: Vec::new(),
+            face_offset: Vec::new(),
+            vertex_out,
+            nbr_start,
+            nbr,
+            far: Vec::new(),
+            scan,
+            tolerance,
+            skipped: 0,
+            dim,
+        };
+        p.far = hill_climb::far_starts(&p);
+        p
+    }
+
+    /// The dimension of the polytope: 3 for a solid, 2 for a two-sided polygon, 1 for a
+    /// segment, 0 for a point.
+    pub fn dimension(&self) -> usize {
+        usize::from(self.dim)
     }
 
     /// The vertices (copies of input points).
@@ -569,6 +697,63 @@ impl ConvexPolyhedron {
     }
 
     fn check(&self, tol: f64, global: bool) -> Result<(), HullDefect> {
+        if self.dim <= 1 {
+            return self.check_wire();
+        }
+        self.check_half_edges()?;
+        self.check_face_cycles()?;
+        self.check_euler()?;
+        self.check_face_geometry(tol)?;
+        self.check_local_convexity(tol)?;
+        if global && self.vertices.len().saturating_mul(self.face_first.len()) <= 4_000_000 {
+            self.contains_points(&self.vertices, tol)
+                .map_err(|e| match e {
+                    HullDefect::PointOutside {
+                        point,
+                        face,
+                        distance,
+                    } => HullDefect::NotConvex {
+                        face,
+                        vertex: point,
+                        distance,
+                    },
+                    other => other,
+                })?;
+        }
+        Ok(())
+    }
+
+    /// A segment or a point: the vertex count matches the dimension, no faces, and the
+    /// segment's two half-edges are each other's twin and successor.
+    fn check_wire(&self) -> Result<(), HullDefect> {
+        let nv = self.vertices.len();
+        let ok = match (self.dim, self.half_edges.as_slice()) {
+            (0, []) => nv == 1,
+            (1, [e, f]) => {
+                nv == 2
+                    && e.twin == 1
+                    && f.twin == 0
+                    && e.next == 1
+                    && f.next == 0
+                    && e.origin != f.origin
+                    && e.origin < 2
+                    && f.origin < 2
+            }
+            _ => false,
+        };
+        if !ok || !self.face_first.is_empty() {
+            return Err(HullDefect::Structure(format!(
+                "a {}-dimensional wire with {nv} vertices and {} half-edges",
+                self.dim,
+                self.half_edges.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Every half-edge is in range, has a proper twin on another face and a successor on its
+    /// own face.
+    fn check_half_edges(&self) -> Result<(), HullDefect> {
         let nh = self.half_edges.len();
         let nv = self.vertices.len();
         let nf = self.face_first.len();
@@ -590,8 +775,15 @@ impl ConvexPolyhedron {
                 )));
             }
         }
+        Ok(())
+    }
+
+    /// Every face cycle closes with at least three half-edges, every half-edge is on one
+    /// cycle, and every vertex has an outgoing half-edge.
+    fn check_face_cycles(&self) -> Result<(), HullDefect> {
+        let nh = self.half_edges.len();
         let mut seen = vec![false; nh];
-        for f in 0..nf {
+        for f in 0..self.face_first.len() {
             let mut count = 0;
             for h in self.face_half_edges(f) {
                 if seen[h] || self.half_edges[h].face != f {
@@ -609,7 +801,7 @@ impl ConvexPolyhedron {
                 "a half-edge is on no face cycle".into(),
             ));
         }
-        for v in 0..nv {
+        for v in 0..self.vertices.len() {
             match self.half_edges.get(self.vertex_out[v]) {
                 Some(e) if e.origin == v => {}
                 _ => {
@@ -619,6 +811,16 @@ impl ConvexPolyhedron {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// V − E + F = 2.
+    fn check_euler(&self) -> Result<(), HullDefect> {
+        let (nh, nv, nf) = (
+            self.half_edges.len(),
+            self.vertices.len(),
+            self.face_first.len(),
+        );
         let ne = nh / 2;
         if nh % 2 != 0 || nv + nf != ne + 2 {
             return Err(HullDefect::Euler {
@@ -627,9 +829,14 @@ impl ConvexPolyhedron {
                 faces: nf,
             });
         }
+        Ok(())
+    }
+
+    /// Unit normals, planar faces, CCW winding, and (for a solid) positive volume.
+    fn check_face_geometry(&self, tol: f64) -> Result<(), HullDefect> {
         let mut volume6 = 0.0;
         let c0 = self.vertices[0];
-        for f in 0..nf {
+        for f in 0..self.face_first.len() {
             let (n, d) = (self.face_normal[f], self.face_offset[f]);
             if !((n.length() - 1.0).abs() < 1e-9) || !d.is_finite() {
                 return Err(HullDefect::Structure(format!(
@@ -658,9 +865,15 @@ impl ConvexPolyhedron {
                 return Err(HullDefect::Winding { face: f });
             }
         }
-        if !(volume6 > 0.0) {
+        // A two-sided polygon encloses no volume by construction.
+        if self.dim == 3 && !(volume6 > 0.0) {
             return Err(HullDefect::NonPositiveVolume(volume6 / 6.0));
         }
+        Ok(())
+    }
+
+    /// No vertex of a face lies above the plane of a neighbouring face.
+    fn check_local_convexity(&self, tol: f64) -> Result<(), HullDefect> {
         for e in &self.half_edges {
             let (n, d) = (self.face_normal[e.face], self.face_offset[e.face]);
             let other = self.half_edges[e.twin].face;
@@ -674,21 +887,6 @@ impl ConvexPolyhedron {
                     });
                 }
             }
-        }
-        if global && nv.saturating_mul(nf) <= 4_000_000 {
-            self.contains_points(&self.vertices, tol)
-                .map_err(|e| match e {
-                    HullDefect::PointOutside {
-                        point,
-                        face,
-                        distance,
-                    } => HullDefect::NotConvex {
-                        face,
-                        vertex: point,
-                        distance,
-                    },
-                    other => other,
-                })?;
         }
         Ok(())
     }
@@ -771,6 +969,7 @@ fn unreachable_box() -> ConvexPolyhedron {
         scan: None,
         tolerance: 0.0,
         skipped: 0,
+        dim: 3,
     }
 }
 

@@ -511,6 +511,128 @@ fn lp_prune(rows: &mut Vec<Row>, nvar: usize, rel: f64) -> usize {
     before - rows.len()
 }
 
+/// The half-space form of the hull of any non-empty finite 2D or 3D point set, for the
+/// half-space methods: a solid's facets (3D: the robust [`ConvexPolyhedron::build`]; 2D: the
+/// planar hull's edges); a flat, collinear or single-point set as *equality rows*: each
+/// direction the set does not span gets the pair `n·x ≤ max`, `−n·x ≤ −min` over the points
+/// (equal up to the points' own rounding), and the spanned directions get the lower-dimensional
+/// hull's facets (a polygon's sides `e × n`, a segment's ends `±d`). Every input point
+/// satisfies every row by construction (each offset is the maximum of the same dot products).
+/// Errors: empty or non-finite input, a dimension other than 2 or 3 (naming `points`), and the
+/// bounded-set check of [`BoundedHalfspaces::new`], each with its cause.
+pub fn hull_halfspaces<V: Vector>(points: &[V]) -> Result<BoundedHalfspaces<V>, InputError> {
+    let rows: Vec<Vec<f64>> = points.iter().map(|p| p.to_vec()).collect();
+    let normals = match V::DIM {
+        3 => {
+            let p3: Vec<glam::DVec3> = rows
+                .iter()
+                .map(|r| glam::DVec3::new(r[0], r[1], r[2]))
+                .collect();
+            hull_normals_3d(&p3)?
+        }
+        2 => {
+            let p2: Vec<glam::DVec2> = rows.iter().map(|r| glam::DVec2::new(r[0], r[1])).collect();
+            hull_normals_2d(&p2)?
+        }
+        d => {
+            return Err(InputError::new(
+                "points",
+                crate::error::Problem::Invalid(format!("dimension {d} is not supported")),
+            ))
+        }
+    };
+    // Each offset is the largest `n·p` over the points, so every point satisfies every row,
+    // plus a pad of four hull tolerances (`64 ε Σ_k max|p_k|`, the thick plane of
+    // `crate::hull`): rounded facet planes of a nearly degenerate solid (a needle facet) can
+    // otherwise leave an LP unable to find the set's interior.
+    let pad = 4.0 * hull_tolerance(&rows);
+    let offsets: Vec<f64> = normals
+        .iter()
+        .map(|n| rows.iter().map(|r| dot(n, r)).fold(f64::NEG_INFINITY, f64::max) + pad)
+        .collect();
+    BoundedHalfspaces::new(Halfspaces::from_rows(&normals, &offsets)?)
+}
+
+/// The hull's thick-plane half width for points given as rows (see `crate::hull`).
+fn hull_tolerance(rows: &[Vec<f64>]) -> f64 {
+    let dim = rows.first().map_or(0, Vec::len);
+    let sum: f64 = (0..dim)
+        .map(|k| rows.iter().map(|r| r[k].abs()).fold(0.0, f64::max))
+        .sum();
+    16.0 * f64::EPSILON * sum
+}
+
+/// Row normals of a 3D hull (see [`hull_halfspaces`]).
+fn hull_normals_3d(p: &[glam::DVec3]) -> Result<Vec<Vec<f64>>, InputError> {
+    use crate::hull::{ConvexPolyhedron, HullOptions, HullResult};
+    use glam::DVec3;
+    let v = |n: DVec3| vec![n.x, n.y, n.z];
+    let mut out = Vec::new();
+    match ConvexPolyhedron::build(p, &HullOptions::default())? {
+        HullResult::Solid(h) => out.extend((0..h.num_faces()).map(|f| v(h.face_plane(f).0))),
+        HullResult::Flat {
+            normal, vertices, ..
+        } => {
+            out.extend([v(normal), v(-normal)]);
+            for k in 0..vertices.len() {
+                let e = vertices[(k + 1) % vertices.len()] - vertices[k];
+                if let Some(u) = e.cross(normal).try_normalize() {
+                    out.push(v(u));
+                }
+            }
+            if vertices.len() < 3 {
+                out.extend(box_rows(3));
+            }
+        }
+        HullResult::Segment { a, b } => {
+            let d = (b - a).normalize_or(DVec3::X);
+            let u = d.any_orthonormal_vector();
+            let w = d.cross(u);
+            out.extend([v(d), v(-d), v(u), v(-u), v(w), v(-w)]);
+        }
+        HullResult::Point(_) => out.extend(box_rows(3)),
+    }
+    Ok(out)
+}
+
+/// Row normals of a 2D hull (see [`hull_halfspaces`]).
+fn hull_normals_2d(p: &[glam::DVec2]) -> Result<Vec<Vec<f64>>, InputError> {
+    if p.is_empty() {
+        return Err(InputError::new("points", crate::error::Problem::Empty));
+    }
+    for (i, q) in p.iter().enumerate() {
+        crate::math::vector::finite_vec(&format!("points[{i}]"), *q)?;
+    }
+    let idx = crate::math::hull2d::hull2d(p);
+    let hull: Vec<glam::DVec2> = idx.iter().filter_map(|&i| p.get(i).copied()).collect();
+    let mut out = Vec::new();
+    for k in 0..hull.len() {
+        let e = hull[(k + 1) % hull.len()] - hull[k];
+        // Counter-clockwise hull: the outward normal of an edge is (e_y, −e_x).
+        if let Some(n) = glam::DVec2::new(e.y, -e.x).try_normalize() {
+            out.push(vec![n.x, n.y]);
+        }
+    }
+    if hull.len() < 3 {
+        // A segment or a point: its direction's rows (above) plus the axes close it.
+        out.extend(box_rows(2));
+    }
+    Ok(out)
+}
+
+/// `±e_k` for every axis: closes any lower-dimensional hull.
+fn box_rows(dim: usize) -> Vec<Vec<f64>> {
+    let mut out = Vec::new();
+    for k in 0..dim {
+        for s in [1.0, -1.0] {
+            let mut n = vec![0.0; dim];
+            n[k] = s;
+            out.push(n);
+        }
+    }
+    out
+}
+
 /// Fourier–Motzkin on a posed pair of bounded 2D/3D half-space shapes: the entry for
 /// `--algorithm fourier-motzkin`. A feasible point is the common point (world frame); a Farkas
 /// combination becomes a separating axis whose gap is recomputed from the vertices.
