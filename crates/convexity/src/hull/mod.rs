@@ -138,6 +138,8 @@ pub struct ConvexPolyhedron {
     nbr_start: Vec<usize>,
     nbr: Vec<usize>,
     edge_he: Vec<usize>,
+    /// The edge (index into `edge_he`) of every half-edge.
+    he_edge: Vec<usize>,
     far: Vec<(DVec3, usize)>,
     /// The vertices as a `Points` for the four-lane linear scan (`None` only for the empty
     /// placeholder that an impossible `cuboid` failure would return).
@@ -416,9 +418,10 @@ impl ConvexPolyhedron {
             nbr[fill[e.origin]] = b;
             fill[e.origin] += 1;
         }
-        let edge_he = (0..half_edges.len())
+        let edge_he: Vec<usize> = (0..half_edges.len())
             .filter(|&h| h < half_edges[h].twin)
             .collect();
+        let he_edge = edge_of_half_edge(&half_edges, &edge_he);
         let (face_normal, face_offset) = planes.into_iter().unzip();
         let scan = Some(Points::new(&vertices).ok()?);
         let mut poly = ConvexPolyhedron {
@@ -432,6 +435,7 @@ impl ConvexPolyhedron {
             nbr_start,
             nbr,
             edge_he,
+            he_edge,
             far: Vec::new(),
             scan,
             tolerance: tol,
@@ -538,6 +542,7 @@ impl ConvexPolyhedron {
         let scan = Points::new(&vertices).ok();
         let mut p = ConvexPolyhedron {
             edge_he: if half_edges.is_empty() { vec![] } else { vec![0] },
+            he_edge: vec![0; half_edges.len()],
             vertices,
             input_index,
             half_edges,
@@ -677,6 +682,12 @@ impl ConvexPolyhedron {
     /// The half-edge of edge `e` (same indexing as [`ConvexPolyhedron::edges`]).
     pub fn edge_half_edge(&self, e: usize) -> usize {
         self.edge_he.get(e).copied().unwrap_or(0)
+    }
+
+    /// The edge (same indexing as [`ConvexPolyhedron::edges`]) that half-edge `h` belongs to
+    /// (out of range: 0).
+    pub fn half_edge_edge(&self, h: usize) -> usize {
+        self.he_edge.get(h).copied().unwrap_or(0)
     }
 
     /// The two faces of edge `e`: the face of its half-edge (on whose boundary the edge runs
@@ -950,6 +961,20 @@ pub const LINEAR_MAX_VERTICES: usize = 48;
 /// Builds tried by [`ConvexPolyhedron::build`], each with a plane four times thicker.
 pub const MAX_BUILD_ATTEMPTS: usize = 5;
 
+/// The inverse of `edge_he`: each half-edge and its twin map to their edge.
+fn edge_of_half_edge(half_edges: &[HalfEdge], edge_he: &[usize]) -> Vec<usize> {
+    let mut out = vec![0; half_edges.len()];
+    for (e, &h) in edge_he.iter().enumerate() {
+        if let Some(he) = half_edges.get(h) {
+            out[h] = e;
+            if let Some(slot) = out.get_mut(he.twin) {
+                *slot = e;
+            }
+        }
+    }
+    out
+}
+
 #[cold]
 fn unreachable_box() -> ConvexPolyhedron {
     // Only reachable if `assemble` rejected the fixed box topology, which it cannot; return an
@@ -965,6 +990,7 @@ fn unreachable_box() -> ConvexPolyhedron {
         nbr_start: vec![0],
         nbr: Vec::new(),
         edge_he: Vec::new(),
+        he_edge: Vec::new(),
         far: Vec::new(),
         scan: None,
         tolerance: 0.0,

@@ -67,6 +67,7 @@ use crate::polytope::manifold::{
 use crate::shape::SupportMap;
 use crate::verdict::Status;
 use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
+use core::f64::consts::{FRAC_PI_2, TAU};
 use glam::DVec3;
 
 /// Edge pairs with `|e_A × e_B| < EDGE_PARALLEL · |e_A| |e_B|` are skipped.
@@ -133,6 +134,11 @@ pub trait Faceted {
     fn dimension(&self) -> usize {
         3
     }
+    /// Appends `(neighbour, edge)` for every edge at vertex `v` and returns true; the default
+    /// (no adjacency) returns false and the edge pairs are scanned instead of walked.
+    fn adjacent(&self, _v: usize, _out: &mut Vec<(usize, usize)>) -> bool {
+        false
+    }
 }
 
 /// Reusable buffers for [`sat_with`] and [`polyhedron_manifold_with`].
@@ -144,6 +150,10 @@ pub struct SatContext {
     a_edges: Vec<EdgeData>,
     /// Per edge of B (A's frame, normals negated for `−B`).
     b_edges: Vec<EdgeData>,
+    /// Per face of A: B's vertex minimising `n·y` (the walk's start on that face normal).
+    a_face_support: Vec<usize>,
+    /// Neighbour buffer for the walk.
+    nbrs: Vec<(usize, usize)>,
     poly_ref: Vec<DVec3>,
     poly_inc: Vec<DVec3>,
     clip_a: Vec<DVec3>,
@@ -335,6 +345,22 @@ impl Faceted for crate::hull::ConvexPolyhedron {
     fn dimension(&self) -> usize {
         crate::hull::ConvexPolyhedron::dimension(self)
     }
+    fn adjacent(&self, v: usize, out: &mut Vec<(usize, usize)>) -> bool {
+        let h0 = self.vertex_half_edge(v);
+        let mut h = h0;
+        for _ in 0..self.num_half_edges() {
+            let e = self.half_edge(h);
+            if e.origin != v {
+                break;
+            }
+            out.push((self.half_edge(e.next).origin, self.half_edge_edge(h)));
+            h = self.half_edge(e.twin).next;
+            if h == h0 {
+                break;
+            }
+        }
+        true
+    }
 }
 
 /// Frame data for a pair.
@@ -344,6 +370,8 @@ struct Pair<'s, A: ?Sized, B: ?Sized> {
     rot: glam::DMat3,
     t: DVec3,
     tol: f64,
+    /// Test the edge pairs by the full O(E_A·E_B) scan (the oracle) instead of the walk.
+    scan: bool,
 }
 
 impl<A: Faceted + ?Sized, B: Faceted + ?Sized> Pair<'_, A, B> {
@@ -395,8 +423,10 @@ where
     if !face_axes(pair, ctx, &mut s) {
         if pair.a.dimension() < 3 || pair.b.dimension() < 3 {
             low_dim_search(pair, ctx, &mut s);
-        } else {
+        } else if pair.scan || !pair.b.adjacent(0, &mut ctx.nbrs) {
             edge_axes(pair, ctx, &mut s);
+        } else {
+            edge_walk(pair, ctx, &mut s);
         }
     }
     (s.best, s.tested)
@@ -411,9 +441,11 @@ where
 {
     let (a, b, tol) = (pair.a, pair.b, pair.tol);
     let mut hint = 0;
+    ctx.a_face_support.clear();
     for f in 0..a.num_faces() {
         let (n, d) = a.face_plane(f);
         hint = b.support_vertex(pair.rot.transpose() * -n, hint);
+        ctx.a_face_support.push(hint);
         let Some(y) = pair.b_point(hint) else {
             continue;
         };
@@ -488,6 +520,86 @@ where
             }
         }
     }
+}
+
+/// Edge pairs whose Gauss-map arcs cross, found by walking each arc of A across the Gauss map
+/// of `−B` (an overlay walk): the region of B's vertex `w` is the set of directions `d` in which
+/// `w` minimises `d·y`, and its boundary with a neighbour `w'` is the arc of edge `ww'`. Along
+/// A's arc `d(θ) = cos θ n1 + sin θ u` (from `n1` toward `n2`, `θ ∈ [0, Θ]`), the walk leaves
+/// `w` where `g(θ) = d(θ)·(w' − w)` first turns negative after the current angle; each
+/// exit is one crossing pair, tested as in the scan. The start is B's support vertex on A's
+/// face normal `n1`, already found by the face stage.
+///
+/// Cost: O(Σ (1 + crossings of the arc) · degree) over A's edges, O(E_A + E_B) on typical hulls,
+/// instead of the scan's E_A·E_B sign tests. Each arc's walk is capped at V_B steps.
+fn edge_walk<A, B>(pair: &Pair<'_, A, B>, ctx: &mut SatContext, s: &mut Search)
+where
+    A: Faceted + ?Sized,
+    B: Faceted + ?Sized,
+{
+    fill_edges(pair, ctx);
+    let (a, b) = (pair.a, pair.b);
+    let nv = b.num_vertices();
+    let mut nbrs = std::mem::take(&mut ctx.nbrs);
+    for (ia, ea) in ctx.a_edges.iter().enumerate() {
+        if !ea.valid {
+            continue;
+        }
+        let (n1, n2) = (ea.n1, ea.n2);
+        let Some(u) = (n2 - n1 * n1.dot(n2)).try_normalize() else {
+            continue;
+        };
+        let end = n1.cross(n2).length().atan2(n1.dot(n2));
+        let f1 = a.edge_faces(ia).0;
+        let mut w = ctx.a_face_support.get(f1).copied().unwrap_or(0);
+        let mut came = usize::MAX;
+        let mut theta = 0.0;
+        for _ in 0..nv {
+            let Some(yw) = pair.b_point(w) else {
+                break;
+            };
+            nbrs.clear();
+            b.adjacent(w, &mut nbrs);
+            let mut exit = (f64::INFINITY, usize::MAX, usize::MAX);
+            for &(w2, eb) in &nbrs {
+                if eb == came {
+                    continue;
+                }
+                let Some(y2) = pair.b_point(w2) else {
+                    continue;
+                };
+                // g(θ) = R cos(θ − φ), φ = atan2(u·Δ, n1·Δ): it turns negative at φ + π/2
+                // (mod 2π), the first such angle not before the current one.
+                let d = y2 - yw;
+                let mut th = u.dot(d).atan2(n1.dot(d)) + FRAC_PI_2;
+                if th < theta - 1e-12 {
+                    th += TAU;
+                }
+                if th < exit.0 {
+                    exit = (th, w2, eb);
+                }
+            }
+            if !(exit.0 <= end) {
+                break;
+            }
+            if let Some(eb) = ctx.b_edges.get(exit.2) {
+                if let Some((l, sep)) = crossing_axis(ea, eb) {
+                    let feature = Feature::Edges {
+                        edge_a: ia,
+                        edge_b: exit.2,
+                    };
+                    if s.offer(l, sep, feature, pair.tol, pair.tol) {
+                        ctx.nbrs = nbrs;
+                        return;
+                    }
+                }
+            }
+            w = exit.1;
+            came = exit.2;
+            theta = exit.0;
+        }
+    }
+    ctx.nbrs = nbrs;
 }
 
 /// The axis `e_A × e_B` of a crossing pair, oriented into A's normal cone, and its separation
@@ -922,6 +1034,31 @@ where
     A: Faceted + SupportMap<DVec3> + ?Sized,
     B: Faceted + SupportMap<DVec3> + ?Sized,
 {
+    sat_impl(a, pose_a, b, pose_b, ctx, false)
+}
+
+/// [`sat`] with the edge pairs tested by the full O(E_A·E_B) scan of Gauss-map crossings
+/// instead of the overlay walk: the test oracle for the walk.
+pub fn sat_full_scan<A, B>(a: &A, pose_a: &Pose3, b: &B, pose_b: &Pose3) -> SatResult
+where
+    A: Faceted + SupportMap<DVec3> + ?Sized,
+    B: Faceted + SupportMap<DVec3> + ?Sized,
+{
+    sat_impl(a, pose_a, b, pose_b, &mut SatContext::new(), true).0
+}
+
+fn sat_impl<A, B>(
+    a: &A,
+    pose_a: &Pose3,
+    b: &B,
+    pose_b: &Pose3,
+    ctx: &mut SatContext,
+    scan: bool,
+) -> (SatResult, Option<Manifold>)
+where
+    A: Faceted + SupportMap<DVec3> + ?Sized,
+    B: Faceted + SupportMap<DVec3> + ?Sized,
+{
     let pose_ab = pose_a.relative(pose_b);
     let tol = MinkowskiDifference::new(a, pose_a, b, pose_b)
         .tolerance(gjk::GjkOptions::default().rel_tolerance);
@@ -931,6 +1068,7 @@ where
         rot: glam::DMat3::from_quat(pose_ab.rotation()),
         t: pose_ab.translation(),
         tol,
+        scan,
     };
     let (best, tested) = sat_axes(&pair, ctx);
     let axis = pose_a.transform_vector(best.n);
@@ -1035,6 +1173,7 @@ where
         rot: glam::DMat3::from_quat(pose_ab.rotation()),
         t: pose_ab.translation(),
         tol,
+        scan: false,
     };
     let (best, _) = sat_axes(&pair, ctx);
     if !(best.sep <= tol) {
