@@ -243,6 +243,67 @@ fn eliminate(
     limits: &FmOptions,
     use_chernikov: bool,
 ) -> Result<FmReport, FmError> {
+    check_limits(system, limits)?;
+    let d = system.dim();
+    let mut stats = FmStats::default();
+    let mut rows = input_rows(system);
+    stats.pruned_duplicates += dedupe(&mut rows);
+    stats.rows_per_stage.push(rows.len());
+    stats.peak_rows = rows.len();
+    // stages[j]: the system before eliminating variable d − 1 − j.
+    let mut stages: Vec<Vec<Row>> = Vec::with_capacity(d);
+    let mut chernikov = use_chernikov;
+    for var in (0..d).rev() {
+        let (p, n, z) = split_by_sign(&mut rows, var);
+        let predicted = z.len() + p.len() * n.len();
+        if predicted > limits.max_rows {
+            return Err(FmError::TooLarge {
+                variable: var,
+                rows: predicted,
+                limit: limits.max_rows,
+            });
+        }
+        let mut stage = Vec::with_capacity(p.len() + n.len() + z.len());
+        stage.extend(p.iter().cloned());
+        stage.extend(n.iter().cloned());
+        stage.extend(z.iter().cloned());
+        stages.push(stage);
+        let next = combine(&p, &n, z, var, d - var, chernikov, &mut stats);
+        rows = match drop_empty_rows(next, limits.rel_tolerance) {
+            Ok(kept) => kept,
+            Err(combination) => {
+                return Ok(FmReport {
+                    outcome: FmOutcome::Infeasible { combination },
+                    stats,
+                })
+            }
+        };
+        stats.pruned_duplicates += dedupe(&mut rows);
+        if limits.lp_prune && var > 0 && rows.len() > 2 * var + 2 {
+            let pruned = lp_prune(&mut rows, var, limits.rel_tolerance);
+            stats.pruned_lp += pruned;
+            // Chernikov's rule assumes every row of the full elimination is present (a row it
+            // drops is implied by rows of smaller history); once the LP has removed rows that
+            // assumption fails (a test found a feasible verdict for an infeasible system), so
+            // from here on the LP does all the pruning.
+            chernikov &= pruned == 0;
+        }
+        stats.rows_per_stage.push(rows.len());
+        stats.peak_rows = stats.peak_rows.max(rows.len());
+    }
+    let x = back_substitute(&stages, d);
+    let max_violation = system.violation(&x);
+    Ok(FmReport {
+        outcome: FmOutcome::Feasible {
+            point: x,
+            max_violation,
+        },
+        stats,
+    })
+}
+
+/// The variable and row limits, checked before any work.
+fn check_limits(system: &Halfspaces, limits: &FmOptions) -> Result<(), FmError> {
     let d = system.dim();
     if d > limits.max_dim {
         return Err(FmError::TooManyVariables {
@@ -257,9 +318,13 @@ fn eliminate(
             limit: limits.max_rows,
         });
     }
+    Ok(())
+}
+
+/// The input rows, normalised, each its own combination.
+fn input_rows(system: &Halfspaces) -> Vec<Row> {
     let big_s = system.magnitude();
-    let mut stats = FmStats::default();
-    let mut rows: Vec<Row> = (0..system.len())
+    (0..system.len())
         .map(|i| {
             let nl = system.normal_length(i);
             let mut r = Row {
@@ -271,102 +336,90 @@ fn eliminate(
             r.normalise();
             r
         })
-        .collect();
-    stats.pruned_duplicates += dedupe(&mut rows);
-    stats.rows_per_stage.push(rows.len());
-    stats.peak_rows = rows.len();
-    // stages[j]: the system before eliminating variable d − 1 − j.
-    let mut stages: Vec<Vec<Row>> = Vec::with_capacity(d);
-    let mut chernikov = use_chernikov;
-    for var in (0..d).rev() {
-        let (mut p, mut n, mut z) = (Vec::new(), Vec::new(), Vec::new());
-        for mut r in rows.drain(..) {
-            let c = r.coef[var];
-            if c > 1e-14 {
-                p.push(r);
-            } else if c < -1e-14 {
-                n.push(r);
-            } else {
-                r.coef[var] = 0.0;
-                z.push(r);
-            }
+        .collect()
+}
+
+/// Drains `rows` into those with a positive, negative and zero coefficient of `var`.
+fn split_by_sign(rows: &mut Vec<Row>, var: usize) -> (Vec<Row>, Vec<Row>, Vec<Row>) {
+    let (mut p, mut n, mut z) = (Vec::new(), Vec::new(), Vec::new());
+    for mut r in rows.drain(..) {
+        let c = r.coef[var];
+        if c > 1e-14 {
+            p.push(r);
+        } else if c < -1e-14 {
+            n.push(r);
+        } else {
+            r.coef[var] = 0.0;
+            z.push(r);
         }
-        let predicted = z.len() + p.len() * n.len();
-        if predicted > limits.max_rows {
-            return Err(FmError::TooLarge {
-                variable: var,
-                rows: predicted,
-                limit: limits.max_rows,
-            });
-        }
-        let mut stage = Vec::with_capacity(p.len() + n.len() + z.len());
-        stage.extend(p.iter().cloned());
-        stage.extend(n.iter().cloned());
-        stage.extend(z.iter().cloned());
-        stages.push(stage);
-        let eliminated = d - var;
-        let mut next = z;
-        for rp in &p {
-            for rn in &n {
-                let combo = merge(
-                    &rp.combo,
-                    1.0 / rp.coef[var],
-                    &rn.combo,
-                    -1.0 / rn.coef[var],
-                );
-                if chernikov && combo.len() > eliminated + 1 {
-                    stats.pruned_chernikov += 1;
-                    continue;
-                }
-                let (fp, fn_) = (1.0 / rp.coef[var], -1.0 / rn.coef[var]);
-                let mut coef: Vec<f64> = rp
-                    .coef
-                    .iter()
-                    .zip(&rn.coef)
-                    .map(|(a, b)| fp * a + fn_ * b)
-                    .collect();
-                coef[var] = 0.0;
-                let mut r = Row {
-                    coef,
-                    off: fp * rp.off + fn_ * rn.off,
-                    combo,
-                    mag: fp * rp.mag + fn_ * rn.mag,
-                };
-                r.normalise();
-                next.push(r);
-            }
-        }
-        // Rows without variables: `0 ≤ off`.
-        let mut kept = Vec::with_capacity(next.len());
-        for r in next {
-            if r.is_zero() {
-                if r.off < -limits.rel_tolerance * r.mag {
-                    return Ok(FmReport {
-                        outcome: FmOutcome::Infeasible {
-                            combination: Farkas { weights: r.combo },
-                        },
-                        stats,
-                    });
-                }
-            } else {
-                kept.push(r);
-            }
-        }
-        rows = kept;
-        stats.pruned_duplicates += dedupe(&mut rows);
-        if limits.lp_prune && var > 0 && rows.len() > 2 * var + 2 {
-            let pruned = lp_prune(&mut rows, var, limits.rel_tolerance);
-            stats.pruned_lp += pruned;
-            // Chernikov's rule assumes every row of the full elimination is present (a row it
-            // drops is implied by rows of smaller history); once the LP has removed rows that
-            // assumption fails (a test found a feasible verdict for an infeasible system), so
-            // from here on the LP does all the pruning.
-            chernikov &= pruned == 0;
-        }
-        stats.rows_per_stage.push(rows.len());
-        stats.peak_rows = stats.peak_rows.max(rows.len());
     }
-    // Back-substitution, first variable first.
+    (p, n, z)
+}
+
+/// The projected system: `z` plus every combination `p/|pₖ| + q/|qₖ|` in which `var` cancels
+/// (skipping those Chernikov's rule marks redundant after `eliminated` steps).
+fn combine(
+    p: &[Row],
+    n: &[Row],
+    z: Vec<Row>,
+    var: usize,
+    eliminated: usize,
+    chernikov: bool,
+    stats: &mut FmStats,
+) -> Vec<Row> {
+    let mut next = z;
+    for rp in p {
+        for rn in n {
+            let combo = merge(
+                &rp.combo,
+                1.0 / rp.coef[var],
+                &rn.combo,
+                -1.0 / rn.coef[var],
+            );
+            if chernikov && combo.len() > eliminated + 1 {
+                stats.pruned_chernikov += 1;
+                continue;
+            }
+            let (fp, fn_) = (1.0 / rp.coef[var], -1.0 / rn.coef[var]);
+            let mut coef: Vec<f64> = rp
+                .coef
+                .iter()
+                .zip(&rn.coef)
+                .map(|(a, b)| fp * a + fn_ * b)
+                .collect();
+            coef[var] = 0.0;
+            let mut r = Row {
+                coef,
+                off: fp * rp.off + fn_ * rn.off,
+                combo,
+                mag: fp * rp.mag + fn_ * rn.mag,
+            };
+            r.normalise();
+            next.push(r);
+        }
+    }
+    next
+}
+
+/// Drops rows without variables (`0 ≤ off`); a violated one (`off` below its rounding scale)
+/// is the Farkas certificate.
+fn drop_empty_rows(next: Vec<Row>, rel_tolerance: f64) -> Result<Vec<Row>, Farkas> {
+    let mut kept = Vec::with_capacity(next.len());
+    for r in next {
+        if r.is_zero() {
+            if r.off < -rel_tolerance * r.mag {
+                return Err(Farkas { weights: r.combo });
+            }
+        } else {
+            kept.push(r);
+        }
+    }
+    Ok(kept)
+}
+
+/// Back-substitution, first variable first: each variable takes the middle of its interval
+/// given the earlier ones (or the residual-balancing point when rounding crossed the bounds).
+fn back_substitute(stages: &[Vec<Row>], d: usize) -> Vec<f64> {
     let mut x = vec![0.0; d];
     for var in 0..d {
         let Some(stage) = stages.get(d - 1 - var) else {
@@ -397,14 +450,7 @@ fn eliminate(
             (hi.1 * hi.0 + lo.1 * lo.0) / (hi.1 + lo.1)
         };
     }
-    let max_violation = system.violation(&x);
-    Ok(FmReport {
-        outcome: FmOutcome::Feasible {
-            point: x,
-            max_violation,
-        },
-        stats,
-    })
+    x
 }
 
 /// `fa·a + fb·b` over sorted sparse combinations.
