@@ -646,21 +646,10 @@ impl Builder<'_> {
     }
 }
 
-/// A polygonal face of the merged hull: vertex indices (input indices, CCW from outside).
-pub(super) type Polygon = Vec<u32>;
-
-/// Merges coplanar triangles (every vertex within `tol` of the plane of the group's largest
-/// triangle, normals on the same side) into polygons, drops vertices that end up between only
-/// two faces (they lie on the faces' common edge within `tol`), then merges any two faces
-/// whose common edge is concave by more than `tol` until none is (bounded rounds). Falls back
-/// to unmerged triangles for a group whose boundary is not a simple cycle.
-pub(super) fn merge(
-    mesh: &TriMesh,
-    points: &[DVec3],
-    center: DVec3,
-    tol: f64,
-) -> Vec<(Polygon, (DVec3, f64))> {
-    let q = |i: u32| points[i as usize] - center;
+/// Groups of edge-connected triangles within `tol` of the plane of the group's largest
+/// triangle (seeded largest first, flooding across edges); returns each triangle's group and
+/// the group count.
+fn coplanar_groups(mesh: &TriMesh, q: &impl Fn(u32) -> DVec3, tol: f64) -> (Vec<u32>, u32) {
     let nt = mesh.tris.len();
     let planes: Vec<(DVec3, f64)> = mesh
         .tris
@@ -707,6 +696,26 @@ pub(super) fn merge(
         }
         ng += 1;
     }
+    (group, ng)
+}
+
+/// A polygonal face of the merged hull: vertex indices (input indices, CCW from outside).
+pub(super) type Polygon = Vec<u32>;
+
+/// Merges coplanar triangles (every vertex within `tol` of the plane of the group's largest
+/// triangle, normals on the same side) into polygons, drops vertices that end up between only
+/// two faces (they lie on the faces' common edge within `tol`), then merges any two faces
+/// whose common edge is concave by more than `tol` until none is (bounded rounds). Falls back
+/// to unmerged triangles for a group whose boundary is not a simple cycle.
+pub(super) fn merge(
+    mesh: &TriMesh,
+    points: &[DVec3],
+    center: DVec3,
+    tol: f64,
+) -> Vec<(Polygon, (DVec3, f64))> {
+    let q = |i: u32| points[i as usize] - center;
+    let nt = mesh.tris.len();
+    let (group, ng) = coplanar_groups(mesh, &q, tol);
     // Union-find over groups for the concavity repair.
     let mut parent: Vec<u32> = (0..ng).collect();
     fn find(parent: &mut [u32], mut x: u32) -> u32 {
