@@ -53,11 +53,23 @@ fn degenerate_set() -> Vec<Pair> {
         v3(0.0, 1.0, 0.0),
     ];
     vec![
-        ("point vs same point", vec![v3(1.0, 2.0, 3.0)], vec![v3(1.0, 2.0, 3.0)]),
-        ("point vs point", vec![v3(0.0, 0.0, 0.0)], vec![v3(1.0, 2.0, 3.0)]),
+        (
+            "point vs same point",
+            vec![v3(1.0, 2.0, 3.0)],
+            vec![v3(1.0, 2.0, 3.0)],
+        ),
+        (
+            "point vs point",
+            vec![v3(0.0, 0.0, 0.0)],
+            vec![v3(1.0, 2.0, 3.0)],
+        ),
         ("point in a tetrahedron", vec![v3(0.1, 0.2, 0.3)], tetra()),
         ("point off a tetrahedron", vec![v3(1.0, 1.0, 1.0)], tetra()),
-        ("point on a tetrahedron's face", vec![v3(0.25, 0.25, 0.0)], tetra()),
+        (
+            "point on a tetrahedron's face",
+            vec![v3(0.25, 0.25, 0.0)],
+            tetra(),
+        ),
         (
             "crossing segments",
             vec![v3(-1.0, 0.0, 0.0), v3(1.0, 0.0, 0.0)],
@@ -83,17 +95,41 @@ fn degenerate_set() -> Vec<Pair> {
             vec![v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0)],
             vec![v3(0.5, 0.3, 0.4), v3(2.0, 0.3, 0.4)],
         ),
-        ("point vs segment", vec![v3(0.5, 1.0, 0.0)], vec![v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0)]),
-        ("coplanar overlapping polygons", square.clone(), shift(&tri, v3(0.5, 0.5, 0.0))),
-        ("coplanar polygons apart", square.clone(), shift(&tri, v3(1.5, 0.2, 0.0))),
-        ("parallel polygons apart", square.clone(), shift(&tri, v3(0.2, 0.2, 0.7))),
+        (
+            "point vs segment",
+            vec![v3(0.5, 1.0, 0.0)],
+            vec![v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0)],
+        ),
+        (
+            "coplanar overlapping polygons",
+            square.clone(),
+            shift(&tri, v3(0.5, 0.5, 0.0)),
+        ),
+        (
+            "coplanar polygons apart",
+            square.clone(),
+            shift(&tri, v3(1.5, 0.2, 0.0)),
+        ),
+        (
+            "parallel polygons apart",
+            square.clone(),
+            shift(&tri, v3(0.2, 0.2, 0.7)),
+        ),
         (
             "flat triangle through a tetrahedron",
             vec![v3(-1.0, -1.0, 0.3), v3(2.0, -1.0, 0.3), v3(-1.0, 2.0, 0.3)],
             tetra(),
         ),
-        ("triangle vs box touching", shift(&tri, v3(0.0, 0.0, 0.5)), unit_box()),
-        ("triangle vs box apart", shift(&tri, v3(0.6, 0.6, 0.6)), unit_box()),
+        (
+            "triangle vs box touching",
+            shift(&tri, v3(0.0, 0.0, 0.5)),
+            unit_box(),
+        ),
+        (
+            "triangle vs box apart",
+            shift(&tri, v3(0.6, 0.6, 0.6)),
+            unit_box(),
+        ),
         (
             "segment through a box",
             vec![v3(-2.0, 0.1, 0.2), v3(2.0, 0.1, 0.2)],
@@ -141,8 +177,12 @@ fn jittered_set() -> Vec<(String, Vec<DVec3>, Vec<DVec3>, Pose3)> {
             let a = jittered_cylinder(&mut r, 8 + 2 * (i % 7), jitter);
             let b = jittered_cylinder(&mut r, 8 + 2 * ((i + 3) % 7), jitter);
             let dist = [1.0, 2.5, 4.5][i % 3];
-            let dir = v3(r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0))
-                .normalize_or(DVec3::X);
+            let dir = v3(
+                r.gen_range(-1.0..1.0),
+                r.gen_range(-1.0..1.0),
+                r.gen_range(-1.0..1.0),
+            )
+            .normalize_or(DVec3::X);
             let pose = Pose3::new(dir * dist, random_quat(&mut r)).unwrap();
             (format!("cylinders {i} (jitter {jitter:e})"), a, b, pose)
         })
@@ -160,7 +200,13 @@ const POLYTOPE_METHODS: [Method; 5] = [
 ];
 
 /// Runs `m` on the pair and checks it against GJK; returns a failure description.
-fn compare(name: &str, m: Method, a: &Points<DVec3>, b: &Points<DVec3>, pb: &Pose3) -> Option<String> {
+fn compare(
+    name: &str,
+    m: Method,
+    a: &Points<DVec3>,
+    b: &Points<DVec3>,
+    pb: &Pose3,
+) -> Option<String> {
     let pa = Pose3::IDENTITY;
     let gjk = query::run(Method::Gjk, a, &pa, b, pb).unwrap();
     let o = match query::run(m, a, &pa, b, pb) {
@@ -181,7 +227,11 @@ fn compare(name: &str, m: Method, a: &Points<DVec3>, b: &Points<DVec3>, pb: &Pos
         ));
     }
     if matches!(o.check, Check::Rejected(_)) || verify(a, &pa, b, pb, &o.verdict, tol).is_err() {
-        return Some(format!("{name}: {} certificate rejected: {:?}", m.name(), o.check));
+        return Some(format!(
+            "{name}: {} certificate rejected: {:?}",
+            m.name(),
+            o.check
+        ));
     }
     if let (Some(d), Some(g)) = (o.distance, gjk.distance) {
         if !m.is_approximate() && (d - g).abs() > 1e-9 * g.max(1.0) {
@@ -202,7 +252,12 @@ fn polytope_methods_answer_the_degenerate_set_like_gjk() {
             failures.extend(compare(name, m, &a, &b, &Pose3::IDENTITY));
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -213,15 +268,30 @@ fn polytope_methods_answer_the_degenerate_set_under_rigid_motions() {
         for k in 0..3 {
             // The same pair, both shapes moved by one rigid motion (b in a's frame unchanged).
             let q = random_quat(&mut r);
-            let t = v3(r.gen_range(-5.0..5.0), r.gen_range(-5.0..5.0), r.gen_range(-5.0..5.0));
+            let t = v3(
+                r.gen_range(-5.0..5.0),
+                r.gen_range(-5.0..5.0),
+                r.gen_range(-5.0..5.0),
+            );
             let mv = |v: &[DVec3]| v.iter().map(|p| q * *p + t).collect::<Vec<_>>();
             let (a, b) = (Points::new(&mv(&a)).unwrap(), Points::new(&mv(&b)).unwrap());
             for m in POLYTOPE_METHODS {
-                failures.extend(compare(&format!("{name} (motion {k})"), m, &a, &b, &Pose3::IDENTITY));
+                failures.extend(compare(
+                    &format!("{name} (motion {k})"),
+                    m,
+                    &a,
+                    &b,
+                    &Pose3::IDENTITY,
+                ));
             }
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -233,7 +303,12 @@ fn polytope_methods_answer_jittered_cylinders_like_gjk() {
             failures.extend(compare(&name, m, &a, &b, &pose));
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Every method of `query.rs` on every pair of both sets: no skip except tri-tri on a pair
@@ -267,7 +342,12 @@ fn every_method_answers_every_pair() {
             failures.extend(compare(name, m, &pa, &pb, pose));
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// The lower-dimensional polytopes are valid structures of their own dimension.
@@ -276,9 +356,28 @@ fn lower_dimensional_hulls_validate() {
     let cases: [(&[DVec3], usize); 5] = [
         (&[v3(1.0, 2.0, 3.0)], 0),
         (&[v3(1.0, 2.0, 3.0), v3(1.0, 2.0, 3.0)], 0),
-        (&[v3(0.0, 0.0, 0.0), v3(1.0, 1.0, 1.0), v3(0.5, 0.5, 0.5)], 1),
-        (&[v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0), v3(0.0, 1.0, 0.0), v3(0.2, 0.2, 0.0)], 2),
-        (&[v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0), v3(0.0, 1.0, 0.0), v3(0.0, 0.0, 1.0)], 3),
+        (
+            &[v3(0.0, 0.0, 0.0), v3(1.0, 1.0, 1.0), v3(0.5, 0.5, 0.5)],
+            1,
+        ),
+        (
+            &[
+                v3(0.0, 0.0, 0.0),
+                v3(1.0, 0.0, 0.0),
+                v3(0.0, 1.0, 0.0),
+                v3(0.2, 0.2, 0.0),
+            ],
+            2,
+        ),
+        (
+            &[
+                v3(0.0, 0.0, 0.0),
+                v3(1.0, 0.0, 0.0),
+                v3(0.0, 1.0, 0.0),
+                v3(0.0, 0.0, 1.0),
+            ],
+            3,
+        ),
     ];
     for (pts, dim) in cases {
         let p = ConvexPolyhedron::from_points_any(pts).unwrap();
@@ -340,5 +439,8 @@ fn jittered_cylinders_convert_to_halfspaces_containing_their_points() {
             }
         }
     }
-    eprintln!("old brute-force conversion refused {refused} of {}", 2 * sets.len());
+    eprintln!(
+        "old brute-force conversion refused {refused} of {}",
+        2 * sets.len()
+    );
 }

@@ -607,7 +607,11 @@ fn sat_edge_walk_equals_the_full_scan_on_random_hulls() {
         let b = hull(&mut r, kind_b);
         let pa = random_pose3(&mut r, 1.0);
         // Aligned poses for the boxes and lattices (exact ties), random ones otherwise.
-        let q = if i % 3 == 0 { pa.rotation() } else { random_quat(&mut r) };
+        let q = if i % 3 == 0 {
+            pa.rotation()
+        } else {
+            random_quat(&mut r)
+        };
         let t = pa.translation() + unit_vector3(&mut r) * r.gen_range(0.0..2.5);
         let pb = Pose3::new(t, q).unwrap();
         let walk = sat(&a, &pa, &b, &pb);
@@ -622,7 +626,12 @@ fn sat_edge_walk_equals_the_full_scan_on_random_hulls() {
             hits += 1;
             let err = (walk.separation - scan.separation).abs() / scan.separation.abs().max(1.0);
             worst = worst.max(err);
-            assert!(err <= 1e-12, "pair {i}: depth {} vs {}", walk.depth(), scan.depth());
+            assert!(
+                err <= 1e-12,
+                "pair {i}: depth {} vs {}",
+                walk.depth(),
+                scan.depth()
+            );
         }
     }
     eprintln!("walk vs scan: {pairs} pairs, {hits} not separated, worst depth error {worst:e}");

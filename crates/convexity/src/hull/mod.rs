@@ -531,7 +531,12 @@ impl ConvexPolyhedron {
     ) -> ConvexPolyhedron {
         let nv = vertices.len();
         let vertex_out = (0..nv)
-            .map(|v| half_edges.iter().position(|e| e.origin == v).unwrap_or(usize::MAX))
+            .map(|v| {
+                half_edges
+                    .iter()
+                    .position(|e| e.origin == v)
+                    .unwrap_or(usize::MAX)
+            })
             .collect();
         let (nbr_start, nbr) = if half_edges.is_empty() {
             (vec![0; nv + 1], Vec::new())
@@ -541,7 +546,11 @@ impl ConvexPolyhedron {
         let tolerance = default_tolerance(&vertices);
         let scan = Points::new(&vertices).ok();
         let mut p = ConvexPolyhedron {
-            edge_he: if half_edges.is_empty() { vec![] } else { vec![0] },
+            edge_he: if half_edges.is_empty() {
+                vec![]
+            } else {
+                vec![0]
+            },
             he_edge: vec![0; half_edges.len()],
             vertices,
             input_index,

@@ -594,7 +594,12 @@ pub fn hull_halfspaces<V: Vector>(points: &[V]) -> Result<BoundedHalfspaces<V>, 
     let pad = 4.0 * hull_tolerance(&rows);
     let offsets: Vec<f64> = normals
         .iter()
-        .map(|n| rows.iter().map(|r| dot(n, r)).fold(f64::NEG_INFINITY, f64::max) + pad)
+        .map(|n| {
+            rows.iter()
+                .map(|r| dot(n, r))
+                .fold(f64::NEG_INFINITY, f64::max)
+                + pad
+        })
         .collect();
     BoundedHalfspaces::new(Halfspaces::from_rows(&normals, &offsets)?)
 }

@@ -310,7 +310,11 @@ fn coplanar_segment_triangle(p: DVec3, q: DVec3, a: DVec3, b: DVec3, c: DVec3) -
 /// Whether an edge of `x` meets a face of `y`; returns (edge, face, point). A two-sided
 /// polygon's second face is the first one reversed and is not tested again.
 fn edge_face(x: &World, y: &World) -> Option<(usize, usize, DVec3)> {
-    let faces = if y.poly.dimension() == 2 { 1 } else { y.faces.len() };
+    let faces = if y.poly.dimension() == 2 {
+        1
+    } else {
+        y.faces.len()
+    };
     for e in 0..x.poly.num_edges() {
         let (p, q) = x.edge(e);
         for (f, loop_) in y.faces.iter().enumerate().take(faces) {
@@ -413,7 +417,13 @@ pub fn intersect(
     if a.dimension() <= 1 && b.dimension() <= 1 && a.num_edges() == 1 && b.num_edges() == 1 {
         let ((p, q), (r, s)) = (wa.edge(0), wb.edge(0));
         if let Some(x) = segment_segment(p, q, r, s) {
-            return hit(x, Witness::EdgesMeet { edge_a: 0, edge_b: 0 });
+            return hit(
+                x,
+                Witness::EdgesMeet {
+                    edge_a: 0,
+                    edge_b: 0,
+                },
+            );
         }
     }
     for (face, f) in wb.faces.iter().enumerate() {

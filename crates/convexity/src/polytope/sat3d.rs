@@ -676,18 +676,16 @@ where
             }
         }
     }
-    let shape = |p: &dyn Fn(usize) -> Option<DVec3>, f: &dyn Faceted, rot: glam::DMat3| {
-        LowDim {
-            vertices: (0..f.num_vertices()).filter_map(p).collect(),
-            edges: (0..f.num_edges())
-                .filter_map(|e| {
-                    let (u, v) = f.edge(e);
-                    Some((p(u)?, p(v)?))
-                })
-                .collect(),
-            normal: (f.dimension() == 2 && f.num_faces() > 0).then(|| rot * f.face_plane(0).0),
-            dim: f.dimension(),
-        }
+    let shape = |p: &dyn Fn(usize) -> Option<DVec3>, f: &dyn Faceted, rot: glam::DMat3| LowDim {
+        vertices: (0..f.num_vertices()).filter_map(p).collect(),
+        edges: (0..f.num_edges())
+            .filter_map(|e| {
+                let (u, v) = f.edge(e);
+                Some((p(u)?, p(v)?))
+            })
+            .collect(),
+        normal: (f.dimension() == 2 && f.num_faces() > 0).then(|| rot * f.face_plane(0).0),
+        dim: f.dimension(),
     };
     let ga = shape(&|v| pair.a.vertex(v), &Wrap(pair.a), glam::DMat3::IDENTITY);
     let gb = shape(&|v| pair.b_point(v), &Wrap(pair.b), pair.rot);
@@ -844,14 +842,8 @@ fn edges_manifold(
     if let (Some(ea), Some(eb)) = (ctx.a_edges.get(edge_a), ctx.b_edges.get(edge_b)) {
         let (ua, ha) = unit_half(ea.p1 - ea.p0);
         let (ub, hb) = unit_half(eb.p1 - eb.p0);
-        let (pa, pb) = segment_closest_points(
-            (ea.p0 + ea.p1) * 0.5,
-            ua,
-            ha,
-            (eb.p0 + eb.p1) * 0.5,
-            ub,
-            hb,
-        );
+        let (pa, pb) =
+            segment_closest_points((ea.p0 + ea.p1) * 0.5, ua, ha, (eb.p0 + eb.p1) * 0.5, ub, hb);
         m.push(ContactPoint {
             point_a: pose_a.transform_point(pa),
             point_b: pose_a.transform_point(pb),

@@ -637,7 +637,13 @@ fn start_pair(
 }
 
 /// The feature walk from `start`, capped at `max_iterations` steps.
-fn walk(ba: &Body, bb: &Body, start: (Feature, Feature), tolerance: f64, max_iterations: u32) -> Walk {
+fn walk(
+    ba: &Body,
+    bb: &Body,
+    start: (Feature, Feature),
+    tolerance: f64,
+    max_iterations: u32,
+) -> Walk {
     let (mut fa, mut fb) = start;
     let mut steps = 0u32;
     let mut hit = None;
@@ -713,17 +719,35 @@ fn finish(ba: &Body, bb: &Body, pose_a: &Pose3, w: &Walk, tolerance: f64) -> VCl
         // with its gap measured by support functions: floating-point ties between parallel
         // faces can make the walk cycle at any distance; issue 14's sweep found it at 1e-2.)
         let d = (pb - pa).length();
-        return result(w.status, d, to_world(pa), to_world(pb), Verdict::Undetermined);
+        return result(
+            w.status,
+            d,
+            to_world(pa),
+            to_world(pb),
+            Verdict::Undetermined,
+        );
     }
     if let Some(x) = w.hit {
         let p = to_world(x);
-        return result(w.status, 0.0, p, p, Verdict::Intersecting(CommonPoint { point: p }));
+        return result(
+            w.status,
+            0.0,
+            p,
+            p,
+            Verdict::Intersecting(CommonPoint { point: p }),
+        );
     }
     let d = (pb - pa).length();
     let (wa, wb) = (to_world(pa), to_world(pb));
     if !(d > tolerance) {
         let point = (wa + wb) * 0.5;
-        return result(w.status, 0.0, wa, wb, Verdict::Intersecting(CommonPoint { point }));
+        return result(
+            w.status,
+            0.0,
+            wa,
+            wb,
+            Verdict::Intersecting(CommonPoint { point }),
+        );
     }
     let n = (pb - pa) / d;
     let hi_a = n.dot(ba.v(ba.p.support_index(n, None)));
