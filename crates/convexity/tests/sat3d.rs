@@ -581,7 +581,7 @@ fn sat_edge_walk_equals_the_full_scan_on_random_hulls() {
     use convexity::polytope::sat3d::sat_full_scan;
     use convexity_testkit::gen3::{ellipsoid_blob, sphere_points};
     use rand::Rng;
-    let mut r = rng(0x5a7_3d);
+    let mut r = rng(0x5a73d);
     let hull = |r: &mut rand_chacha::ChaCha8Rng, kind: usize| -> ConvexPolyhedron {
         let pts = match kind % 4 {
             0 => {
