@@ -4,7 +4,8 @@
 //! one on a pair and returns an [`Outcome`] with the common fields (verdict with certificate,
 //! distance or depth, witness points, status), or a [`Skip`] saying why the method does not
 //! apply to these shapes (a curved shape for a vertex-based method, a 2D pair for a 3D-only
-//! method, a flat hull for a method that needs a solid polyhedron). The CLI's
+//! method); lower-dimensional hulls (points, segments, flat polygons) are answered by every
+//! polytope method, and an internal failure is reported with its cause. The CLI's
 //! `--algorithm`/`--all` and the demo are built on this.
 //!
 //! Methods that need topology (SAT, V-Clip, the boundary test) build the hull of the shape's
@@ -159,7 +160,7 @@ impl Method {
             Method::Boundary => {
                 "O(n log n + m log m) hulls, then every vertex-face and edge-face pair: O(n·m)"
             }
-            Method::Sat => "O(n log n + m log m) hulls, then O(e_A·e_B) edge-pair axes (pruned)",
+            Method::Sat => "O(n log n + m log m) hulls, then edge pairs by a Gauss-map walk",
             Method::GjkNd => "O(k·d·(n + m)) for k iterations in dimension d",
             Method::Pso => "O(g·p·(n + m)) for g generations of p particles, plus polishing",
             Method::Penalty => "O(g·(n + m)) for g descent steps",
@@ -216,6 +217,8 @@ pub enum Skip {
     /// The method needs vertices and shape `which` ("a" or "b") is curved or custom.
     NotAPolytope { method: Method, which: &'static str },
     /// The method needs a solid polyhedron and shape `which` is flat, a segment or a point.
+    /// No method of [`run`] returns it any more (every polytope method answers
+    /// lower-dimensional hulls); kept for callers that match on it.
     DegenerateHull { method: Method, which: &'static str },
     /// The method needs two triangles and shape `which` is not one (3 vertices).
     NotATriangle { which: &'static str },

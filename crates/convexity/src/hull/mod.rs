@@ -6,6 +6,10 @@
 //!   Huhdanpaa 1996) with a thick-plane tolerance scaled to the data, merges coplanar
 //!   triangles into polygons and repairs any concave edge by merging; degenerate input is a
 //!   reported [`HullResult`] (flat polygon, segment, point), never a panic.
+//! * Lower-dimensional hulls as polytopes: [`ConvexPolyhedron::from_points_any`] gives a flat
+//!   set as a two-sided polygon (faces `n` and `−n` sharing every edge), a collinear set as a
+//!   segment (two twin half-edges on no face) and a single point as one vertex, so that SAT,
+//!   V-Clip and the boundary test walk them like solids; `validate` checks them as such.
 //! * Checking: [`ConvexPolyhedron::validate`] (watertight half-edges, Euler's formula, planar
 //!   faces, locally convex edges, CCW outward faces, positive volume) and
 //!   [`ConvexPolyhedron::contains_points`].

@@ -34,7 +34,12 @@
 //! *Real-Time Collision Detection* §5.5 and §9.3 background; Moore & Wilhelms 1988.
 //! Complexity: O(V·F + E·F) for the test, O(F + E²) for the certificate of a separated pair:
 //! a reference for small polyhedra, not a production test.
-//! Preconditions: two solid `ConvexPolyhedron`s (validated hulls) and valid poses.
+//! Lower-dimensional polytopes (`ConvexPolyhedron::from_points_any`): the theorem holds for
+//! faces of any dimension; a two-sided polygon contains exactly the points on its fan
+//! triangles, a segment the points on it (exact collinearity: all three coordinate
+//! projections), a point itself; two segments are also tested edge against edge (they have no
+//! face), and a separated pair adds the axes of `sat3d::low_dim_axes` to the candidates.
+//! Preconditions: two `ConvexPolyhedron`s (validated hulls) and valid poses.
 //! Failure modes: none; the verdict may be `Undetermined` as described.
 
 use crate::gjk;
