@@ -4,7 +4,8 @@
 //! one on a pair and returns an [`Outcome`] with the common fields (verdict with certificate,
 //! distance or depth, witness points, status), or a [`Skip`] saying why the method does not
 //! apply to these shapes (a curved shape for a vertex-based method, a 2D pair for a 3D-only
-//! method, a flat hull for a method that needs a solid polyhedron). The CLI's
+//! method); lower-dimensional hulls (points, segments, flat polygons) are answered by every
+//! polytope method, and an internal failure is reported with its cause. The CLI's
 //! `--algorithm`/`--all` and the demo are built on this.
 //!
 //! Methods that need topology (SAT, V-Clip, the boundary test) build the hull of the shape's
@@ -29,7 +30,7 @@ use crate::polytope::sat2d;
 use crate::polytope::sat3d;
 use crate::polytope::vclip;
 use crate::primitives::tri_tri;
-use crate::shape::{BoundedHalfspaces, ConvexPolygon, Cuboid, Halfspaces, Polytope};
+use crate::shape::{BoundedHalfspaces, ConvexPolygon, Cuboid, Polytope};
 use crate::verdict::Status;
 use crate::verdict::Verdict;
 use core::fmt;
@@ -159,7 +160,7 @@ impl Method {
             Method::Boundary => {
                 "O(n log n + m log m) hulls, then every vertex-face and edge-face pair: O(n·m)"
             }
-            Method::Sat => "O(n log n + m log m) hulls, then O(e_A·e_B) edge-pair axes (pruned)",
+            Method::Sat => "O(n log n + m log m) hulls, then edge pairs by a Gauss-map walk",
             Method::GjkNd => "O(k·d·(n + m)) for k iterations in dimension d",
             Method::Pso => "O(g·p·(n + m)) for g generations of p particles, plus polishing",
             Method::Penalty => "O(g·(n + m)) for g descent steps",
@@ -216,6 +217,8 @@ pub enum Skip {
     /// The method needs vertices and shape `which` ("a" or "b") is curved or custom.
     NotAPolytope { method: Method, which: &'static str },
     /// The method needs a solid polyhedron and shape `which` is flat, a segment or a point.
+    /// No method of [`run`] returns it any more (every polytope method answers
+    /// lower-dimensional hulls); kept for callers that match on it.
     DegenerateHull { method: Method, which: &'static str },
     /// The method needs two triangles and shape `which` is not one (3 vertices).
     NotATriangle { which: &'static str },
@@ -327,8 +330,10 @@ impl QuerySpace for DVec3 {
         pose_b: &Pose3,
         boxes: (Option<DVec3>, Option<DVec3>),
     ) -> Result<Outcome<DVec3>, Skip> {
-        let solid = |v: &[DVec3], which| {
-            ConvexPolyhedron::from_points(v).map_err(|_| Skip::DegenerateHull { method, which })
+        // Any hull (solid, two-sided polygon, segment, point); a failure keeps its cause.
+        let solid = |v: &[DVec3], which: &str| {
+            ConvexPolyhedron::from_points_any(v)
+                .map_err(|e| Skip::Internal(format!("hull of shape {which}: {e}")))
         };
         match method {
             Method::VClip => {
@@ -427,7 +432,8 @@ impl QuerySpace for DVec2 {
                 .into_iter()
                 .filter_map(|i| v.get(i).copied())
                 .collect();
-            ConvexPolygon::new(&hull).map_err(|_| Skip::DegenerateHull { method, which })
+            ConvexPolygon::new(&hull)
+                .map_err(|e| Skip::Internal(format!("polygon of shape {which}: {e}")))
         };
         match method {
             Method::Sat => {
@@ -599,10 +605,10 @@ where
     let internal = |e: crate::InputError| Skip::Internal(e.to_string());
     let vertices =
         |s: &dyn Fn() -> Option<Vec<V>>, which| s().ok_or(Skip::NotAPolytope { method, which });
-    let as_h = |v: &[V], which| -> Result<BoundedHalfspaces<V>, Skip> {
-        Halfspaces::from_hull(v)
-            .and_then(BoundedHalfspaces::new)
-            .map_err(|_| Skip::DegenerateHull { method, which })
+    // Any hull, lower-dimensional ones as equality rows; a failure keeps its cause.
+    let as_h = |v: &[V], which: &str| -> Result<BoundedHalfspaces<V>, Skip> {
+        fourier_motzkin::hull_halfspaces(v)
+            .map_err(|e| Skip::Internal(format!("half-spaces of shape {which}: {e}")))
     };
     let answer = match (method, a.bounded_halfspaces(), b.bounded_halfspaces()) {
         (Method::Seidel, Some(ha), Some(hb)) => {

@@ -6,6 +6,10 @@
 //!   Huhdanpaa 1996) with a thick-plane tolerance scaled to the data, merges coplanar
 //!   triangles into polygons and repairs any concave edge by merging; degenerate input is a
 //!   reported [`HullResult`] (flat polygon, segment, point), never a panic.
+//! * Lower-dimensional hulls as polytopes: [`ConvexPolyhedron::from_points_any`] gives a flat
+//!   set as a two-sided polygon (faces `n` and `−n` sharing every edge), a collinear set as a
+//!   segment (two twin half-edges on no face) and a single point as one vertex, so that SAT,
+//!   V-Clip and the boundary test walk them like solids; `validate` checks them as such.
 //! * Checking: [`ConvexPolyhedron::validate`] (watertight half-edges, Euler's formula, planar
 //!   faces, locally convex edges, CCW outward faces, positive volume) and
 //!   [`ConvexPolyhedron::contains_points`].
@@ -138,13 +142,21 @@ pub struct ConvexPolyhedron {
     nbr_start: Vec<usize>,
     nbr: Vec<usize>,
     edge_he: Vec<usize>,
+    /// The edge (index into `edge_he`) of every half-edge.
+    he_edge: Vec<usize>,
     far: Vec<(DVec3, usize)>,
     /// The vertices as a `Points` for the four-lane linear scan (`None` only for the empty
     /// placeholder that an impossible `cuboid` failure would return).
     scan: Option<Points<DVec3>>,
     tolerance: f64,
     skipped: usize,
+    /// 3 for a solid; 2, 1, 0 for the lower-dimensional forms of
+    /// [`ConvexPolyhedron::from_points_any`].
+    dim: u8,
 }
+
+/// The face index of the half-edges of a segment (a wire with no faces).
+pub const NO_FACE: usize = usize::MAX;
 
 /// Default thick-plane half width for a point set (see the module header).
 pub fn default_tolerance(points: &[DVec3]) -> f64 {
@@ -410,9 +422,10 @@ impl ConvexPolyhedron {
             nbr[fill[e.origin]] = b;
             fill[e.origin] += 1;
         }
-        let edge_he = (0..half_edges.len())
+        let edge_he: Vec<usize> = (0..half_edges.len())
             .filter(|&h| h < half_edges[h].twin)
             .collect();
+        let he_edge = edge_of_half_edge(&half_edges, &edge_he);
         let (face_normal, face_offset) = planes.into_iter().unzip();
         let scan = Some(Points::new(&vertices).ok()?);
         let mut poly = ConvexPolyhedron {
@@ -426,13 +439,146 @@ impl ConvexPolyhedron {
             nbr_start,
             nbr,
             edge_he,
+            he_edge,
             far: Vec::new(),
             scan,
             tolerance: tol,
             skipped,
+            dim: 3,
         };
         poly.far = hill_climb::far_starts(&poly);
         Some(poly)
+    }
+
+    /// The hull of any non-empty finite point set as a polytope every polyhedron method can
+    /// walk: a solid as [`ConvexPolyhedron::from_points`]; a flat set as a two-sided polygon
+    /// (two faces with opposite normals sharing every edge: V − E + F = 2 still holds); a
+    /// collinear set as a segment (two vertices, two twin half-edges on no face, [`NO_FACE`]);
+    /// a single point as one vertex with no edges. [`ConvexPolyhedron::dimension`] tells
+    /// them apart. Errors: as [`ConvexPolyhedron::build`] (empty or non-finite input).
+    pub fn from_points_any(points: &[DVec3]) -> Result<ConvexPolyhedron, InputError> {
+        Ok(match Self::build(points, &HullOptions::default())? {
+            HullResult::Solid(p) => p,
+            HullResult::Flat {
+                normal,
+                offset,
+                vertices,
+                indices,
+            } => match vertices.len() {
+                0 => Self::point(points[0], 0),
+                1 | 2 => Self::segment(
+                    vertices[0],
+                    vertices[vertices.len() - 1],
+                    (indices[0], indices[indices.len() - 1]),
+                ),
+                _ => Self::two_sided(vertices, indices, normal, offset).ok_or_else(|| {
+                    InputError::new(
+                        "points",
+                        Problem::Invalid("the flat hull's polygon did not close".into()),
+                    )
+                })?,
+            },
+            HullResult::Segment { a, b } => {
+                let ia = points.iter().position(|p| *p == a).unwrap_or(0);
+                let ib = points.iter().position(|p| *p == b).unwrap_or(0);
+                Self::segment(a, b, (ia, ib))
+            }
+            HullResult::Point(p) => {
+                Self::point(p, points.iter().position(|q| *q == p).unwrap_or(0))
+            }
+        })
+    }
+
+    /// A flat convex polygon (CCW about `normal`) as a polyhedron with two faces.
+    fn two_sided(
+        vertices: Vec<DVec3>,
+        input_index: Vec<usize>,
+        normal: DVec3,
+        offset: f64,
+    ) -> Option<ConvexPolyhedron> {
+        let k = vertices.len();
+        let top: Vec<usize> = (0..k).collect();
+        let bottom: Vec<usize> = (0..k).rev().collect();
+        let tol = default_tolerance(&vertices);
+        let planes = vec![(normal, offset), (-normal, -offset)];
+        let mut p = Self::assemble(vertices, input_index, &[top, bottom], planes, tol, 0)?;
+        p.dim = 2;
+        Some(p)
+    }
+
+    /// A segment: two vertices joined by two twin half-edges on no face.
+    fn segment(a: DVec3, b: DVec3, input: (usize, usize)) -> ConvexPolyhedron {
+        let half = |origin, twin| HalfEdge {
+            origin,
+            twin,
+            next: twin,
+            face: NO_FACE,
+        };
+        Self::wire(
+            vec![a, b],
+            vec![input.0, input.1],
+            vec![half(0, 1), half(1, 0)],
+            1,
+        )
+    }
+
+    /// A single point: one vertex, no edges.
+    fn point(p: DVec3, input: usize) -> ConvexPolyhedron {
+        Self::wire(vec![p], vec![input], Vec::new(), 0)
+    }
+
+    fn wire(
+        vertices: Vec<DVec3>,
+        input_index: Vec<usize>,
+        half_edges: Vec<HalfEdge>,
+        dim: u8,
+    ) -> ConvexPolyhedron {
+        let nv = vertices.len();
+        let vertex_out = (0..nv)
+            .map(|v| {
+                half_edges
+                    .iter()
+                    .position(|e| e.origin == v)
+                    .unwrap_or(usize::MAX)
+            })
+            .collect();
+        let (nbr_start, nbr) = if half_edges.is_empty() {
+            (vec![0; nv + 1], Vec::new())
+        } else {
+            (vec![0, 1, 2], vec![1, 0])
+        };
+        let tolerance = default_tolerance(&vertices);
+        let scan = Points::new(&vertices).ok();
+        let mut p = ConvexPolyhedron {
+            edge_he: if half_edges.is_empty() {
+                vec![]
+            } else {
+                vec![0]
+            },
+            he_edge: vec![0; half_edges.len()],
+            vertices,
+            input_index,
+            half_edges,
+            face_first: Vec::new(),
+            face_normal: Vec::new(),
+            face_offset: Vec::new(),
+            vertex_out,
+            nbr_start,
+            nbr,
+            far: Vec::new(),
+            scan,
+            tolerance,
+            skipped: 0,
+            dim,
+        };
+        p.far = hill_climb::far_starts(&p);
+        p
+    }
+
+    /// The dimension of the polytope: 3 for a solid, 2 for a two-sided polygon, 1 for a
+    /// segment, 0 for a point.
+    pub fn dimension(&self) -> usize {
+        usize::from(self.dim)
     }
 
     /// The vertices (copies of input points).
@@ -551,6 +697,12 @@ impl ConvexPolyhedron {
         self.edge_he.get(e).copied().unwrap_or(0)
     }
 
+    /// The edge (same indexing as [`ConvexPolyhedron::edges`]) that half-edge `h` belongs to
+    /// (out of range: 0).
+    pub fn half_edge_edge(&self, h: usize) -> usize {
+        self.he_edge.get(h).copied().unwrap_or(0)
+    }
+
     /// The two faces of edge `e`: the face of its half-edge (on whose boundary the edge runs
     /// from `edges()`'s origin to destination) and the face of the twin.
     pub fn edge_faces(&self, e: usize) -> (usize, usize) {
@@ -569,6 +721,63 @@ impl ConvexPolyhedron {
     }
 
     fn check(&self, tol: f64, global: bool) -> Result<(), HullDefect> {
+        if self.dim <= 1 {
+            return self.check_wire();
+        }
+        self.check_half_edges()?;
+        self.check_face_cycles()?;
+        self.check_euler()?;
+        self.check_face_geometry(tol)?;
+        self.check_local_convexity(tol)?;
+        if global && self.vertices.len().saturating_mul(self.face_first.len()) <= 4_000_000 {
+            self.contains_points(&self.vertices, tol)
+                .map_err(|e| match e {
+                    HullDefect::PointOutside {
+                        point,
+                        face,
+                        distance,
+                    } => HullDefect::NotConvex {
+                        face,
+                        vertex: point,
+                        distance,
+                    },
+                    other => other,
+                })?;
+        }
+        Ok(())
+    }
+
+    /// A segment or a point: the vertex count matches the dimension, no faces, and the
+    /// segment's two half-edges are each other's twin and successor.
+    fn check_wire(&self) -> Result<(), HullDefect> {
+        let nv = self.vertices.len();
+        let ok = match (self.dim, self.half_edges.as_slice()) {
+            (0, []) => nv == 1,
+            (1, [e, f]) => {
+                nv == 2
+                    && e.twin == 1
+                    && f.twin == 0
+                    && e.next == 1
+                    && f.next == 0
+                    && e.origin != f.origin
+                    && e.origin < 2
+                    && f.origin < 2
+            }
+            _ => false,
+        };
+        if !ok || !self.face_first.is_empty() {
+            return Err(HullDefect::Structure(format!(
+                "a {}-dimensional wire with {nv} vertices and {} half-edges",
+                self.dim,
+                self.half_edges.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Every half-edge is in range, has a proper twin on another face and a successor on its
+    /// own face.
+    fn check_half_edges(&self) -> Result<(), HullDefect> {
         let nh = self.half_edges.len();
         let nv = self.vertices.len();
         let nf = self.face_first.len();
@@ -590,8 +799,15 @@ impl ConvexPolyhedron {
                 )));
             }
         }
+        Ok(())
+    }
+
+    /// Every face cycle closes with at least three half-edges, every half-edge is on one
+    /// cycle, and every vertex has an outgoing half-edge.
+    fn check_face_cycles(&self) -> Result<(), HullDefect> {
+        let nh = self.half_edges.len();
         let mut seen = vec![false; nh];
-        for f in 0..nf {
+        for f in 0..self.face_first.len() {
             let mut count = 0;
             for h in self.face_half_edges(f) {
                 if seen[h] || self.half_edges[h].face != f {
@@ -609,7 +825,7 @@ impl ConvexPolyhedron {
                 "a half-edge is on no face cycle".into(),
             ));
         }
-        for v in 0..nv {
+        for v in 0..self.vertices.len() {
             match self.half_edges.get(self.vertex_out[v]) {
                 Some(e) if e.origin == v => {}
                 _ => {
@@ -619,6 +835,16 @@ impl ConvexPolyhedron {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// V − E + F = 2.
+    fn check_euler(&self) -> Result<(), HullDefect> {
+        let (nh, nv, nf) = (
+            self.half_edges.len(),
+            self.vertices.len(),
+            self.face_first.len(),
+        );
         let ne = nh / 2;
         if nh % 2 != 0 || nv + nf != ne + 2 {
             return Err(HullDefect::Euler {
@@ -627,9 +853,14 @@ impl ConvexPolyhedron {
                 faces: nf,
             });
         }
+        Ok(())
+    }
+
+    /// Unit normals, planar faces, CCW winding, and (for a solid) positive volume.
+    fn check_face_geometry(&self, tol: f64) -> Result<(), HullDefect> {
         let mut volume6 = 0.0;
         let c0 = self.vertices[0];
-        for f in 0..nf {
+        for f in 0..self.face_first.len() {
             let (n, d) = (self.face_normal[f], self.face_offset[f]);
             if !((n.length() - 1.0).abs() < 1e-9) || !d.is_finite() {
                 return Err(HullDefect::Structure(format!(
@@ -658,9 +889,15 @@ impl ConvexPolyhedron {
                 return Err(HullDefect::Winding { face: f });
             }
         }
-        if !(volume6 > 0.0) {
+        // A two-sided polygon encloses no volume by construction.
+        if self.dim == 3 && !(volume6 > 0.0) {
             return Err(HullDefect::NonPositiveVolume(volume6 / 6.0));
         }
+        Ok(())
+    }
+
+    /// No vertex of a face lies above the plane of a neighbouring face.
+    fn check_local_convexity(&self, tol: f64) -> Result<(), HullDefect> {
         for e in &self.half_edges {
             let (n, d) = (self.face_normal[e.face], self.face_offset[e.face]);
             let other = self.half_edges[e.twin].face;
@@ -674,21 +911,6 @@ impl ConvexPolyhedron {
                     });
                 }
             }
-        }
-        if global && nv.saturating_mul(nf) <= 4_000_000 {
-            self.contains_points(&self.vertices, tol)
-                .map_err(|e| match e {
-                    HullDefect::PointOutside {
-                        point,
-                        face,
-                        distance,
-                    } => HullDefect::NotConvex {
-                        face,
-                        vertex: point,
-                        distance,
-                    },
-                    other => other,
-                })?;
         }
         Ok(())
     }
@@ -752,6 +974,20 @@ pub const LINEAR_MAX_VERTICES: usize = 48;
 /// Builds tried by [`ConvexPolyhedron::build`], each with a plane four times thicker.
 pub const MAX_BUILD_ATTEMPTS: usize = 5;
 
+/// The inverse of `edge_he`: each half-edge and its twin map to their edge.
+fn edge_of_half_edge(half_edges: &[HalfEdge], edge_he: &[usize]) -> Vec<usize> {
+    let mut out = vec![0; half_edges.len()];
+    for (e, &h) in edge_he.iter().enumerate() {
+        if let Some(he) = half_edges.get(h) {
+            out[h] = e;
+            if let Some(slot) = out.get_mut(he.twin) {
+                *slot = e;
+            }
+        }
+    }
+    out
+}
+
 #[cold]
 fn unreachable_box() -> ConvexPolyhedron {
     // Only reachable if `assemble` rejected the fixed box topology, which it cannot; return an
@@ -767,10 +1003,12 @@ fn unreachable_box() -> ConvexPolyhedron {
         nbr_start: vec![0],
         nbr: Vec::new(),
         edge_he: Vec::new(),
+        he_edge: Vec::new(),
         far: Vec::new(),
         scan: None,
         tolerance: 0.0,
         skipped: 0,
+        dim: 3,
     }
 }
 

@@ -88,10 +88,42 @@ fn plane_of(q: &[DVec3], t: [u32; 3]) -> (DVec3, f64) {
 /// point first. `tol` is the thick-plane half width.
 pub(super) fn quickhull(points: &[DVec3], center: DVec3, tol: f64) -> Raw {
     let q: Vec<DVec3> = points.iter().map(|p| *p - center).collect();
-    let n = q.len();
-    if n == 0 {
+    if q.is_empty() {
         return Raw::Point(0);
     }
+    let (s, nrm) = match initial_simplex(&q, tol) {
+        Ok(seed) => seed,
+        Err(lower_dimensional) => return lower_dimensional,
+    };
+    let mut hull = Builder {
+        q: &q,
+        tol,
+        tris: Vec::new(),
+        twin: Vec::new(),
+        plane: Vec::new(),
+        alive: Vec::new(),
+        outside: Vec::new(),
+        mark: Vec::new(),
+        stamp: 0,
+        mark2: Vec::new(),
+        stamp2: 0,
+        recheck: Vec::new(),
+    };
+    if !hull.seed_tetrahedron(s) {
+        return Raw::Flat { normal: nrm };
+    }
+    hull.partition(s);
+    let skipped = hull.run();
+    Raw::Solid {
+        mesh: hull.into_mesh(),
+        skipped,
+    }
+}
+
+/// Four affinely independent seed points (and the normal of the first three's plane), or the
+/// lower-dimensional answer: the farthest pair of axis extremes, the point farthest from their
+/// line, the point farthest from that plane, each required to be more than `tol` away.
+fn initial_simplex(q: &[DVec3], tol: f64) -> Result<([u32; 4], DVec3), Raw> {
     // Extremes along the axes; the farthest pair of them seeds the simplex.
     let mut ext = [0usize; 6];
     for (i, p) in q.iter().enumerate() {
@@ -116,7 +148,7 @@ pub(super) fn quickhull(points: &[DVec3], center: DVec3, tol: f64) -> Raw {
         }
     }
     if !(best.sqrt() > tol) {
-        return Raw::Point(i0);
+        return Err(Raw::Point(i0));
     }
     let a = q[i0];
     let u = (q[i1] - a).normalize();
@@ -139,11 +171,11 @@ pub(super) fn quickhull(points: &[DVec3], center: DVec3, tol: f64) -> Raw {
                 hi = i;
             }
         }
-        return Raw::Segment(lo, hi);
+        return Err(Raw::Segment(lo, hi));
     }
     let nrm = match u.cross(q[i2] - a).try_normalize() {
         Some(v) => v,
-        None => return Raw::Segment(i0, i1),
+        None => return Err(Raw::Segment(i0, i1)),
     };
     let (mut i3, mut best) = (i0, -1.0);
     for (i, p) in q.iter().enumerate() {
@@ -154,82 +186,19 @@ pub(super) fn quickhull(points: &[DVec3], center: DVec3, tol: f64) -> Raw {
         }
     }
     if !(best > tol) {
-        return Raw::Flat { normal: nrm };
+        return Err(Raw::Flat { normal: nrm });
     }
+    Ok(([i0 as u32, i1 as u32, i2 as u32, i3 as u32], nrm))
+}
 
-    let mut hull = Builder {
-        q: &q,
-        tol,
-        tris: Vec::new(),
-        twin: Vec::new(),
-        plane: Vec::new(),
-        alive: Vec::new(),
-        outside: Vec::new(),
-        mark: Vec::new(),
-        stamp: 0,
-        mark2: Vec::new(),
-        stamp2: 0,
-        recheck: Vec::new(),
-    };
-    // Initial tetrahedron, each face oriented away from the centroid.
-    let s = [i0 as u32, i1 as u32, i2 as u32, i3 as u32];
-    let centroid = (q[i0] + q[i1] + q[i2] + q[i3]) * 0.25;
-    let mut faces = [
-        [s[0], s[1], s[2]],
-        [s[0], s[1], s[3]],
-        [s[0], s[2], s[3]],
-        [s[1], s[2], s[3]],
-    ];
-    for f in faces.iter_mut() {
-        let (nn, d) = plane_of(&q, *f);
-        if nn.dot(centroid) > d {
-            f.swap(1, 2);
-        }
-    }
-    let mut edge_map: HashMap<(u32, u32), u32> = HashMap::new();
-    for (t, f) in faces.iter().enumerate() {
-        hull.push_tri(*f);
-        for i in 0..3 {
-            edge_map.insert((f[i], f[(i + 1) % 3]), (3 * t + i) as u32);
-        }
-    }
-    for (t, f) in faces.iter().enumerate() {
-        for i in 0..3 {
-            let tw = edge_map
-                .get(&(f[(i + 1) % 3], f[i]))
-                .copied()
-                .unwrap_or(NONE);
-            hull.twin[3 * t + i] = tw;
-        }
-    }
-    if hull.twin.contains(&NONE) {
-        return Raw::Flat { normal: nrm };
-    }
-    // Partition: each point goes to the outside set of the first face it is above.
-    for i in 0..n {
-        if s.contains(&(i as u32)) {
-            continue;
-        }
-        let mut near = false;
-        let mut placed = false;
-        for f in 0..4 {
-            let d = hull.dist(f, i);
-            if d > tol {
-                hull.outside[f].push(i as u32);
-                placed = true;
-                break;
-            }
-            near |= d > -tol;
-        }
-        if !placed && near {
-            hull.recheck.push(i as u32);
-        }
-    }
-    let skipped = hull.run();
-    Raw::Solid {
-        mesh: hull.into_mesh(),
-        skipped,
-    }
+/// Buffers of one point insertion.
+#[derive(Default)]
+struct Scratch {
+    visible: Vec<u32>,
+    horizon: Vec<u32>,
+    frames: Vec<(u32, u8, u8)>,
+    orphans: Vec<u32>,
+    forced: Vec<u32>,
 }
 
 struct Builder<'a> {
@@ -250,6 +219,67 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
+    /// The initial tetrahedron on seeds `s`, each face oriented away from the centroid, with
+    /// its twins; false if they do not close (a flat seed).
+    fn seed_tetrahedron(&mut self, s: [u32; 4]) -> bool {
+        let q = self.q;
+        let centroid = s.iter().map(|&i| q[i as usize]).sum::<DVec3>() * 0.25;
+        let mut faces = [
+            [s[0], s[1], s[2]],
+            [s[0], s[1], s[3]],
+            [s[0], s[2], s[3]],
+            [s[1], s[2], s[3]],
+        ];
+        for f in faces.iter_mut() {
+            let (nn, d) = plane_of(q, *f);
+            if nn.dot(centroid) > d {
+                f.swap(1, 2);
+            }
+        }
+        let mut edge_map: HashMap<(u32, u32), u32> = HashMap::new();
+        for (t, f) in faces.iter().enumerate() {
+            self.push_tri(*f);
+            for i in 0..3 {
+                edge_map.insert((f[i], f[(i + 1) % 3]), (3 * t + i) as u32);
+            }
+        }
+        for (t, f) in faces.iter().enumerate() {
+            for i in 0..3 {
+                let tw = edge_map
+                    .get(&(f[(i + 1) % 3], f[i]))
+                    .copied()
+                    .unwrap_or(NONE);
+                self.twin[3 * t + i] = tw;
+            }
+        }
+        !self.twin.contains(&NONE)
+    }
+
+    /// Each point goes to the outside set of the first face it is above; points within the
+    /// thick plane of a face go to the recheck list.
+    fn partition(&mut self, s: [u32; 4]) {
+        let tol = self.tol;
+        for i in 0..self.q.len() {
+            if s.contains(&(i as u32)) {
+                continue;
+            }
+            let mut near = false;
+            let mut placed = false;
+            for f in 0..4 {
+                let d = self.dist(f, i);
+                if d > tol {
+                    self.outside[f].push(i as u32);
+                    placed = true;
+                    break;
+                }
+                near |= d > -tol;
+            }
+            if !placed && near {
+                self.recheck.push(i as u32);
+            }
+        }
+    }
+
     fn push_tri(&mut self, t: [u32; 3]) -> usize {
         let id = self.tris.len();
         self.plane.push(plane_of(self.q, t));
@@ -312,13 +342,11 @@ impl Builder<'_> {
         skipped
     }
 
+    /// Adds the farthest outside point of each stacked face until the stack is empty; returns
+    /// the number of points set aside (skipped).
     fn run_loop(&mut self, stack: &mut Vec<u32>) -> usize {
         let mut skipped = 0;
-        let mut visible: Vec<u32> = Vec::new();
-        let mut horizon: Vec<u32> = Vec::new();
-        let mut frames: Vec<(u32, u8, u8)> = Vec::new();
-        let mut orphans: Vec<u32> = Vec::new();
-        let mut forced: Vec<u32> = Vec::new();
+        let mut w = Scratch::default();
         // Every iteration removes one point from the outside sets for good (added or skipped),
         // and faces are only pushed when they hold points: the loop is bounded by n + faces.
         while let Some(f) = stack.pop() {
@@ -326,91 +354,10 @@ impl Builder<'_> {
             if !self.alive[f] || self.outside[f].is_empty() {
                 continue;
             }
-            let (mut k_best, mut d_best) = (0, f64::NEG_INFINITY);
-            for (k, &i) in self.outside[f].iter().enumerate() {
-                let d = self.dist(f, i as usize);
-                if d > d_best {
-                    d_best = d;
-                    k_best = k;
-                }
-            }
+            let k_best = self.farthest_outside(f);
             let p = self.outside[f][k_best] as usize;
-            // Faces forced visible: the outer neighbour of a degenerate horizon edge (the new
-            // point within tol of the edge's line, which would make a needle cone face).
-            forced.clear();
-            let mut degenerate = false;
-            for _attempt in 0..8 {
-                // Visible region and its horizon, by depth-first search; entering face g through
-                // half-edge t, the edges of g are visited starting after t, which lists the
-                // horizon in order (CCW seen from outside) when the region is a disk.
-                self.stamp = self.stamp.wrapping_add(1);
-                if self.stamp == 0 {
-                    self.mark.iter_mut().for_each(|m| *m = 0);
-                    self.stamp = 1;
-                }
-                let stamp = self.stamp;
-                visible.clear();
-                horizon.clear();
-                frames.clear();
-                self.mark[f] = stamp;
-                visible.push(f as u32);
-                frames.push((f as u32, 0, 0));
-                while let Some(top) = frames.last_mut() {
-                    if top.2 == 3 {
-                        frames.pop();
-                        continue;
-                    }
-                    let (face, e) = (top.0 as usize, (top.1 + top.2) % 3);
-                    top.2 += 1;
-                    let h = 3 * face + e as usize;
-                    let t = self.twin[h] as usize;
-                    let g = t / 3;
-                    if self.mark[g] == stamp {
-                        continue;
-                    }
-                    if self.dist(g, p) > 0.0 || forced.contains(&(g as u32)) {
-                        self.mark[g] = stamp;
-                        visible.push(g as u32);
-                        frames.push((g as u32, ((t % 3 + 1) % 3) as u8, 0));
-                    } else {
-                        horizon.push(h as u32);
-                    }
-                }
-                // A point within tol of a horizon edge's line would make a needle face. If
-                // one end of the edge lies between the other end and the point, that end is
-                // no longer a vertex: force every face around it visible and search again.
-                // If the point lies over the edge itself, it is within tol of the hull.
-                degenerate = false;
-                let mut on_edge = false;
-                let before = forced.len();
-                for &h in &horizon {
-                    let (t, e) = (h as usize / 3, h as usize % 3);
-                    let a = self.q[self.tris[t][e] as usize];
-                    let b = self.q[self.tris[t][(e + 1) % 3] as usize];
-                    let ab = b - a;
-                    let ap = self.q[p] - a;
-                    let height = ab.cross(ap).length();
-                    if !(height > self.tol * ab.length()) {
-                        degenerate = true;
-                        let along = ap.dot(ab);
-                        let fan_from = if along > ab.length_squared() {
-                            Some(3 * t + (e + 1) % 3) // b is between a and p
-                        } else if along < 0.0 {
-                            Some(h as usize) // a is between b and p
-                        } else {
-                            None
-                        };
-                        match fan_from {
-                            Some(x) => self.fan_faces(x, &mut forced),
-                            None => on_edge = true,
-                        }
-                    }
-                }
-                if !degenerate || on_edge || forced.len() == before {
-                    break;
-                }
-            }
-            if degenerate || !self.horizon_is_simple_cycle(&horizon) {
+            let degenerate = self.horizon_of(f, p, &mut w);
+            if degenerate || !self.horizon_is_simple_cycle(&w.horizon) {
                 // Inconsistent visibility (rounding inside the thick plane) or a needle face:
                 // set the point aside for the final containment pass.
                 self.outside[f].swap_remove(k_best);
@@ -419,67 +366,179 @@ impl Builder<'_> {
                 stack.push(f as u32);
                 continue;
             }
-            orphans.clear();
-            for &g in &visible {
-                let g = g as usize;
-                self.alive[g] = false;
-                self.recheck.extend_from_slice(&self.tris[g]);
-                orphans.append(&mut self.outside[g]);
+            let first = self.cone(p, &mut w);
+            self.place_orphans(p, first, &mut w, stack);
+        }
+        skipped
+    }
+
+    /// The index in face `f`'s outside set of its farthest point.
+    fn farthest_outside(&self, f: usize) -> usize {
+        let (mut k_best, mut d_best) = (0, f64::NEG_INFINITY);
+        for (k, &i) in self.outside[f].iter().enumerate() {
+            let d = self.dist(f, i as usize);
+            if d > d_best {
+                d_best = d;
+                k_best = k;
             }
-            let first = self.tris.len();
-            let hn = horizon.len();
-            for &h in &horizon {
+        }
+        k_best
+    }
+
+    /// The faces visible from `p` (starting at `f`) and their horizon in `w`; returns whether
+    /// the horizon stayed degenerate (a needle face) after forcing faces visible.
+    fn horizon_of(&mut self, f: usize, p: usize, w: &mut Scratch) -> bool {
+        // Faces forced visible: the outer neighbour of a degenerate horizon edge (the new
+        // point within tol of the edge's line, which would make a needle cone face).
+        w.forced.clear();
+        let mut degenerate = false;
+        for _attempt in 0..8 {
+            self.visible_region(f, p, w);
+            // A point within tol of a horizon edge's line would make a needle face. If one end
+            // of the edge lies between the other end and the point, that end is no longer a
+            // vertex: force every face around it visible and search again. If the point lies
+            // over the edge itself, it is within tol of the hull.
+            degenerate = false;
+            let mut on_edge = false;
+            let before = w.forced.len();
+            for &h in &w.horizon {
                 let (t, e) = (h as usize / 3, h as usize % 3);
-                let a = self.tris[t][e];
-                let b = self.tris[t][(e + 1) % 3];
-                let nf = self.push_tri([a, b, p as u32]);
-                let tw = self.twin[h as usize];
-                self.twin[3 * nf] = tw;
-                self.twin[tw as usize] = (3 * nf) as u32;
-            }
-            for k in 0..hn {
-                let cur = first + k;
-                let nxt = first + (k + 1) % hn;
-                self.twin[3 * cur + 1] = (3 * nxt + 2) as u32;
-                self.twin[3 * nxt + 2] = (3 * cur + 1) as u32;
-            }
-            for &i in &orphans {
-                if i as usize == p {
-                    continue;
-                }
-                let mut best = (f64::NEG_INFINITY, first);
-                let mut placed = false;
-                for nf in first..first + hn {
-                    let d = self.dist(nf, i as usize);
-                    if d > self.tol {
-                        self.outside[nf].push(i);
-                        placed = true;
-                        break;
-                    }
-                    if d > best.0 {
-                        best = (d, nf);
-                    }
-                }
-                // Barber et al.'s lemma only says a point outside the new hull is above some new
-                // face, not by more than tol: when faces meet at tiny dihedral angles (thin
-                // slabs), a point in a new face's thick plane can be well above a nearby face.
-                // Search the faces around the best new face whose thick plane holds the point.
-                if !placed && best.0 > -self.tol {
-                    if let Some(g) = self.find_above(best.1, i as usize, &mut frames) {
-                        self.outside[g].push(i);
-                        stack.push(g as u32);
+                let a = self.q[self.tris[t][e] as usize];
+                let b = self.q[self.tris[t][(e + 1) % 3] as usize];
+                let ab = b - a;
+                let ap = self.q[p] - a;
+                let height = ab.cross(ap).length();
+                if !(height > self.tol * ab.length()) {
+                    degenerate = true;
+                    let along = ap.dot(ab);
+                    let fan_from = if along > ab.length_squared() {
+                        Some(3 * t + (e + 1) % 3) // b is between a and p
+                    } else if along < 0.0 {
+                        Some(h as usize) // a is between b and p
                     } else {
-                        self.recheck.push(i);
+                        None
+                    };
+                    match fan_from {
+                        Some(x) => self.fan_faces(x, &mut w.forced),
+                        None => on_edge = true,
                     }
                 }
             }
+            if !degenerate || on_edge || w.forced.len() == before {
+                break;
+            }
+        }
+        degenerate
+    }
+
+    /// Visible region and its horizon, by depth-first search from face `f`; entering face g
+    /// through half-edge t, the edges of g are visited starting after t, which lists the
+    /// horizon in order (CCW seen from outside) when the region is a disk.
+    fn visible_region(&mut self, f: usize, p: usize, w: &mut Scratch) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        w.visible.clear();
+        w.horizon.clear();
+        w.frames.clear();
+        self.mark[f] = stamp;
+        w.visible.push(f as u32);
+        w.frames.push((f as u32, 0, 0));
+        while let Some(top) = w.frames.last_mut() {
+            if top.2 == 3 {
+                w.frames.pop();
+                continue;
+            }
+            let (face, e) = (top.0 as usize, (top.1 + top.2) % 3);
+            top.2 += 1;
+            let h = 3 * face + e as usize;
+            let t = self.twin[h] as usize;
+            let g = t / 3;
+            if self.mark[g] == stamp {
+                continue;
+            }
+            if self.dist(g, p) > 0.0 || w.forced.contains(&(g as u32)) {
+                self.mark[g] = stamp;
+                w.visible.push(g as u32);
+                w.frames.push((g as u32, ((t % 3 + 1) % 3) as u8, 0));
+            } else {
+                w.horizon.push(h as u32);
+            }
+        }
+    }
+
+    /// Deletes the visible faces (their points become orphans) and adds the cone of new faces
+    /// from the horizon to `p`; returns the first new face.
+    fn cone(&mut self, p: usize, w: &mut Scratch) -> usize {
+        w.orphans.clear();
+        for &g in &w.visible {
+            let g = g as usize;
+            self.alive[g] = false;
+            self.recheck.extend_from_slice(&self.tris[g]);
+            w.orphans.append(&mut self.outside[g]);
+        }
+        let first = self.tris.len();
+        let hn = w.horizon.len();
+        for &h in &w.horizon {
+            let (t, e) = (h as usize / 3, h as usize % 3);
+            let a = self.tris[t][e];
+            let b = self.tris[t][(e + 1) % 3];
+            let nf = self.push_tri([a, b, p as u32]);
+            let tw = self.twin[h as usize];
+            self.twin[3 * nf] = tw;
+            self.twin[tw as usize] = (3 * nf) as u32;
+        }
+        for k in 0..hn {
+            let cur = first + k;
+            let nxt = first + (k + 1) % hn;
+            self.twin[3 * cur + 1] = (3 * nxt + 2) as u32;
+            self.twin[3 * nxt + 2] = (3 * cur + 1) as u32;
+        }
+        first
+    }
+
+    /// Assigns the orphans to the new faces `first..` (or, within a thick plane, to a face
+    /// found by flooding) and stacks the new faces that hold points.
+    fn place_orphans(&mut self, p: usize, first: usize, w: &mut Scratch, stack: &mut Vec<u32>) {
+        let hn = w.horizon.len();
+        for &i in &w.orphans {
+            if i as usize == p {
+                continue;
+            }
+            let mut best = (f64::NEG_INFINITY, first);
+            let mut placed = false;
             for nf in first..first + hn {
-                if !self.outside[nf].is_empty() {
-                    stack.push(nf as u32);
+                let d = self.dist(nf, i as usize);
+                if d > self.tol {
+                    self.outside[nf].push(i);
+                    placed = true;
+                    break;
+                }
+                if d > best.0 {
+                    best = (d, nf);
+                }
+            }
+            // Barber et al.'s lemma only says a point outside the new hull is above some new
+            // face, not by more than tol: when faces meet at tiny dihedral angles (thin slabs),
+            // a point in a new face's thick plane can be well above a nearby face. Search the
+            // faces around the best new face whose thick plane holds the point.
+            if !placed && best.0 > -self.tol {
+                if let Some(g) = self.find_above(best.1, i as usize, &mut w.frames) {
+                    self.outside[g].push(i);
+                    stack.push(g as u32);
+                } else {
+                    self.recheck.push(i);
                 }
             }
         }
-        skipped
+        for nf in first..first + hn {
+            if !self.outside[nf].is_empty() {
+                stack.push(nf as u32);
+            }
+        }
     }
 
     /// Flood from face `start` over faces whose thick plane holds point `i` (distance above
@@ -587,21 +646,10 @@ impl Builder<'_> {
     }
 }
 
-/// A polygonal face of the merged hull: vertex indices (input indices, CCW from outside).
-pub(super) type Polygon = Vec<u32>;
-
-/// Merges coplanar triangles (every vertex within `tol` of the plane of the group's largest
-/// triangle, normals on the same side) into polygons, drops vertices that end up between only
-/// two faces (they lie on the faces' common edge within `tol`), then merges any two faces
-/// whose common edge is concave by more than `tol` until none is (bounded rounds). Falls back
-/// to unmerged triangles for a group whose boundary is not a simple cycle.
-pub(super) fn merge(
-    mesh: &TriMesh,
-    points: &[DVec3],
-    center: DVec3,
-    tol: f64,
-) -> Vec<(Polygon, (DVec3, f64))> {
-    let q = |i: u32| points[i as usize] - center;
+/// Groups of edge-connected triangles within `tol` of the plane of the group's largest
+/// triangle (seeded largest first, flooding across edges); returns each triangle's group and
+/// the group count.
+fn coplanar_groups(mesh: &TriMesh, q: &impl Fn(u32) -> DVec3, tol: f64) -> (Vec<u32>, u32) {
     let nt = mesh.tris.len();
     let planes: Vec<(DVec3, f64)> = mesh
         .tris
@@ -648,6 +696,26 @@ pub(super) fn merge(
         }
         ng += 1;
     }
+    (group, ng)
+}
+
+/// A polygonal face of the merged hull: vertex indices (input indices, CCW from outside).
+pub(super) type Polygon = Vec<u32>;
+
+/// Merges coplanar triangles (every vertex within `tol` of the plane of the group's largest
+/// triangle, normals on the same side) into polygons, drops vertices that end up between only
+/// two faces (they lie on the faces' common edge within `tol`), then merges any two faces
+/// whose common edge is concave by more than `tol` until none is (bounded rounds). Falls back
+/// to unmerged triangles for a group whose boundary is not a simple cycle.
+pub(super) fn merge(
+    mesh: &TriMesh,
+    points: &[DVec3],
+    center: DVec3,
+    tol: f64,
+) -> Vec<(Polygon, (DVec3, f64))> {
+    let q = |i: u32| points[i as usize] - center;
+    let nt = mesh.tris.len();
+    let (group, ng) = coplanar_groups(mesh, &q, tol);
     // Union-find over groups for the concavity repair.
     let mut parent: Vec<u32> = (0..ng).collect();
     fn find(parent: &mut [u32], mut x: u32) -> u32 {

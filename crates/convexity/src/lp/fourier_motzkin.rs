@@ -243,6 +243,67 @@ fn eliminate(
     limits: &FmOptions,
     use_chernikov: bool,
 ) -> Result<FmReport, FmError> {
+    check_limits(system, limits)?;
+    let d = system.dim();
+    let mut stats = FmStats::default();
+    let mut rows = input_rows(system);
+    stats.pruned_duplicates += dedupe(&mut rows);
+    stats.rows_per_stage.push(rows.len());
+    stats.peak_rows = rows.len();
+    // stages[j]: the system before eliminating variable d − 1 − j.
+    let mut stages: Vec<Vec<Row>> = Vec::with_capacity(d);
+    let mut chernikov = use_chernikov;
+    for var in (0..d).rev() {
+        let (p, n, z) = split_by_sign(&mut rows, var);
+        let predicted = z.len() + p.len() * n.len();
+        if predicted > limits.max_rows {
+            return Err(FmError::TooLarge {
+                variable: var,
+                rows: predicted,
+                limit: limits.max_rows,
+            });
+        }
+        let mut stage = Vec::with_capacity(p.len() + n.len() + z.len());
+        stage.extend(p.iter().cloned());
+        stage.extend(n.iter().cloned());
+        stage.extend(z.iter().cloned());
+        stages.push(stage);
+        let next = combine(&p, &n, z, var, d - var, chernikov, &mut stats);
+        rows = match drop_empty_rows(next, limits.rel_tolerance) {
+            Ok(kept) => kept,
+            Err(combination) => {
+                return Ok(FmReport {
+                    outcome: FmOutcome::Infeasible { combination },
+                    stats,
+                })
+            }
+        };
+        stats.pruned_duplicates += dedupe(&mut rows);
+        if limits.lp_prune && var > 0 && rows.len() > 2 * var + 2 {
+            let pruned = lp_prune(&mut rows, var, limits.rel_tolerance);
+            stats.pruned_lp += pruned;
+            // Chernikov's rule assumes every row of the full elimination is present (a row it
+            // drops is implied by rows of smaller history); once the LP has removed rows that
+            // assumption fails (a test found a feasible verdict for an infeasible system), so
+            // from here on the LP does all the pruning.
+            chernikov &= pruned == 0;
+        }
+        stats.rows_per_stage.push(rows.len());
+        stats.peak_rows = stats.peak_rows.max(rows.len());
+    }
+    let x = back_substitute(&stages, d);
+    let max_violation = system.violation(&x);
+    Ok(FmReport {
+        outcome: FmOutcome::Feasible {
+            point: x,
+            max_violation,
+        },
+        stats,
+    })
+}
+
+/// The variable and row limits, checked before any work.
+fn check_limits(system: &Halfspaces, limits: &FmOptions) -> Result<(), FmError> {
     let d = system.dim();
     if d > limits.max_dim {
         return Err(FmError::TooManyVariables {
@@ -257,9 +318,13 @@ fn eliminate(
             limit: limits.max_rows,
         });
     }
+    Ok(())
+}
+
+/// The input rows, normalised, each its own combination.
+fn input_rows(system: &Halfspaces) -> Vec<Row> {
     let big_s = system.magnitude();
-    let mut stats = FmStats::default();
-    let mut rows: Vec<Row> = (0..system.len())
+    (0..system.len())
         .map(|i| {
             let nl = system.normal_length(i);
             let mut r = Row {
@@ -271,102 +336,90 @@ fn eliminate(
             r.normalise();
             r
         })
-        .collect();
-    stats.pruned_duplicates += dedupe(&mut rows);
-    stats.rows_per_stage.push(rows.len());
-    stats.peak_rows = rows.len();
-    // stages[j]: the system before eliminating variable d − 1 − j.
-    let mut stages: Vec<Vec<Row>> = Vec::with_capacity(d);
-    let mut chernikov = use_chernikov;
-    for var in (0..d).rev() {
-        let (mut p, mut n, mut z) = (Vec::new(), Vec::new(), Vec::new());
-        for mut r in rows.drain(..) {
-            let c = r.coef[var];
-            if c > 1e-14 {
-                p.push(r);
-            } else if c < -1e-14 {
-                n.push(r);
-            } else {
-                r.coef[var] = 0.0;
-                z.push(r);
-            }
+        .collect()
+}
+
+/// Drains `rows` into those with a positive, negative and zero coefficient of `var`.
+fn split_by_sign(rows: &mut Vec<Row>, var: usize) -> (Vec<Row>, Vec<Row>, Vec<Row>) {
+    let (mut p, mut n, mut z) = (Vec::new(), Vec::new(), Vec::new());
+    for mut r in rows.drain(..) {
+        let c = r.coef[var];
+        if c > 1e-14 {
+            p.push(r);
+        } else if c < -1e-14 {
+            n.push(r);
+        } else {
+            r.coef[var] = 0.0;
+            z.push(r);
         }
-        let predicted = z.len() + p.len() * n.len();
-        if predicted > limits.max_rows {
-            return Err(FmError::TooLarge {
-                variable: var,
-                rows: predicted,
-                limit: limits.max_rows,
-            });
-        }
-        let mut stage = Vec::with_capacity(p.len() + n.len() + z.len());
-        stage.extend(p.iter().cloned());
-        stage.extend(n.iter().cloned());
-        stage.extend(z.iter().cloned());
-        stages.push(stage);
-        let eliminated = d - var;
-        let mut next = z;
-        for rp in &p {
-            for rn in &n {
-                let combo = merge(
-                    &rp.combo,
-                    1.0 / rp.coef[var],
-                    &rn.combo,
-                    -1.0 / rn.coef[var],
-                );
-                if chernikov && combo.len() > eliminated + 1 {
-                    stats.pruned_chernikov += 1;
-                    continue;
-                }
-                let (fp, fn_) = (1.0 / rp.coef[var], -1.0 / rn.coef[var]);
-                let mut coef: Vec<f64> = rp
-                    .coef
-                    .iter()
-                    .zip(&rn.coef)
-                    .map(|(a, b)| fp * a + fn_ * b)
-                    .collect();
-                coef[var] = 0.0;
-                let mut r = Row {
-                    coef,
-                    off: fp * rp.off + fn_ * rn.off,
-                    combo,
-                    mag: fp * rp.mag + fn_ * rn.mag,
-                };
-                r.normalise();
-                next.push(r);
-            }
-        }
-        // Rows without variables: `0 ≤ off`.
-        let mut kept = Vec::with_capacity(next.len());
-        for r in next {
-            if r.is_zero() {
-                if r.off < -limits.rel_tolerance * r.mag {
-                    return Ok(FmReport {
-                        outcome: FmOutcome::Infeasible {
-                            combination: Farkas { weights: r.combo },
-                        },
-                        stats,
-                    });
-                }
-            } else {
-                kept.push(r);
-            }
-        }
-        rows = kept;
-        stats.pruned_duplicates += dedupe(&mut rows);
-        if limits.lp_prune && var > 0 && rows.len() > 2 * var + 2 {
-            let pruned = lp_prune(&mut rows, var, limits.rel_tolerance);
-            stats.pruned_lp += pruned;
-            // Chernikov's rule assumes every row of the full elimination is present (a row it
-            // drops is implied by rows of smaller history); once the LP has removed rows that
-            // assumption fails (a test found a feasible verdict for an infeasible system), so
-            // from here on the LP does all the pruning.
-            chernikov &= pruned == 0;
-        }
-        stats.rows_per_stage.push(rows.len());
-        stats.peak_rows = stats.peak_rows.max(rows.len());
     }
-    // Back-substitution, first variable first.
+    (p, n, z)
+}
+
+/// The projected system: `z` plus every combination `p/|pₖ| + q/|qₖ|` in which `var` cancels
+/// (skipping those Chernikov's rule marks redundant after `eliminated` steps).
+fn combine(
+    p: &[Row],
+    n: &[Row],
+    z: Vec<Row>,
+    var: usize,
+    eliminated: usize,
+    chernikov: bool,
+    stats: &mut FmStats,
+) -> Vec<Row> {
+    let mut next = z;
+    for rp in p {
+        for rn in n {
+            let combo = merge(
+                &rp.combo,
+                1.0 / rp.coef[var],
+                &rn.combo,
+                -1.0 / rn.coef[var],
+            );
+            if chernikov && combo.len() > eliminated + 1 {
+                stats.pruned_chernikov += 1;
+                continue;
+            }
+            let (fp, fn_) = (1.0 / rp.coef[var], -1.0 / rn.coef[var]);
+            let mut coef: Vec<f64> = rp
+                .coef
+                .iter()
+                .zip(&rn.coef)
+                .map(|(a, b)| fp * a + fn_ * b)
+                .collect();
+            coef[var] = 0.0;
+            let mut r = Row {
+                coef,
+                off: fp * rp.off + fn_ * rn.off,
+                combo,
+                mag: fp * rp.mag + fn_ * rn.mag,
+            };
+            r.normalise();
+            next.push(r);
+        }
+    }
+    next
+}
+
+/// Drops rows without variables (`0 ≤ off`); a violated one (`off` below its rounding scale)
+/// is the Farkas certificate.
+fn drop_empty_rows(next: Vec<Row>, rel_tolerance: f64) -> Result<Vec<Row>, Farkas> {
+    let mut kept = Vec::with_capacity(next.len());
+    for r in next {
+        if r.is_zero() {
+            if r.off < -rel_tolerance * r.mag {
+                return Err(Farkas { weights: r.combo });
+            }
+        } else {
+            kept.push(r);
+        }
+    }
+    Ok(kept)
+}
+
+/// Back-substitution, first variable first: each variable takes the middle of its interval
+/// given the earlier ones (or the residual-balancing point when rounding crossed the bounds).
+fn back_substitute(stages: &[Vec<Row>], d: usize) -> Vec<f64> {
     let mut x = vec![0.0; d];
     for var in 0..d {
         let Some(stage) = stages.get(d - 1 - var) else {
@@ -397,14 +450,7 @@ fn eliminate(
             (hi.1 * hi.0 + lo.1 * lo.0) / (hi.1 + lo.1)
         };
     }
-    let max_violation = system.violation(&x);
-    Ok(FmReport {
-        outcome: FmOutcome::Feasible {
-            point: x,
-            max_violation,
-        },
-        stats,
-    })
+    x
 }
 
 /// `fa·a + fb·b` over sorted sparse combinations.
@@ -509,6 +555,133 @@ fn lp_prune(rows: &mut Vec<Row>, nvar: usize, rel: f64) -> usize {
     let mut k = keep.into_iter();
     rows.retain(|_| k.next().unwrap_or(true));
     before - rows.len()
+}
+
+/// The half-space form of the hull of any non-empty finite 2D or 3D point set, for the
+/// half-space methods: a solid's facets (3D: the robust [`ConvexPolyhedron::build`]; 2D: the
+/// planar hull's edges); a flat, collinear or single-point set as *equality rows*: each
+/// direction the set does not span gets the pair `n·x ≤ max`, `−n·x ≤ −min` over the points
+/// (equal up to the points' own rounding), and the spanned directions get the lower-dimensional
+/// hull's facets (a polygon's sides `e × n`, a segment's ends `±d`). Every input point
+/// satisfies every row by construction (each offset is the maximum of the same dot products).
+/// Errors: empty or non-finite input, a dimension other than 2 or 3 (naming `points`), and the
+/// bounded-set check of [`BoundedHalfspaces::new`], each with its cause.
+pub fn hull_halfspaces<V: Vector>(points: &[V]) -> Result<BoundedHalfspaces<V>, InputError> {
+    let rows: Vec<Vec<f64>> = points.iter().map(|p| p.to_vec()).collect();
+    let normals = match V::DIM {
+        3 => {
+            let p3: Vec<glam::DVec3> = rows
+                .iter()
+                .map(|r| glam::DVec3::new(r[0], r[1], r[2]))
+                .collect();
+            hull_normals_3d(&p3)?
+        }
+        2 => {
+            let p2: Vec<glam::DVec2> = rows.iter().map(|r| glam::DVec2::new(r[0], r[1])).collect();
+            hull_normals_2d(&p2)?
+        }
+        d => {
+            return Err(InputError::new(
+                "points",
+                crate::error::Problem::Invalid(format!("dimension {d} is not supported")),
+            ))
+        }
+    };
+    // Each offset is the largest `n·p` over the points, so every point satisfies every row,
+    // plus a pad of four hull tolerances (`64 ε Σ_k max|p_k|`, the thick plane of
+    // `crate::hull`): rounded facet planes of a nearly degenerate solid (a needle facet) can
+    // otherwise leave an LP unable to find the set's interior.
+    let pad = 4.0 * hull_tolerance(&rows);
+    let offsets: Vec<f64> = normals
+        .iter()
+        .map(|n| {
+            rows.iter()
+                .map(|r| dot(n, r))
+                .fold(f64::NEG_INFINITY, f64::max)
+                + pad
+        })
+        .collect();
+    BoundedHalfspaces::new(Halfspaces::from_rows(&normals, &offsets)?)
+}
+
+/// The hull's thick-plane half width for points given as rows (see `crate::hull`).
+fn hull_tolerance(rows: &[Vec<f64>]) -> f64 {
+    let dim = rows.first().map_or(0, Vec::len);
+    let sum: f64 = (0..dim)
+        .map(|k| rows.iter().map(|r| r[k].abs()).fold(0.0, f64::max))
+        .sum();
+    16.0 * f64::EPSILON * sum
+}
+
+/// Row normals of a 3D hull (see [`hull_halfspaces`]).
+fn hull_normals_3d(p: &[glam::DVec3]) -> Result<Vec<Vec<f64>>, InputError> {
+    use crate::hull::{ConvexPolyhedron, HullOptions, HullResult};
+    use glam::DVec3;
+    let v = |n: DVec3| vec![n.x, n.y, n.z];
+    let mut out = Vec::new();
+    match ConvexPolyhedron::build(p, &HullOptions::default())? {
+        HullResult::Solid(h) => out.extend((0..h.num_faces()).map(|f| v(h.face_plane(f).0))),
+        HullResult::Flat {
+            normal, vertices, ..
+        } => {
+            out.extend([v(normal), v(-normal)]);
+            for k in 0..vertices.len() {
+                let e = vertices[(k + 1) % vertices.len()] - vertices[k];
+                if let Some(u) = e.cross(normal).try_normalize() {
+                    out.push(v(u));
+                }
+            }
+            if vertices.len() < 3 {
+                out.extend(box_rows(3));
+            }
+        }
+        HullResult::Segment { a, b } => {
+            let d = (b - a).normalize_or(DVec3::X);
+            let u = d.any_orthonormal_vector();
+            let w = d.cross(u);
+            out.extend([v(d), v(-d), v(u), v(-u), v(w), v(-w)]);
+        }
+        HullResult::Point(_) => out.extend(box_rows(3)),
+    }
+    Ok(out)
+}
+
+/// Row normals of a 2D hull (see [`hull_halfspaces`]).
+fn hull_normals_2d(p: &[glam::DVec2]) -> Result<Vec<Vec<f64>>, InputError> {
+    if p.is_empty() {
+        return Err(InputError::new("points", crate::error::Problem::Empty));
+    }
+    for (i, q) in p.iter().enumerate() {
+        crate::math::vector::finite_vec(&format!("points[{i}]"), *q)?;
+    }
+    let idx = crate::math::hull2d::hull2d(p);
+    let hull: Vec<glam::DVec2> = idx.iter().filter_map(|&i| p.get(i).copied()).collect();
+    let mut out = Vec::new();
+    for k in 0..hull.len() {
+        let e = hull[(k + 1) % hull.len()] - hull[k];
+        // Counter-clockwise hull: the outward normal of an edge is (e_y, −e_x).
+        if let Some(n) = glam::DVec2::new(e.y, -e.x).try_normalize() {
+            out.push(vec![n.x, n.y]);
+        }
+    }
+    if hull.len() < 3 {
+        // A segment or a point: its direction's rows (above) plus the axes close it.
+        out.extend(box_rows(2));
+    }
+    Ok(out)
+}
+
+/// `±e_k` for every axis: closes any lower-dimensional hull.
+fn box_rows(dim: usize) -> Vec<Vec<f64>> {
+    let mut out = Vec::new();
+    for k in 0..dim {
+        for s in [1.0, -1.0] {
+            let mut n = vec![0.0; dim];
+            n[k] = s;
+            out.push(n);
+        }
+    }
+    out
 }
 
 /// Fourier–Motzkin on a posed pair of bounded 2D/3D half-space shapes: the entry for

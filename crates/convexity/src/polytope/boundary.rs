@@ -34,13 +34,19 @@
 //! *Real-Time Collision Detection* §5.5 and §9.3 background; Moore & Wilhelms 1988.
 //! Complexity: O(V·F + E·F) for the test, O(F + E²) for the certificate of a separated pair:
 //! a reference for small polyhedra, not a production test.
-//! Preconditions: two solid `ConvexPolyhedron`s (validated hulls) and valid poses.
+//! Lower-dimensional polytopes (`ConvexPolyhedron::from_points_any`): the theorem holds for
+//! faces of any dimension; a two-sided polygon contains exactly the points on its fan
+//! triangles, a segment the points on it (exact collinearity: all three coordinate
+//! projections), a point itself; two segments are also tested edge against edge (they have no
+//! face), and a separated pair adds the axes of `sat3d::low_dim_axes` to the candidates.
+//! Preconditions: two `ConvexPolyhedron`s (validated hulls) and valid poses.
 //! Failure modes: none; the verdict may be `Undetermined` as described.
 
 use crate::gjk;
 use crate::gjk::minkowski::MinkowskiDifference;
 use crate::hull::ConvexPolyhedron;
 use crate::math::pose::Pose3;
+use crate::polytope::sat3d::{low_dim_axes, LowDim};
 use crate::verdict::Status;
 use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
 use glam::DVec3;
@@ -59,6 +65,8 @@ pub enum Witness {
     EdgeOfBFaceOfA { edge: usize, face: usize },
     /// The centroid of face `face` of B lies in A.
     FaceCentroidOfB { face: usize },
+    /// Edge `edge_a` of A meets edge `edge_b` of B (two segments).
+    EdgesMeet { edge_a: usize, edge_b: usize },
     /// No step found a common point: the polyhedra are disjoint.
     Disjoint,
 }
@@ -132,11 +140,36 @@ impl<'a> World<'a> {
     }
 
     /// Whether `p` lies in the closed polyhedron: on the inner side of, or on, every face
-    /// (fan) triangle's plane.
+    /// (fan) triangle's plane. A two-sided polygon contains the points on its fan triangles, a
+    /// segment the points on it, a point itself.
     fn contains(&self, p: DVec3) -> bool {
+        match self.poly.dimension() {
+            0 => return self.v.first() == Some(&p),
+            1 => return self.v.len() == 2 && on_segment(p, self.v[0], self.v[1]),
+            2 => {
+                return self.faces.first().is_some_and(|f| {
+                    (1..f.len().saturating_sub(1)).any(|k| on_triangle(p, f[0], f[k], f[k + 1]))
+                })
+            }
+            _ => {}
+        }
         self.faces.iter().zip(&self.inner).all(|(f, &s)| {
             (1..f.len().saturating_sub(1)).all(|k| o3(f[0], f[k], f[k + 1], p) * s >= 0.0)
         })
+    }
+
+    /// The world geometry for [`low_dim_axes`].
+    fn low_dim(&self) -> LowDim {
+        LowDim {
+            vertices: self.v.clone(),
+            edges: (0..self.poly.num_edges()).map(|e| self.edge(e)).collect(),
+            normal: (self.poly.dimension() == 2)
+                .then(|| self.faces.first())
+                .flatten()
+                .filter(|f| f.len() >= 3)
+                .and_then(|f| (f[1] - f[0]).cross(f[2] - f[0]).try_normalize()),
+            dim: self.poly.dimension(),
+        }
     }
 
     fn edge(&self, e: usize) -> (DVec3, DVec3) {
@@ -144,6 +177,59 @@ impl<'a> World<'a> {
         let to = self.poly.half_edge(h.next).origin;
         (self.v[h.origin], self.v[to])
     }
+}
+
+/// Whether `p` lies on the closed segment `ab`, exactly: its three coordinate projections are
+/// collinear (the components of `(b − a) × (p − a)` are those orientations) and `p` is in the
+/// segment's bounding box.
+fn on_segment(p: DVec3, a: DVec3, b: DVec3) -> bool {
+    (0..3).all(|axis| orient2d(project(a, axis), project(b, axis), project(p, axis)) == 0.0)
+        && p.cmpge(a.min(b)).all()
+        && p.cmple(a.max(b)).all()
+}
+
+/// Whether `p` lies on the closed triangle `abc`, exactly (coplanar, then inside in the
+/// projection that drops the normal's dominant coordinate; a zero-area triangle by its edges).
+fn on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> bool {
+    if o3(a, b, c, p) != 0.0 {
+        return false;
+    }
+    segment_triangle(p, p, a, b, c).is_some()
+        || on_segment(p, a, b)
+        || on_segment(p, b, c)
+        || on_segment(p, c, a)
+}
+
+/// A common point of the closed segments `pq` and `rs`, decided exactly: coplanar, then the
+/// 2D segment test in a projection where they are not degenerate (or a vertex on the other).
+fn segment_segment(p: DVec3, q: DVec3, r: DVec3, s: DVec3) -> Option<DVec3> {
+    for (x, a, b) in [(p, r, s), (q, r, s), (r, p, q), (s, p, q)] {
+        if on_segment(x, a, b) {
+            return Some(x);
+        }
+    }
+    if o3(p, q, r, s) != 0.0 {
+        return None;
+    }
+    for axis in 0..3 {
+        let (p2, q2, r2, s2) = (
+            project(p, axis),
+            project(q, axis),
+            project(r, axis),
+            project(s, axis),
+        );
+        let (d1, d2) = (orient2d(p2, q2, r2), orient2d(p2, q2, s2));
+        let (d3, d4) = (orient2d(r2, s2, p2), orient2d(r2, s2, q2));
+        if d1 == 0.0 && d2 == 0.0 {
+            continue; // collinear in this projection: another decides
+        }
+        if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
+            let t = d3 / (d3 - d4);
+            return Some(p + (q - p) * t);
+        }
+        return None;
+    }
+    None
 }
 
 /// Drops the coordinate where `n` is largest, keeping orientation-consistent 2D coordinates
@@ -226,11 +312,17 @@ fn coplanar_segment_triangle(p: DVec3, q: DVec3, a: DVec3, b: DVec3, c: DVec3) -
     None
 }
 
-/// Whether an edge of `x` meets a face of `y`; returns (edge, face, point).
+/// Whether an edge of `x` meets a face of `y`; returns (edge, face, point). A two-sided
+/// polygon's second face is the first one reversed and is not tested again.
 fn edge_face(x: &World, y: &World) -> Option<(usize, usize, DVec3)> {
+    let faces = if y.poly.dimension() == 2 {
+        1
+    } else {
+        y.faces.len()
+    };
     for e in 0..x.poly.num_edges() {
         let (p, q) = x.edge(e);
-        for (f, loop_) in y.faces.iter().enumerate() {
+        for (f, loop_) in y.faces.iter().enumerate().take(faces) {
             for k in 1..loop_.len().saturating_sub(1) {
                 if let Some(pt) = segment_triangle(p, q, loop_[0], loop_[k], loop_[k + 1]) {
                     return Some((e, f, pt));
@@ -280,6 +372,13 @@ fn best_axis(a: &World, b: &World) -> Option<SeparatingAxis<DVec3>> {
             consider(gap_along((q - p).cross(s - r)));
         }
     }
+    if a.poly.dimension() < 3 || b.poly.dimension() < 3 {
+        let mut axes = Vec::new();
+        low_dim_axes(&a.low_dim(), &b.low_dim(), &mut axes);
+        for n in axes {
+            consider(gap_along(n));
+        }
+    }
     best
 }
 
@@ -318,6 +417,19 @@ pub fn intersect(
     }
     if let Some((edge, face, p)) = edge_face(&wb, &wa) {
         return hit(p, Witness::EdgeOfBFaceOfA { edge, face });
+    }
+    // Two shapes without faces (segments) meet edge to edge.
+    if a.dimension() <= 1 && b.dimension() <= 1 && a.num_edges() == 1 && b.num_edges() == 1 {
+        let ((p, q), (r, s)) = (wa.edge(0), wb.edge(0));
+        if let Some(x) = segment_segment(p, q, r, s) {
+            return hit(
+                x,
+                Witness::EdgesMeet {
+                    edge_a: 0,
+                    edge_b: 0,
+                },
+            );
+        }
     }
     for (face, f) in wb.faces.iter().enumerate() {
         if f.is_empty() {

@@ -76,6 +76,9 @@ pub enum Feature {
     FaceB(usize),
     /// An edge of A against an edge of B (their indices).
     Edges { edge_a: usize, edge_b: usize },
+    /// An axis that only a lower-dimensional shape has (a polygon's side, the offset between
+    /// points or parallel segments): the contact is the pair of support points along it.
+    Supports,
 }
 
 /// A contact manifold: the normal and at most [`MAX_CONTACTS`] points, stored inline.

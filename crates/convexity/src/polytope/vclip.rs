@@ -23,7 +23,12 @@
 //! Complexity: O(1) amortised feature steps per query under coherent motion (warm start with
 //! [`VClipCache`]); a cold start walks O(√V) features on typical hulls; the local-minimum
 //! search costs O(F) when it runs.
-//! Preconditions: two solid [`ConvexPolyhedron`]s (validated hulls) and valid poses.
+//! Preconditions: two [`ConvexPolyhedron`]s (validated hulls) and valid poses. Lower-
+//! dimensional ones ([`ConvexPolyhedron::from_points_any`]) walk the same way: a two-sided
+//! polygon's edge has the two face–edge planes of its faces `n` and `−n` (one plane through
+//! the edge and `n`: the edge's region is the half-slab beyond it); a segment's edge has no
+//! faces (its face planes are zero and never violated) and a point has no edges (its vertex
+//! region is the whole space).
 //! Failure modes: the walk is capped (`VClipOptions::max_iterations`); hitting the cap returns
 //! `Status::IterationLimit` and an undetermined verdict. Floating-point ties near parallel
 //! features can make the walk take extra steps; it never panics or returns NaN.
@@ -588,47 +593,85 @@ pub fn closest_features(
         t: pose_ab.translation(),
     };
     let owner = PairKey::of(a, b);
+    let start = start_pair(a, b, owner, state.as_deref());
+    // GJK's touch tolerance for the pair (O(1): sizes and radii are cached by the hulls).
+    let tolerance = MinkowskiDifference::new(a, pose_a, b, pose_b).tolerance(opts.rel_tolerance);
+    let walk = walk(&ba, &bb, start, tolerance, opts.max_iterations);
+    if let Some(s) = state {
+        s.owner = owner;
+        s.pair = Some(walk.features);
+    }
+    finish(&ba, &bb, pose_a, &walk, tolerance)
+}
+
+/// Where the walk ends: the feature pair, the step count, the status and a common point.
+struct Walk {
+    features: (Feature, Feature),
+    steps: u32,
+    status: Status,
+    hit: Option<DVec3>,
+}
+
+/// The cached pair when it belongs to these polyhedra and is in range, else two vertices; a
+/// face–face pair is demoted to edge–face.
+fn start_pair(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    owner: PairKey,
+    state: Option<&VClipCache>,
+) -> (Feature, Feature) {
     let valid = |f: Feature, p: &ConvexPolyhedron| match f {
         Feature::Vertex(i) => i < p.num_vertices(),
         Feature::Edge(h) => h < p.num_half_edges(),
         Feature::Face(g) => g < p.num_faces(),
     };
     let start = state
-        .as_ref()
         .filter(|s| s.owner == owner)
         .and_then(|s| s.pair)
         .filter(|(fa, fb)| valid(*fa, a) && valid(*fb, b));
-    let (mut fa, mut fb) = start.unwrap_or((Feature::Vertex(0), Feature::Vertex(0)));
+    let (mut fa, fb) = start.unwrap_or((Feature::Vertex(0), Feature::Vertex(0)));
     if let (Feature::Face(f), Feature::Face(_)) = (fa, fb) {
         fa = Feature::Edge(a.face_half_edge(f));
     }
-    // GJK's touch tolerance for the pair (O(1): sizes and radii are cached by the hulls).
-    let tolerance = MinkowskiDifference::new(a, pose_a, b, pose_b).tolerance(opts.rel_tolerance);
+    (fa, fb)
+}
+
+/// The feature walk from `start`, capped at `max_iterations` steps.
+fn walk(
+    ba: &Body,
+    bb: &Body,
+    start: (Feature, Feature),
+    tolerance: f64,
+    max_iterations: u32,
+) -> Walk {
+    let (mut fa, mut fb) = start;
     let mut steps = 0u32;
     let mut hit = None;
     let mut status = Status::Converged;
     loop {
-        if steps >= opts.max_iterations {
+        if steps >= max_iterations {
             status = Status::IterationLimit;
             break;
         }
         let step = match (fa, fb) {
-            (Feature::Vertex(x), Feature::Vertex(y)) => vv(&ba, x, &bb, y),
-            (Feature::Vertex(x), Feature::Edge(y)) => ve(&ba, x, &bb, y),
-            (Feature::Vertex(x), Feature::Face(y)) => vf(&ba, x, &bb, y),
-            (Feature::Edge(x), Feature::Edge(y)) => ee(&ba, x, &bb, y),
-            (Feature::Edge(x), Feature::Face(y)) => ef(&ba, x, &bb, y),
-            (Feature::Edge(x), Feature::Vertex(y)) => swap(ve(&bb, y, &ba, x)),
-            (Feature::Face(x), Feature::Vertex(y)) => swap(vf(&bb, y, &ba, x)),
-            (Feature::Face(x), Feature::Edge(y)) => swap(ef(&bb, y, &ba, x)),
-            (Feature::Face(x), Feature::Face(_)) => Step::SetP(Feature::Edge(a.face_half_edge(x))),
+            (Feature::Vertex(x), Feature::Vertex(y)) => vv(ba, x, bb, y),
+            (Feature::Vertex(x), Feature::Edge(y)) => ve(ba, x, bb, y),
+            (Feature::Vertex(x), Feature::Face(y)) => vf(ba, x, bb, y),
+            (Feature::Edge(x), Feature::Edge(y)) => ee(ba, x, bb, y),
+            (Feature::Edge(x), Feature::Face(y)) => ef(ba, x, bb, y),
+            (Feature::Edge(x), Feature::Vertex(y)) => swap(ve(bb, y, ba, x)),
+            (Feature::Face(x), Feature::Vertex(y)) => swap(vf(bb, y, ba, x)),
+            (Feature::Face(x), Feature::Edge(y)) => swap(ef(bb, y, ba, x)),
+            (Feature::Face(x), Feature::Face(_)) => {
+                Step::SetP(Feature::Edge(ba.p.face_half_edge(x)))
+            }
         };
         // In exact arithmetic the walk ends; in floating point, features that touch (crossing
         // edges, a vertex on an edge) can make the derivative tests flip back and forth.
         // After a generous number of steps, a current pair within the touch tolerance ends
         // the walk as touching, which is the closed-set answer.
         if steps >= TOUCH_CHECK_AFTER {
-            let (pa, pb) = feature_points(&ba, fa, &bb, fb);
+            let (pa, pb) = feature_points(ba, fa, bb, fb);
             if !((pb - pa).length() > tolerance) {
                 hit = Some((pa + pb) * 0.5);
                 break;
@@ -645,62 +688,71 @@ pub fn closest_features(
         }
         steps += 1;
     }
-    if let Some(s) = state {
-        s.owner = owner;
-        s.pair = Some((fa, fb));
+    Walk {
+        features: (fa, fb),
+        steps,
+        status,
+        hit,
     }
+}
+
+/// The result of a finished walk: a common point, touching closest points, or a separating
+/// axis whose gap is measured with support functions (not taken from the walk).
+fn finish(ba: &Body, bb: &Body, pose_a: &Pose3, w: &Walk, tolerance: f64) -> VClipResult {
+    let (fa, fb) = w.features;
     let to_world = |x: DVec3| pose_a.transform_point(x);
-    let (pa, pb) = feature_points(&ba, fa, &bb, fb);
+    let (pa, pb) = feature_points(ba, fa, bb, fb);
+    let result = |status, distance, point_a, point_b, verdict| VClipResult {
+        status,
+        iterations: w.steps,
+        features: w.features,
+        distance,
+        point_a,
+        point_b,
+        verdict,
+        tolerance,
+    };
     let capped_within_tolerance = !((pb - pa).length() > tolerance);
-    if status == Status::IterationLimit && capped_within_tolerance {
+    if w.status == Status::IterationLimit && capped_within_tolerance {
         // The current pair's distance is an upper bound; no verdict is claimed. (Beyond the
         // tolerance, the current pair's direction is still tried as a separating axis below,
         // with its gap measured by support functions: floating-point ties between parallel
         // faces can make the walk cycle at any distance; issue 14's sweep found it at 1e-2.)
-        return VClipResult {
-            status,
-            iterations: steps,
-            features: (fa, fb),
-            distance: (pb - pa).length(),
-            point_a: to_world(pa),
-            point_b: to_world(pb),
-            verdict: Verdict::Undetermined,
-            tolerance,
-        };
+        let d = (pb - pa).length();
+        return result(
+            w.status,
+            d,
+            to_world(pa),
+            to_world(pb),
+            Verdict::Undetermined,
+        );
     }
-    if let Some(x) = hit {
-        let w = to_world(x);
-        return VClipResult {
-            status,
-            iterations: steps,
-            features: (fa, fb),
-            distance: 0.0,
-            point_a: w,
-            point_b: w,
-            verdict: Verdict::Intersecting(CommonPoint { point: w }),
-            tolerance,
-        };
+    if let Some(x) = w.hit {
+        let p = to_world(x);
+        return result(
+            w.status,
+            0.0,
+            p,
+            p,
+            Verdict::Intersecting(CommonPoint { point: p }),
+        );
     }
     let d = (pb - pa).length();
     let (wa, wb) = (to_world(pa), to_world(pb));
     if !(d > tolerance) {
-        let mid = (wa + wb) * 0.5;
-        return VClipResult {
-            status,
-            iterations: steps,
-            features: (fa, fb),
-            distance: 0.0,
-            point_a: wa,
-            point_b: wb,
-            verdict: Verdict::Intersecting(CommonPoint { point: mid }),
-            tolerance,
-        };
+        let point = (wa + wb) * 0.5;
+        return result(
+            w.status,
+            0.0,
+            wa,
+            wb,
+            Verdict::Intersecting(CommonPoint { point }),
+        );
     }
-    // The certificate's gap is measured with support functions, not taken from the walk.
     let n = (pb - pa) / d;
-    let hi_a = n.dot(ba.v(a.support_index(n, None)));
+    let hi_a = n.dot(ba.v(ba.p.support_index(n, None)));
     let nb = bb.rot.transpose() * (-n);
-    let lo_b = n.dot(bb.v(b.support_index(nb, None)));
+    let lo_b = n.dot(bb.v(bb.p.support_index(nb, None)));
     let gap = lo_b - hi_a;
     let verdict = if gap > 0.0 {
         Verdict::Separated(SeparatingAxis {
@@ -710,20 +762,12 @@ pub fn closest_features(
     } else {
         Verdict::Undetermined
     };
-    VClipResult {
-        status: if gap > 0.0 || status == Status::IterationLimit {
-            status
-        } else {
-            Status::Degenerate
-        },
-        iterations: steps,
-        features: (fa, fb),
-        distance: d,
-        point_a: wa,
-        point_b: wb,
-        verdict,
-        tolerance,
-    }
+    let status = if gap > 0.0 || w.status == Status::IterationLimit {
+        w.status
+    } else {
+        Status::Degenerate
+    };
+    result(status, d, wa, wb, verdict)
 }
 
 fn swap(s: Step) -> Step {
