@@ -1,22 +1,30 @@
 //! Batches: `distance_batch`, `intersects_batch`, `penetration_batch` over N pairs, with the
 //! GIL released and all cores in use (rayon).
 //!
-//! Every row is answered by [`run_batch`], the one place that calls the library per row; when
-//! the library's own batch path (`convexity::batch`, SIMD lanes over rayon) lands, it replaces
-//! the body of `run_batch` and nothing else. A bad row (NaN or non-unit quaternion in its pose,
-//! shapes of another dimension) gets its error message; every other row is answered. A panic
-//! in one row is caught and reported as that row's error.
+//! Every row is answered by [`run_batch`], which hands the rows to the library's batch path
+//! (`convexity::batch`: SIMD lanes for boxes and small hulls, rayon over chunks of rows) with a
+//! shape table built from the Python shapes (each distinct shape once). Rows are first checked
+//! as the single calls check them, so a bad row (NaN or non-unit quaternion in its pose, shapes
+//! of another dimension) gets the single call's message naming the argument and row; every
+//! other row is answered. A panic in the library is caught and the batch re-run row by row
+//! with the scalar calls, so that only the row at fault reports it.
 
 use crate::convert::{self, guard, panic_message, value_error};
 use crate::pose::{self, Layout};
 use crate::results::{self, bool_array, status_code, PyBatchResult, ERROR_CODE};
 use crate::shapes::{shape_arg, Geom, PyShape, ShapeData};
 use crate::single::{dim_name, epa2, epa3};
+use convexity::batch::{
+    self, BatchOptions, BatchSpace, DistanceOut, IntersectOut, Pair, PenetrationOut,
+};
 use convexity::gjk;
-use convexity::{Pose, Pose2, Pose3, Vector, Verdict};
+use convexity::{
+    DVec2, DVec3, InputError, Pose, Pose2, Pose3, Shape2, Shape3, Status, Vector, Verdict,
+};
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
@@ -171,8 +179,9 @@ fn pose2_row(p: &Poses, i: usize) -> Result<Pose2, String> {
     }
 }
 
-/// Answers row `i`, or says why it cannot be answered.
-fn one_row(inp: &Input, i: usize) -> Result<Row, String> {
+/// The shapes of row `i`, checked to be of the batch's dimension (2D or 3D, not a point set of
+/// another dimension).
+fn row_shapes(inp: &Input, i: usize) -> Result<(&ShapeData, &ShapeData), String> {
     fn shape(s: &Shapes, i: usize) -> Result<&ShapeData, String> {
         s.get(i)
             .ok_or_else(|| format!("{}[{i}]: no such shape", s.field))
@@ -194,6 +203,13 @@ fn one_row(inp: &Input, i: usize) -> Result<Row, String> {
             ));
         }
     }
+    Ok((a, b))
+}
+
+/// Answers row `i` with the scalar calls, or says why it cannot be answered. Used only to
+/// isolate a row after a panic in the batch path (see [`run_batch`]).
+fn scalar_row(inp: &Input, i: usize) -> Result<Row, String> {
+    let (a, b) = row_shapes(inp, i)?;
     match (&a.geom, &b.geom) {
         (Geom::D3(sa), Geom::D3(sb)) => {
             let pa = pose3_row(&inp.poses_a, i)?;
@@ -213,23 +229,272 @@ fn one_row(inp: &Input, i: usize) -> Result<Row, String> {
     }
 }
 
-/// The batch kernel: every row, in parallel over `threads` threads (all cores by default).
-/// This is the one function to replace by `convexity::batch`.
+/// A dimension the Python batches run in: how to read its shapes and raw poses.
+trait Dim: BatchSpace + Vector {
+    fn shape(g: &Geom) -> Option<&Self::Shape>;
+    const IDENTITY: Self::RawPose;
+    /// The raw pose of row `i` as `convexity::batch` takes it, after the checks (and with the
+    /// messages) of the single calls.
+    fn raw(p: &Poses, i: usize) -> Result<Self::RawPose, String>;
+}
+
+impl Dim for DVec3 {
+    fn shape(g: &Geom) -> Option<&Shape3> {
+        match g {
+            Geom::D3(s) => Some(s),
+            _ => None,
+        }
+    }
+    const IDENTITY: [f64; 7] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    fn raw(p: &Poses, i: usize) -> Result<[f64; 7], String> {
+        let Some((v, l)) = p.row(i) else {
+            return Ok(Self::IDENTITY);
+        };
+        pose::pose3_from(v, l).map_err(|e| format!("{}[{i}]{e}", p.field))?;
+        match (l, v) {
+            (Layout::Quat7, &[tx, ty, tz, qx, qy, qz, qw]) => Ok([tx, ty, tz, qx, qy, qz, qw]),
+            (Layout::Mat4, _) => Ok(pose::mat4_raw(v)),
+            _ => Err(format!("{}[{i}]: expected a 3D pose", p.field)),
+        }
+    }
+}
+
+impl Dim for DVec2 {
+    fn shape(g: &Geom) -> Option<&Shape2> {
+        match g {
+            Geom::D2(s) => Some(s),
+            _ => None,
+        }
+    }
+    const IDENTITY: [f64; 3] = [0.0, 0.0, 0.0];
+    fn raw(p: &Poses, i: usize) -> Result<[f64; 3], String> {
+        let Some((v, l)) = p.row(i) else {
+            return Ok(Self::IDENTITY);
+        };
+        pose::pose2_from(v, l).map_err(|e| format!("{}[{i}]{e}", p.field))?;
+        match (l, v) {
+            (Layout::Angle3, &[tx, ty, angle]) => Ok([tx, ty, angle]),
+            (Layout::Mat3, _) => Ok(pose::mat3_raw(v)),
+            _ => Err(format!("{}[{i}]: expected a 2D pose", p.field)),
+        }
+    }
+}
+
+/// The rows as `convexity::batch` takes them: a shape table (each distinct Python shape
+/// once, so a broadcast shape is one entry), the valid rows as pairs, and for every pair
+/// the Python row it answers.
+struct Prepared<V: Dim> {
+    table: Vec<V::Shape>,
+    pairs: Vec<Pair<V::RawPose>>,
+    rows: Vec<usize>,
+}
+
+/// Builds the table and pairs; rows that fail the checks get their error in `out`.
+fn prepare<V: Dim>(inp: &Input, out: &mut [Result<Row, String>]) -> Prepared<V>
+where
+    V::Shape: Clone,
+{
+    let mut table: Vec<V::Shape> = Vec::new();
+    let mut seen: HashMap<*const ShapeData, usize> = HashMap::new();
+    let mut index = |d: &ShapeData, s: &V::Shape| -> usize {
+        *seen.entry(d as *const ShapeData).or_insert_with(|| {
+            table.push(s.clone());
+            table.len() - 1
+        })
+    };
+    let mut pairs = Vec::with_capacity(inp.n);
+    let mut rows = Vec::with_capacity(inp.n);
+    for (i, slot) in out.iter_mut().enumerate() {
+        let pair = row_shapes(inp, i).and_then(|(a, b)| {
+            let (Some(sa), Some(sb)) = (V::shape(&a.geom), V::shape(&b.geom)) else {
+                return Err(format!("row {i}: shapes a and b cannot be paired"));
+            };
+            let pose_a = V::raw(&inp.poses_a, i)?;
+            let pose_b = V::raw(&inp.poses_b, i)?;
+            Ok(Pair {
+                a: index(a, sa),
+                pose_a,
+                b: index(b, sb),
+                pose_b,
+            })
+        });
+        match pair {
+            Ok(p) => {
+                pairs.push(p);
+                rows.push(i);
+            }
+            Err(e) => *slot = Err(e),
+        }
+    }
+    Prepared { table, pairs, rows }
+}
+
+/// The message of a row the library rejected, with its field renamed from the library's
+/// `pairs[j].pose_b…` to the Python argument `poses_b[i]…` (not expected to happen: the rows
+/// were checked with the same rules before).
+fn library_error(inp: &Input, j: usize, i: usize, e: &InputError) -> String {
+    let msg = e.to_string();
+    let prefix = format!("pairs[{j}].");
+    let Some(rest) = msg.strip_prefix(&prefix) else {
+        return format!("row {i}: {msg}");
+    };
+    for (name, field) in [
+        ("pose_a", inp.poses_a.field),
+        ("pose_b", inp.poses_b.field),
+        ("a", inp.shapes_a.field),
+        ("b", inp.shapes_b.field),
+    ] {
+        if let Some(tail) = rest.strip_prefix(name) {
+            if tail.starts_with(['.', ':']) {
+                return format!("{field}[{i}]{tail}");
+            }
+        }
+    }
+    format!("row {i}: {msg}")
+}
+
+/// Output buffers for `m` answered rows.
+struct Buffers<V> {
+    value: Vec<f64>,
+    point_a: Vec<V>,
+    point_b: Vec<V>,
+    normal: Vec<V>,
+    status: Vec<Status>,
+    iterations: Vec<u32>,
+    verdict: Vec<Verdict<V>>,
+    error: Vec<Option<InputError>>,
+}
+
+impl<V: Vector> Buffers<V> {
+    fn new(m: usize) -> Self {
+        Buffers {
+            value: vec![0.0; m],
+            point_a: vec![V::ZERO; m],
+            point_b: vec![V::ZERO; m],
+            normal: vec![V::ZERO; m],
+            status: vec![Status::Degenerate; m],
+            iterations: vec![0; m],
+            verdict: vec![Verdict::Undetermined; m],
+            error: vec![None; m],
+        }
+    }
+}
+
+/// Runs the library's batch call of `inp.kind` over the prepared rows and writes each answer
+/// (or the library's error) into `out`.
+fn run_dim<V: Dim>(inp: &Input, out: &mut [Result<Row, String>])
+where
+    V::Shape: Clone,
+{
+    let Prepared { table, pairs, rows } = prepare::<V>(inp, out);
+    if pairs.is_empty() {
+        return;
+    }
+    let opts = BatchOptions::default();
+    let mut b = Buffers::<V>::new(pairs.len());
+    let done = match inp.kind {
+        Kind::Distance => batch::distance::<V>(
+            &table,
+            &pairs,
+            &opts,
+            DistanceOut {
+                distance: &mut b.value,
+                point_a: &mut b.point_a,
+                point_b: &mut b.point_b,
+                normal: &mut b.normal,
+                status: &mut b.status,
+                iterations: &mut b.iterations,
+                verdict: &mut b.verdict,
+                error: &mut b.error,
+            },
+        ),
+        Kind::Intersects => batch::intersects::<V>(
+            &table,
+            &pairs,
+            &opts,
+            IntersectOut {
+                status: &mut b.status,
+                iterations: &mut b.iterations,
+                verdict: &mut b.verdict,
+                error: &mut b.error,
+            },
+        ),
+        Kind::Penetration => batch::penetration::<V>(
+            &table,
+            &pairs,
+            &opts,
+            PenetrationOut {
+                depth: &mut b.value,
+                point_a: &mut b.point_a,
+                point_b: &mut b.point_b,
+                normal: &mut b.normal,
+                status: &mut b.status,
+                iterations: &mut b.iterations,
+                verdict: &mut b.verdict,
+                error: &mut b.error,
+            },
+        ),
+    };
+    if let Err(e) = done {
+        // Only an empty call or mis-sized buffers, neither of which can happen here.
+        for &i in &rows {
+            out[i] = Err(format!(
+                "row {i}: internal error in convexity (please report): {e}"
+            ));
+        }
+        return;
+    }
+    for (j, &i) in rows.iter().enumerate() {
+        if let Some(e) = &b.error[j] {
+            out[i] = Err(library_error(inp, j, i, e));
+            continue;
+        }
+        let (distance, depth) = match inp.kind {
+            Kind::Distance => (b.value[j], f64::NAN),
+            Kind::Intersects => (f64::NAN, f64::NAN),
+            Kind::Penetration => ((-b.value[j]).max(0.0), b.value[j]),
+        };
+        let points = |v: V| {
+            if inp.kind == Kind::Intersects {
+                NAN3
+            } else {
+                arr3(v)
+            }
+        };
+        out[i] = Ok(Row {
+            verdict: verdict_code(&b.verdict[j]),
+            distance,
+            depth,
+            point_a: points(b.point_a[j]),
+            point_b: points(b.point_b[j]),
+            normal: points(b.normal[j]),
+            status: status_code(b.status[j]),
+            iterations: b.iterations[j],
+        });
+    }
+}
+
+/// The batch kernel: every row through `convexity::batch` (SIMD lanes for boxes and small
+/// hulls, rayon over chunks of rows), on `threads` threads (all cores by default). A panic
+/// in the library is caught; the rows are then answered one by one with the scalar calls so
+/// that the row at fault gets the error and every other row its answer.
 pub fn run_batch(inp: &Input, threads: Option<usize>) -> Vec<Result<Row, String>> {
     let work = || -> Vec<Result<Row, String>> {
-        (0..inp.n)
-            .into_par_iter()
-            .with_min_len(64)
-            .map(
-                |i| match catch_unwind(AssertUnwindSafe(|| one_row(inp, i))) {
-                    Ok(r) => r,
-                    Err(p) => Err(format!(
-                        "row {i}: internal error in convexity (please report): {}",
-                        panic_message(&p)
-                    )),
-                },
-            )
-            .collect()
+        let batched = catch_unwind(AssertUnwindSafe(|| {
+            let mut out: Vec<Result<Row, String>> = (0..inp.n)
+                .map(|i| Err(format!("row {i}: not answered")))
+                .collect();
+            if inp.dim == 2 {
+                run_dim::<DVec2>(inp, &mut out);
+            } else {
+                run_dim::<DVec3>(inp, &mut out);
+            }
+            out
+        }));
+        match batched {
+            Ok(out) => out,
+            Err(_) => scalar_rows(inp),
+        }
     };
     match threads {
         Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
@@ -238,6 +503,23 @@ pub fn run_batch(inp: &Input, threads: Option<usize>) -> Vec<Result<Row, String>
         },
         None => work(),
     }
+}
+
+/// Every row through the scalar calls, each under its own `catch_unwind`.
+fn scalar_rows(inp: &Input) -> Vec<Result<Row, String>> {
+    (0..inp.n)
+        .into_par_iter()
+        .with_min_len(64)
+        .map(
+            |i| match catch_unwind(AssertUnwindSafe(|| scalar_row(inp, i))) {
+                Ok(r) => r,
+                Err(p) => Err(format!(
+                    "row {i}: internal error in convexity (please report): {}",
+                    panic_message(&p)
+                )),
+            },
+        )
+        .collect()
 }
 
 fn read_shapes(obj: &Bound<'_, PyAny>, field: &'static str) -> PyResult<Shapes> {
