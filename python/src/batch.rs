@@ -296,11 +296,19 @@ where
 {
     let mut table: Vec<V::Shape> = Vec::new();
     let mut seen: HashMap<*const ShapeData, usize> = HashMap::new();
+    // The last two shapes looked up: a broadcast shape on each side skips the hash map.
+    let mut recent: [(*const ShapeData, usize); 2] = [(std::ptr::null(), 0); 2];
     let mut index = |d: &ShapeData, s: &V::Shape| -> usize {
-        *seen.entry(d as *const ShapeData).or_insert_with(|| {
+        let key = d as *const ShapeData;
+        if let Some(&(_, k)) = recent.iter().find(|(p, _)| *p == key) {
+            return k;
+        }
+        let k = *seen.entry(key).or_insert_with(|| {
             table.push(s.clone());
             table.len() - 1
-        })
+        });
+        recent = [(key, k), recent[0]];
+        k
     };
     let mut pairs = Vec::with_capacity(inp.n);
     let mut rows = Vec::with_capacity(inp.n);
@@ -481,13 +489,20 @@ where
 pub fn run_batch(inp: &Input, threads: Option<usize>) -> Vec<Result<Row, String>> {
     let work = || -> Vec<Result<Row, String>> {
         let batched = catch_unwind(AssertUnwindSafe(|| {
-            let mut out: Vec<Result<Row, String>> = (0..inp.n)
-                .map(|i| Err(format!("row {i}: not answered")))
-                .collect();
+            // An empty message marks a row not written yet (no allocation per row).
+            let mut out: Vec<Result<Row, String>> =
+                (0..inp.n).map(|_| Err(String::new())).collect();
             if inp.dim == 2 {
                 run_dim::<DVec2>(inp, &mut out);
             } else {
                 run_dim::<DVec3>(inp, &mut out);
+            }
+            for (i, r) in out.iter_mut().enumerate() {
+                if matches!(r, Err(e) if e.is_empty()) {
+                    *r = Err(format!(
+                        "row {i}: internal error in convexity (please report): not answered"
+                    ));
+                }
             }
             out
         }));
