@@ -3,10 +3,11 @@
 //!
 //! Every row is answered by [`run_batch`], which hands the rows to the library's batch path
 //! (`convexity::batch`: SIMD lanes for boxes and small hulls, rayon over chunks of rows) with a
-//! shape table built from the Python shapes (each distinct shape once). Rows are first checked
-//! as the single calls check them, so a bad row (NaN or non-unit quaternion in its pose, shapes
-//! of another dimension) gets the single call's message naming the argument and row; every
-//! other row is answered. A panic in the library is caught and the batch re-run row by row
+//! shape table built from the Python shapes (each distinct shape once). Shapes of another
+//! dimension and non-rigid matrices are caught here, bad `[t, q]` / `[t, angle]` values by the
+//! library, whose field names are mapped back to the arguments, so a bad row gets the single
+//! call's message naming the argument and row (`poses_b[5][3:7]: ...`); every other row is
+//! answered. A panic in the library is caught and the batch re-run row by row
 //! with the scalar calls, so that only the row at fault reports it.
 
 use crate::convert::{self, guard, panic_message, value_error};
@@ -19,7 +20,7 @@ use convexity::batch::{
 };
 use convexity::gjk;
 use convexity::{
-    DVec2, DVec3, InputError, Pose, Pose2, Pose3, Shape2, Shape3, Status, Vector, Verdict,
+    DVec2, DVec3, InputError, Pose, Pose2, Pose3, Problem, Shape2, Shape3, Status, Vector, Verdict,
 };
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
@@ -233,8 +234,10 @@ fn scalar_row(inp: &Input, i: usize) -> Result<Row, String> {
 trait Dim: BatchSpace + Vector {
     fn shape(g: &Geom) -> Option<&Self::Shape>;
     const IDENTITY: Self::RawPose;
-    /// The raw pose of row `i` as `convexity::batch` takes it, after the checks (and with the
-    /// messages) of the single calls.
+    /// The raw pose of row `i` as `convexity::batch` takes it. Matrices are checked (rigid) and
+    /// converted here, with the single calls' messages; `[t, q]` and `[t, angle]` rows go
+    /// through as they are and the library checks them (its errors are renamed by
+    /// [`library_error`] to the single calls' field names).
     fn raw(p: &Poses, i: usize) -> Result<Self::RawPose, String>;
 }
 
@@ -250,10 +253,12 @@ impl Dim for DVec3 {
         let Some((v, l)) = p.row(i) else {
             return Ok(Self::IDENTITY);
         };
-        pose::pose3_from(v, l).map_err(|e| format!("{}[{i}]{e}", p.field))?;
         match (l, v) {
             (Layout::Quat7, &[tx, ty, tz, qx, qy, qz, qw]) => Ok([tx, ty, tz, qx, qy, qz, qw]),
-            (Layout::Mat4, _) => Ok(pose::mat4_raw(v)),
+            (Layout::Mat4, _) => {
+                pose::pose3_from(v, l).map_err(|e| format!("{}[{i}]{e}", p.field))?;
+                Ok(pose::mat4_raw(v))
+            }
             _ => Err(format!("{}[{i}]: expected a 3D pose", p.field)),
         }
     }
@@ -271,10 +276,12 @@ impl Dim for DVec2 {
         let Some((v, l)) = p.row(i) else {
             return Ok(Self::IDENTITY);
         };
-        pose::pose2_from(v, l).map_err(|e| format!("{}[{i}]{e}", p.field))?;
         match (l, v) {
             (Layout::Angle3, &[tx, ty, angle]) => Ok([tx, ty, angle]),
-            (Layout::Mat3, _) => Ok(pose::mat3_raw(v)),
+            (Layout::Mat3, _) => {
+                pose::pose2_from(v, l).map_err(|e| format!("{}[{i}]{e}", p.field))?;
+                Ok(pose::mat3_raw(v))
+            }
             _ => Err(format!("{}[{i}]: expected a 2D pose", p.field)),
         }
     }
@@ -337,28 +344,46 @@ where
     Prepared { table, pairs, rows }
 }
 
-/// The message of a row the library rejected, with its field renamed from the library's
-/// `pairs[j].pose_b…` to the Python argument `poses_b[i]…` (not expected to happen: the rows
-/// were checked with the same rules before).
+/// The message of a row the library rejected, named as the single calls name it: the
+/// library's `pairs[j].pose_b.translation[1]` is `poses_b[i][1]`, `rotation[k]` is `[3 + k]`,
+/// a non-unit `rotation` is `[3:7]` and a 2D `angle` is `[2]`.
 fn library_error(inp: &Input, j: usize, i: usize, e: &InputError) -> String {
-    let msg = e.to_string();
-    let prefix = format!("pairs[{j}].");
-    let Some(rest) = msg.strip_prefix(&prefix) else {
-        return format!("row {i}: {msg}");
+    let rest = e.field.strip_prefix(&format!("pairs[{j}].")).unwrap_or("");
+    let (poses, sub) = if let Some(sub) = rest.strip_prefix("pose_a") {
+        (&inp.poses_a, sub.trim_start_matches('.'))
+    } else if let Some(sub) = rest.strip_prefix("pose_b") {
+        (&inp.poses_b, sub.trim_start_matches('.'))
+    } else {
+        return format!("row {i}: {e}");
     };
-    for (name, field) in [
-        ("pose_a", inp.poses_a.field),
-        ("pose_b", inp.poses_b.field),
-        ("a", inp.shapes_a.field),
-        ("b", inp.shapes_b.field),
-    ] {
-        if let Some(tail) = rest.strip_prefix(name) {
-            if tail.starts_with(['.', ':']) {
-                return format!("{field}[{i}]{tail}");
-            }
+    let index = |name: &str| -> Option<usize> {
+        sub.strip_prefix(name)?
+            .strip_prefix('[')?
+            .strip_suffix(']')?
+            .parse()
+            .ok()
+    };
+    let at = if let Some(k) = index("translation") {
+        format!("[{k}]")
+    } else if let Some(k) = index("rotation") {
+        format!("[{}]", 3 + k)
+    } else if sub == "rotation" {
+        if let Problem::NotUnit(n) = e.problem {
+            return format!(
+                "{}[{i}][3:7]: the quaternion [qx, qy, qz, qw] must have unit norm (within \
+                 1e-6), its norm is {n}",
+                poses.field
+            );
         }
-    }
-    format!("row {i}: {msg}")
+        "[3:7]".to_string()
+    } else if sub == "angle" {
+        "[2]".to_string()
+    } else if sub.is_empty() {
+        String::new()
+    } else {
+        format!(".{sub}")
+    };
+    InputError::new(format!("{}[{i}]{at}", poses.field), e.problem.clone()).to_string()
 }
 
 /// Output buffers for `m` answered rows.
