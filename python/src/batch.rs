@@ -339,7 +339,7 @@ where
         idx.get(if s.broadcast { 0 } else { i }).copied().flatten()
     }
 
-    /// Row `first + k` as a pair, or why it cannot be one.
+    /// Row `i` as a pair into the table, or why it cannot be one.
     fn pair(&self, inp: &Input, i: usize) -> Result<Pair<V::RawPose>, String> {
         row_shapes(inp, i)?;
         let a = Self::index(&self.a, &inp.shapes_a, i);
@@ -465,7 +465,7 @@ where
     let mut b = Buffers::<V>::new(pairs.len());
     let done = match inp.kind {
         Kind::Distance => batch::distance::<V>(
-            &table,
+            table,
             &pairs,
             &opts,
             DistanceOut {
@@ -480,7 +480,7 @@ where
             },
         ),
         Kind::Intersects => batch::intersects::<V>(
-            &table,
+            table,
             &pairs,
             &opts,
             IntersectOut {
@@ -491,7 +491,7 @@ where
             },
         ),
         Kind::Penetration => batch::penetration::<V>(
-            &table,
+            table,
             &pairs,
             &opts,
             PenetrationOut {
