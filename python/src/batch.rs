@@ -1,22 +1,31 @@
 //! Batches: `distance_batch`, `intersects_batch`, `penetration_batch` over N pairs, with the
 //! GIL released and all cores in use (rayon).
 //!
-//! Every row is answered by [`run_batch`], the one place that calls the library per row; when
-//! the library's own batch path (`convexity::batch`, SIMD lanes over rayon) lands, it replaces
-//! the body of `run_batch` and nothing else. A bad row (NaN or non-unit quaternion in its pose,
-//! shapes of another dimension) gets its error message; every other row is answered. A panic
-//! in one row is caught and reported as that row's error.
+//! Every row is answered by [`run_batch`], which hands the rows to the library's batch path
+//! (`convexity::batch`: SIMD lanes for boxes and small hulls, rayon over chunks of rows) with a
+//! shape table built from the Python shapes (each distinct shape once). Shapes of another
+//! dimension and non-rigid matrices are caught here, bad `[t, q]` / `[t, angle]` values by the
+//! library, whose field names are mapped back to the arguments, so a bad row gets the single
+//! call's message naming the argument and row (`poses_b[5][3:7]: ...`); every other row is
+//! answered. A panic in the library is caught and the batch re-run row by row
+//! with the scalar calls, so that only the row at fault reports it.
 
 use crate::convert::{self, guard, panic_message, value_error};
 use crate::pose::{self, Layout};
 use crate::results::{self, bool_array, status_code, PyBatchResult, ERROR_CODE};
 use crate::shapes::{shape_arg, Geom, PyShape, ShapeData};
 use crate::single::{dim_name, epa2, epa3};
+use convexity::batch::{
+    self, BatchOptions, BatchSpace, DistanceOut, IntersectOut, Pair, PenetrationOut,
+};
 use convexity::gjk;
-use convexity::{Pose, Pose2, Pose3, Vector, Verdict};
+use convexity::{
+    DVec2, DVec3, InputError, Pose, Pose2, Pose3, Problem, Shape2, Shape3, Status, Vector, Verdict,
+};
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
@@ -171,8 +180,9 @@ fn pose2_row(p: &Poses, i: usize) -> Result<Pose2, String> {
     }
 }
 
-/// Answers row `i`, or says why it cannot be answered.
-fn one_row(inp: &Input, i: usize) -> Result<Row, String> {
+/// The shapes of row `i`, checked to be of the batch's dimension (2D or 3D, not a point set of
+/// another dimension).
+fn row_shapes(inp: &Input, i: usize) -> Result<(&ShapeData, &ShapeData), String> {
     fn shape(s: &Shapes, i: usize) -> Result<&ShapeData, String> {
         s.get(i)
             .ok_or_else(|| format!("{}[{i}]: no such shape", s.field))
@@ -194,6 +204,13 @@ fn one_row(inp: &Input, i: usize) -> Result<Row, String> {
             ));
         }
     }
+    Ok((a, b))
+}
+
+/// Answers row `i` with the scalar calls, or says why it cannot be answered. Used only to
+/// isolate a row after a panic in the batch path (see [`run_batch`]).
+fn scalar_row(inp: &Input, i: usize) -> Result<Row, String> {
+    let (a, b) = row_shapes(inp, i)?;
     match (&a.geom, &b.geom) {
         (Geom::D3(sa), Geom::D3(sb)) => {
             let pa = pose3_row(&inp.poses_a, i)?;
@@ -213,23 +230,351 @@ fn one_row(inp: &Input, i: usize) -> Result<Row, String> {
     }
 }
 
-/// The batch kernel: every row, in parallel over `threads` threads (all cores by default).
-/// This is the one function to replace by `convexity::batch`.
+/// A dimension the Python batches run in: how to read its shapes and raw poses.
+trait Dim: BatchSpace + Vector {
+    fn shape(g: &Geom) -> Option<&Self::Shape>;
+    const IDENTITY: Self::RawPose;
+    /// The raw pose of row `i` as `convexity::batch` takes it. Matrices are checked (rigid) and
+    /// converted here, with the single calls' messages; `[t, q]` and `[t, angle]` rows go
+    /// through as they are and the library checks them (its errors are renamed by
+    /// [`library_error`] to the single calls' field names).
+    fn raw(p: &Poses, i: usize) -> Result<Self::RawPose, String>;
+}
+
+impl Dim for DVec3 {
+    fn shape(g: &Geom) -> Option<&Shape3> {
+        match g {
+            Geom::D3(s) => Some(s),
+            _ => None,
+        }
+    }
+    const IDENTITY: [f64; 7] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    fn raw(p: &Poses, i: usize) -> Result<[f64; 7], String> {
+        let Some((v, l)) = p.row(i) else {
+            return Ok(Self::IDENTITY);
+        };
+        match (l, v) {
+            (Layout::Quat7, &[tx, ty, tz, qx, qy, qz, qw]) => Ok([tx, ty, tz, qx, qy, qz, qw]),
+            (Layout::Mat4, _) => {
+                pose::pose3_from(v, l).map_err(|e| format!("{}[{i}]{e}", p.field))?;
+                Ok(pose::mat4_raw(v))
+            }
+            _ => Err(format!("{}[{i}]: expected a 3D pose", p.field)),
+        }
+    }
+}
+
+impl Dim for DVec2 {
+    fn shape(g: &Geom) -> Option<&Shape2> {
+        match g {
+            Geom::D2(s) => Some(s),
+            _ => None,
+        }
+    }
+    const IDENTITY: [f64; 3] = [0.0, 0.0, 0.0];
+    fn raw(p: &Poses, i: usize) -> Result<[f64; 3], String> {
+        let Some((v, l)) = p.row(i) else {
+            return Ok(Self::IDENTITY);
+        };
+        match (l, v) {
+            (Layout::Angle3, &[tx, ty, angle]) => Ok([tx, ty, angle]),
+            (Layout::Mat3, _) => {
+                pose::pose2_from(v, l).map_err(|e| format!("{}[{i}]{e}", p.field))?;
+                Ok(pose::mat3_raw(v))
+            }
+            _ => Err(format!("{}[{i}]: expected a 2D pose", p.field)),
+        }
+    }
+}
+
+/// Rows per block, the unit of work of one thread: small enough for the block's buffers to stay
+/// in cache and in the allocator's heap (buffers for all N rows at once, fresh pages on every
+/// call, cost about 50 ns per row in page faults on sphere pairs).
+const BLOCK: usize = 1024;
+
+/// The shape table handed to `convexity::batch` (each distinct Python shape once, so a
+/// broadcast shape is one entry) and, per side, the table index of each shape of the Python
+/// list (`None`: a shape of another dimension, reported by the row check).
+struct Table<V: Dim> {
+    shapes: Vec<V::Shape>,
+    a: Vec<Option<usize>>,
+    b: Vec<Option<usize>>,
+}
+
+impl<V: Dim> Table<V>
+where
+    V::Shape: Clone,
+{
+    fn new(inp: &Input) -> Self {
+        let mut shapes: Vec<V::Shape> = Vec::new();
+        let mut seen: HashMap<*const ShapeData, Option<usize>> = HashMap::new();
+        let mut side = |s: &Shapes| -> Vec<Option<usize>> {
+            let mut last: Option<(*const ShapeData, Option<usize>)> = None;
+            s.list
+                .iter()
+                .map(|d| {
+                    let key = Arc::as_ptr(d);
+                    if let Some((p, k)) = last {
+                        if p == key {
+                            return k;
+                        }
+                    }
+                    let k = *seen.entry(key).or_insert_with(|| {
+                        V::shape(&d.geom).map(|sh| {
+                            shapes.push(sh.clone());
+                            shapes.len() - 1
+                        })
+                    });
+                    last = Some((key, k));
+                    k
+                })
+                .collect()
+        };
+        let a = side(&inp.shapes_a);
+        let b = side(&inp.shapes_b);
+        Table { shapes, a, b }
+    }
+
+    fn index(idx: &[Option<usize>], s: &Shapes, i: usize) -> Option<usize> {
+        idx.get(if s.broadcast { 0 } else { i }).copied().flatten()
+    }
+
+    /// Row `i` as a pair into the table, or why it cannot be one.
+    fn pair(&self, inp: &Input, i: usize) -> Result<Pair<V::RawPose>, String> {
+        row_shapes(inp, i)?;
+        let a = Self::index(&self.a, &inp.shapes_a, i);
+        let b = Self::index(&self.b, &inp.shapes_b, i);
+        let (Some(a), Some(b)) = (a, b) else {
+            return Err(format!("row {i}: shapes a and b cannot be paired"));
+        };
+        Ok(Pair {
+            a,
+            pose_a: V::raw(&inp.poses_a, i)?,
+            b,
+            pose_b: V::raw(&inp.poses_b, i)?,
+        })
+    }
+}
+
+/// The message of a row the library rejected, named as the single calls name it: the
+/// library's `pairs[j].pose_b.translation[1]` is `poses_b[i][1]`, `rotation[k]` is `[3 + k]`,
+/// a non-unit `rotation` is `[3:7]` and a 2D `angle` is `[2]`.
+fn library_error(inp: &Input, j: usize, i: usize, e: &InputError) -> String {
+    let rest = e.field.strip_prefix(&format!("pairs[{j}].")).unwrap_or("");
+    let (poses, sub) = if let Some(sub) = rest.strip_prefix("pose_a") {
+        (&inp.poses_a, sub.trim_start_matches('.'))
+    } else if let Some(sub) = rest.strip_prefix("pose_b") {
+        (&inp.poses_b, sub.trim_start_matches('.'))
+    } else {
+        return format!("row {i}: {e}");
+    };
+    let index = |name: &str| -> Option<usize> {
+        sub.strip_prefix(name)?
+            .strip_prefix('[')?
+            .strip_suffix(']')?
+            .parse()
+            .ok()
+    };
+    let at = if let Some(k) = index("translation") {
+        format!("[{k}]")
+    } else if let Some(k) = index("rotation") {
+        format!("[{}]", 3 + k)
+    } else if sub == "rotation" {
+        if let Problem::NotUnit(n) = e.problem {
+            return format!(
+                "{}[{i}][3:7]: the quaternion [qx, qy, qz, qw] must have unit norm (within \
+                 1e-6), its norm is {n}",
+                poses.field
+            );
+        }
+        "[3:7]".to_string()
+    } else if sub == "angle" {
+        "[2]".to_string()
+    } else if sub.is_empty() {
+        String::new()
+    } else {
+        format!(".{sub}")
+    };
+    InputError::new(format!("{}[{i}]{at}", poses.field), e.problem.clone()).to_string()
+}
+
+/// Output buffers for `m` answered rows.
+struct Buffers<V> {
+    value: Vec<f64>,
+    point_a: Vec<V>,
+    point_b: Vec<V>,
+    normal: Vec<V>,
+    status: Vec<Status>,
+    iterations: Vec<u32>,
+    verdict: Vec<Verdict<V>>,
+    error: Vec<Option<InputError>>,
+}
+
+impl<V: Vector> Buffers<V> {
+    fn new(m: usize) -> Self {
+        Buffers {
+            value: vec![0.0; m],
+            point_a: vec![V::ZERO; m],
+            point_b: vec![V::ZERO; m],
+            normal: vec![V::ZERO; m],
+            status: vec![Status::Degenerate; m],
+            iterations: vec![0; m],
+            verdict: vec![Verdict::Undetermined; m],
+            error: vec![None; m],
+        }
+    }
+}
+
+/// All rows, block by block in parallel (rayon, in the caller's pool).
+fn run_dim<V: Dim>(inp: &Input, out: &mut [Result<Row, String>])
+where
+    V::Shape: Clone,
+{
+    let table = Table::<V>::new(inp);
+    out.par_chunks_mut(BLOCK)
+        .enumerate()
+        .for_each(|(c, block)| run_block(inp, &table, c * BLOCK, block));
+}
+
+/// Rows `first..first + out.len()`: checked and turned into pairs here, answered by the
+/// library's batch call of `inp.kind` (single-threaded: the blocks are the parallel unit),
+/// each answer (or error) written into `out`.
+fn run_block<V: Dim>(inp: &Input, table: &Table<V>, first: usize, out: &mut [Result<Row, String>])
+where
+    V::Shape: Clone,
+{
+    let mut pairs = Vec::with_capacity(out.len());
+    let mut rows = Vec::with_capacity(out.len());
+    for (k, slot) in out.iter_mut().enumerate() {
+        match table.pair(inp, first + k) {
+            Ok(p) => {
+                pairs.push(p);
+                rows.push(k);
+            }
+            Err(e) => *slot = Err(e),
+        }
+    }
+    if pairs.is_empty() {
+        return;
+    }
+    let table = &table.shapes;
+    let opts = BatchOptions {
+        parallel: false,
+        ..BatchOptions::default()
+    };
+    let mut b = Buffers::<V>::new(pairs.len());
+    let done = match inp.kind {
+        Kind::Distance => batch::distance::<V>(
+            table,
+            &pairs,
+            &opts,
+            DistanceOut {
+                distance: &mut b.value,
+                point_a: &mut b.point_a,
+                point_b: &mut b.point_b,
+                normal: &mut b.normal,
+                status: &mut b.status,
+                iterations: &mut b.iterations,
+                verdict: &mut b.verdict,
+                error: &mut b.error,
+            },
+        ),
+        Kind::Intersects => batch::intersects::<V>(
+            table,
+            &pairs,
+            &opts,
+            IntersectOut {
+                status: &mut b.status,
+                iterations: &mut b.iterations,
+                verdict: &mut b.verdict,
+                error: &mut b.error,
+            },
+        ),
+        Kind::Penetration => batch::penetration::<V>(
+            table,
+            &pairs,
+            &opts,
+            PenetrationOut {
+                depth: &mut b.value,
+                point_a: &mut b.point_a,
+                point_b: &mut b.point_b,
+                normal: &mut b.normal,
+                status: &mut b.status,
+                iterations: &mut b.iterations,
+                verdict: &mut b.verdict,
+                error: &mut b.error,
+            },
+        ),
+    };
+    if let Err(e) = done {
+        // Only an empty call or mis-sized buffers, neither of which can happen here.
+        for &k in &rows {
+            out[k] = Err(format!(
+                "row {}: internal error in convexity (please report): {e}",
+                first + k
+            ));
+        }
+        return;
+    }
+    for (j, &k) in rows.iter().enumerate() {
+        let i = first + k;
+        if let Some(e) = &b.error[j] {
+            out[k] = Err(library_error(inp, j, i, e));
+            continue;
+        }
+        let (distance, depth) = match inp.kind {
+            Kind::Distance => (b.value[j], f64::NAN),
+            Kind::Intersects => (f64::NAN, f64::NAN),
+            Kind::Penetration => ((-b.value[j]).max(0.0), b.value[j]),
+        };
+        let points = |v: V| {
+            if inp.kind == Kind::Intersects {
+                NAN3
+            } else {
+                arr3(v)
+            }
+        };
+        out[k] = Ok(Row {
+            verdict: verdict_code(&b.verdict[j]),
+            distance,
+            depth,
+            point_a: points(b.point_a[j]),
+            point_b: points(b.point_b[j]),
+            normal: points(b.normal[j]),
+            status: status_code(b.status[j]),
+            iterations: b.iterations[j],
+        });
+    }
+}
+
+/// The batch kernel: every row through `convexity::batch` (SIMD lanes for boxes and small
+/// hulls, rayon over chunks of rows), on `threads` threads (all cores by default). A panic
+/// in the library is caught; the rows are then answered one by one with the scalar calls so
+/// that the row at fault gets the error and every other row its answer.
 pub fn run_batch(inp: &Input, threads: Option<usize>) -> Vec<Result<Row, String>> {
     let work = || -> Vec<Result<Row, String>> {
-        (0..inp.n)
-            .into_par_iter()
-            .with_min_len(64)
-            .map(
-                |i| match catch_unwind(AssertUnwindSafe(|| one_row(inp, i))) {
-                    Ok(r) => r,
-                    Err(p) => Err(format!(
-                        "row {i}: internal error in convexity (please report): {}",
-                        panic_message(&p)
-                    )),
-                },
-            )
-            .collect()
+        let batched = catch_unwind(AssertUnwindSafe(|| {
+            // An empty message marks a row not written yet (no allocation per row).
+            let mut out: Vec<Result<Row, String>> =
+                (0..inp.n).map(|_| Err(String::new())).collect();
+            if inp.dim == 2 {
+                run_dim::<DVec2>(inp, &mut out);
+            } else {
+                run_dim::<DVec3>(inp, &mut out);
+            }
+            for (i, r) in out.iter_mut().enumerate() {
+                if matches!(r, Err(e) if e.is_empty()) {
+                    *r = Err(format!(
+                        "row {i}: internal error in convexity (please report): not answered"
+                    ));
+                }
+            }
+            out
+        }));
+        match batched {
+            Ok(out) => out,
+            Err(_) => scalar_rows(inp),
+        }
     };
     match threads {
         Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
@@ -238,6 +583,23 @@ pub fn run_batch(inp: &Input, threads: Option<usize>) -> Vec<Result<Row, String>
         },
         None => work(),
     }
+}
+
+/// Every row through the scalar calls, each under its own `catch_unwind`.
+fn scalar_rows(inp: &Input) -> Vec<Result<Row, String>> {
+    (0..inp.n)
+        .into_par_iter()
+        .with_min_len(64)
+        .map(
+            |i| match catch_unwind(AssertUnwindSafe(|| scalar_row(inp, i))) {
+                Ok(r) => r,
+                Err(p) => Err(format!(
+                    "row {i}: internal error in convexity (please report): {}",
+                    panic_message(&p)
+                )),
+            },
+        )
+        .collect()
 }
 
 fn read_shapes(obj: &Bound<'_, PyAny>, field: &'static str) -> PyResult<Shapes> {

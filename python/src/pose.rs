@@ -121,14 +121,26 @@ pub fn pose3_from(v: &[f64], layout: Layout) -> Result<Pose3, String> {
         }
         Layout::Mat4 => {
             check_rigid(v, 4)?;
-            let m = glam::DMat3::from_cols_array(&[
-                v[0], v[4], v[8], v[1], v[5], v[9], v[2], v[6], v[10],
-            ]);
-            let q = DQuat::from_mat3(&m).normalize();
-            Pose3::new(DVec3::new(v[3], v[7], v[11]), q).map_err(|e| format!(": {e}"))
+            let [tx, ty, tz, qx, qy, qz, qw] = mat4_raw(v);
+            Pose3::new(DVec3::new(tx, ty, tz), DQuat::from_xyzw(qx, qy, qz, qw))
+                .map_err(|e| format!(": {e}"))
         }
         _ => Err(": expected a 3D pose".into()),
     }
+}
+
+/// `[tx, ty, tz, qx, qy, qz, qw]` of a row-major 4x4 matrix already checked to be rigid (the
+/// quaternion normalised): the values `pose3_from` builds its pose from.
+pub fn mat4_raw(v: &[f64]) -> [f64; 7] {
+    let m = glam::DMat3::from_cols_array(&[v[0], v[4], v[8], v[1], v[5], v[9], v[2], v[6], v[10]]);
+    let q = DQuat::from_mat3(&m).normalize();
+    [v[3], v[7], v[11], q.x, q.y, q.z, q.w]
+}
+
+/// `[tx, ty, angle]` of a row-major 3x3 matrix already checked to be rigid: the values
+/// `pose2_from` builds its pose from.
+pub fn mat3_raw(v: &[f64]) -> [f64; 3] {
+    [v[2], v[5], v[3].atan2(v[0])]
 }
 
 /// A 2D pose from a flat row.
@@ -138,8 +150,8 @@ pub fn pose2_from(v: &[f64], layout: Layout) -> Result<Pose2, String> {
         Layout::Angle3 => Pose2::from_angle([v[0], v[1]], v[2]).map_err(|e| format!(": {e}")),
         Layout::Mat3 => {
             check_rigid(v, 3)?;
-            let angle = v[3].atan2(v[0]);
-            Pose2::from_angle([v[2], v[5]], angle).map_err(|e| format!(": {e}"))
+            let [tx, ty, angle] = mat3_raw(v);
+            Pose2::from_angle([tx, ty], angle).map_err(|e| format!(": {e}"))
         }
         _ => Err(": expected a 2D pose".into()),
     }

@@ -266,3 +266,30 @@ def test_shapes_pickle_and_round_trip_through_dicts() -> None:
         if s.dim in (2, 3):
             pose = [2.5, 0.1, 0.2, 0, 0, 0, 1] if s.dim == 3 else [2.5, 0.1, 0.3]
             assert cx.distance(s, None, t, pose).distance == cx.distance(s, None, s, pose).distance
+
+
+def test_batch_row_errors_read_as_the_single_calls_errors() -> None:
+    """The library checks `[t, q]` and `[t, angle]` rows; its field names are mapped back to the
+    argument's (`poses_b[i][k]`), so a row's message is the single call's with the row added."""
+    p = _poses(8)
+    p[1, 4] = NAN  # rotation[1] -> column 4
+    p[3, 3:] = [0.1, 0.0, 0.0, 1.0]  # norm 1.005
+    p[6, 2] = -INF
+    r = cx.distance_batch(cx.Sphere(0.5), None, cx.Sphere(0.5), p)
+    assert [i for i, _ in r.errors] == [1, 3, 6]
+    for i in (1, 3, 6):
+        with pytest.raises(ValueError) as e:
+            cx.distance(cx.Sphere(0.5), None, cx.Sphere(0.5), p[i])
+        single = str(e.value)
+        assert single.startswith("pose_b["), single
+        assert r.error[i] == single.replace("pose_b", f"poses_b[{i}]", 1), (r.error[i], single)
+    huge = _poses(3)
+    huge[2, 1] = 1e300
+    r = cx.distance_batch(cx.Sphere(0.5), huge, cx.Sphere(0.5), None)
+    assert [i for i, _ in r.errors] == [2]
+    assert r.error[2] is not None and r.error[2].startswith("poses_a[2][1]: value 1e300 exceeds")
+    p2 = np.array([[0.0, 0.0, 0.0], [1.0, 2.0, NAN], [NAN, 0.0, 0.0]])
+    r = cx.distance_batch(cx.Circle(0.5), None, cx.Circle(0.5), p2)
+    assert [i for i, _ in r.errors] == [1, 2]
+    assert r.error[1] is not None and r.error[1].startswith("poses_b[1][2]: value NaN")
+    assert r.error[2] is not None and r.error[2].startswith("poses_b[2][0]: value NaN")

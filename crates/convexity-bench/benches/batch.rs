@@ -34,6 +34,7 @@ struct Out {
     pb: Vec<DVec3>,
     n: Vec<DVec3>,
     s: Vec<Status>,
+    it: Vec<u32>,
     v: Vec<Verdict<DVec3>>,
     e: Vec<Option<convexity::InputError>>,
 }
@@ -46,6 +47,7 @@ impl Out {
             pb: vec![DVec3::ZERO; n],
             n: vec![DVec3::ZERO; n],
             s: vec![Status::Converged; n],
+            it: vec![0; n],
             v: vec![Verdict::Undetermined; n],
             e: vec![None; n],
         }
@@ -57,6 +59,7 @@ impl Out {
             point_b: &mut self.pb,
             normal: &mut self.n,
             status: &mut self.s,
+            iterations: &mut self.it,
             verdict: &mut self.v,
             error: &mut self.e,
         }

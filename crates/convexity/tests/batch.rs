@@ -122,6 +122,7 @@ struct Dist {
     pb: Vec<DVec3>,
     n: Vec<DVec3>,
     s: Vec<Status>,
+    it: Vec<u32>,
     v: Vec<Verdict<DVec3>>,
     e: Vec<Option<InputError>>,
 }
@@ -134,6 +135,7 @@ impl Dist {
             pb: vec![DVec3::NAN; n],
             n: vec![DVec3::NAN; n],
             s: vec![Status::Numerical; n],
+            it: vec![u32::MAX; n],
             v: vec![Verdict::Undetermined; n],
             e: vec![None; n],
         }
@@ -145,6 +147,7 @@ impl Dist {
             point_b: &mut self.pb,
             normal: &mut self.n,
             status: &mut self.s,
+            iterations: &mut self.it,
             verdict: &mut self.v,
             error: &mut self.e,
         }
@@ -190,6 +193,14 @@ fn distance_batch_equals_scalar_calls() {
         assert!(o.e[i].is_none());
         assert_eq!(kind(&o.v[i]), kind(&s.verdict), "row {i}: verdicts differ");
         assert_eq!(o.s[i], s.status, "row {i}: statuses differ");
+        // The lane path counts its own GJK steps (it may take another number than the scalar
+        // call, e.g. no early bounding-sphere exit); `scalar_rows_report_the_scalar_iterations`
+        // pins the scalar rows.
+        assert!(
+            o.it[i] <= opts.max_iterations,
+            "row {i}: {} iterations",
+            o.it[i]
+        );
         let scale = scale_of(&shapes, p);
         let dd = (o.d[i] - s.distance).abs() / scale.max(s.distance);
         worst_d = worst_d.max(dd);
@@ -236,8 +247,10 @@ fn intersects_batch_equals_scalar_calls() {
         vec![Verdict::Undetermined; n],
         vec![None; n],
     );
+    let mut it = vec![u32::MAX; s.len()];
     let out = IntersectOut {
         status: &mut s,
+        iterations: &mut it,
         verdict: &mut v,
         error: &mut e,
     };
@@ -250,6 +263,11 @@ fn intersects_batch_equals_scalar_calls() {
         let r = gjk::intersects(a, &pa, b, &pb, &opts, None);
         assert_eq!(kind(&v[i]), kind(&r.verdict), "row {i}");
         assert_eq!(s[i], r.status, "row {i}");
+        assert!(
+            it[i] <= opts.max_iterations,
+            "row {i}: {} iterations",
+            it[i]
+        );
         if v[i] != Verdict::Undetermined {
             convexity::verify(a, &pa, b, &pb, &v[i], 1e-9 * scale_of(&shapes, p))
                 .unwrap_or_else(|e| panic!("row {i}: certificate rejected: {e}"));
@@ -275,12 +293,14 @@ fn penetration_batch_equals_scalar_calls() {
         vec![Verdict::Undetermined; n],
         vec![None; n],
     );
+    let mut it = vec![0u32; s.len()];
     let out = PenetrationOut {
         depth: &mut depth,
         point_a: &mut pa_,
         point_b: &mut pb_,
         normal: &mut nr,
         status: &mut s,
+        iterations: &mut it,
         verdict: &mut v,
         error: &mut e,
     };
@@ -296,6 +316,7 @@ fn penetration_batch_equals_scalar_calls() {
         assert_eq!(pa_[i], r.point_a, "row {i}");
         assert_eq!(v[i], r.verdict, "row {i}");
         assert_eq!(s[i], r.status, "row {i}");
+        assert_eq!(it[i], r.iterations, "row {i}: iteration counts differ");
         assert!(e[i].is_none());
     }
 }
@@ -440,8 +461,10 @@ fn bad_rows_are_named_and_the_rest_answered() {
         vec![Verdict::<DVec3>::Undetermined; n],
         vec![None; n],
     );
+    let mut it = vec![0u32; s.len()];
     let out = IntersectOut {
         status: &mut s,
+        iterations: &mut it,
         verdict: &mut v,
         error: &mut e,
     };
@@ -495,8 +518,10 @@ fn empty_input_and_wrong_output_lengths_are_errors() {
         vec![Verdict::<DVec3>::Undetermined; 4],
         vec![None; 3],
     );
+    let mut it = vec![0u32; s.len()];
     let out = IntersectOut {
         status: &mut s,
+        iterations: &mut it,
         verdict: &mut v,
         error: &mut e,
     };
@@ -513,12 +538,14 @@ fn empty_input_and_wrong_output_lengths_are_errors() {
         vec![Verdict::Undetermined; 3],
         vec![None; 3],
     );
+    let mut it = vec![0u32; s.len()];
     let out = PenetrationOut {
         depth: &mut depth,
         point_a: &mut pa,
         point_b: &mut pb,
         normal: &mut nr,
         status: &mut s,
+        iterations: &mut it,
         verdict: &mut v,
         error: &mut e,
     };
@@ -571,12 +598,14 @@ fn planar_batch_equals_scalar_calls() {
         vec![Verdict::Undetermined; n],
         vec![None; n],
     );
+    let mut it = vec![0u32; s.len()];
     let out = DistanceOut {
         distance: &mut d,
         point_a: &mut pa,
         point_b: &mut pb,
         normal: &mut nr,
         status: &mut s,
+        iterations: &mut it,
         verdict: &mut v,
         error: &mut e,
     };
@@ -699,4 +728,48 @@ fn degenerate_lane_shapes_match_the_scalar_path() {
         rep.lane_rows,
         pairs.len()
     );
+}
+
+/// With the lane path off, every row reports the scalar call's iteration count (distance and
+/// boolean), and a rejected row reports 0.
+#[test]
+fn scalar_rows_report_the_scalar_iterations() {
+    let mut rng = ChaCha8Rng::seed_from_u64(100 + 12);
+    let shapes = table(&mut rng);
+    let mut pairs = rows(&mut rng, &shapes, 2_000);
+    pairs[7].pose_a[0] = f64::NAN;
+    let opts = BatchOptions {
+        lanes: false,
+        ..BatchOptions::default()
+    };
+    let (o, rep) = run_distance(&shapes, &pairs, &opts);
+    assert_eq!((rep.lane_rows, rep.error_rows), (0, 1));
+    let n = pairs.len();
+    let (mut s, mut v, mut e) = (
+        vec![Status::Numerical; n],
+        vec![Verdict::<DVec3>::Undetermined; n],
+        vec![None; n],
+    );
+    let mut it = vec![u32::MAX; s.len()];
+    let out = IntersectOut {
+        status: &mut s,
+        iterations: &mut it,
+        verdict: &mut v,
+        error: &mut e,
+    };
+    batch::intersects(&shapes, &pairs, &opts, out).unwrap();
+    let g = gjk::Options::default();
+    for (i, p) in pairs.iter().enumerate() {
+        if i == 7 {
+            assert!(o.e[i].is_some() && e[i].is_some());
+            assert_eq!((o.it[i], it[i]), (0, 0));
+            continue;
+        }
+        let (a, b) = (&shapes[p.a], &shapes[p.b]);
+        let (pa, pb) = (pose(&p.pose_a), pose(&p.pose_b));
+        let d = gjk::distance(a, &pa, b, &pb, &g, None);
+        assert_eq!(o.it[i], d.iterations, "row {i}: distance iterations");
+        let r = gjk::intersects(a, &pa, b, &pb, &g, None);
+        assert_eq!(it[i], r.iterations, "row {i}: boolean iterations");
+    }
 }

@@ -112,6 +112,8 @@ pub struct DistanceOut<'o, V> {
     /// Unit vector from A toward B.
     pub normal: &'o mut [V],
     pub status: &'o mut [Status],
+    /// GJK iterations (0 for a rejected row).
+    pub iterations: &'o mut [u32],
     /// The verdict with its certificate (check it with [`crate::verify`]).
     pub verdict: &'o mut [Verdict<V>],
     /// `None` for an answered row; the reason for a rejected one.
@@ -121,6 +123,8 @@ pub struct DistanceOut<'o, V> {
 /// Outputs of [`intersects`], one entry per pair.
 pub struct IntersectOut<'o, V> {
     pub status: &'o mut [Status],
+    /// GJK iterations (0 for a rejected row).
+    pub iterations: &'o mut [u32],
     pub verdict: &'o mut [Verdict<V>],
     pub error: &'o mut [Option<InputError>],
 }
@@ -133,6 +137,9 @@ pub struct PenetrationOut<'o, V> {
     pub point_b: &'o mut [V],
     pub normal: &'o mut [V],
     pub status: &'o mut [Status],
+    /// GJK + EPA iterations, as [`crate::gjk::epa::Penetration::iterations`] (0 for a
+    /// rejected row).
+    pub iterations: &'o mut [u32],
     pub verdict: &'o mut [Verdict<V>],
     pub error: &'o mut [Option<InputError>],
 }
@@ -309,9 +316,10 @@ where
 /// ];
 /// let n = pairs.len();
 /// let (mut d, mut pa, mut pb, mut nr) = (vec![0.0; n], vec![DVec3::ZERO; n], vec![DVec3::ZERO; n], vec![DVec3::ZERO; n]);
-/// let (mut st, mut v, mut e) = (vec![Status::Converged; n], vec![Verdict::Undetermined; n], vec![None; n]);
+/// let (mut st, mut it) = (vec![Status::Converged; n], vec![0u32; n]);
+/// let (mut v, mut e) = (vec![Verdict::Undetermined; n], vec![None; n]);
 /// let out = DistanceOut { distance: &mut d, point_a: &mut pa, point_b: &mut pb, normal: &mut nr,
-///     status: &mut st, verdict: &mut v, error: &mut e };
+///     status: &mut st, iterations: &mut it, verdict: &mut v, error: &mut e };
 /// batch::distance(&shapes, &pairs, &BatchOptions::default(), out).unwrap();
 /// assert!((d[0] - 2.0).abs() < 1e-12);
 /// assert!(e[1].as_ref().unwrap().to_string().starts_with("pairs[1].pose_b.translation[0]"));
@@ -328,6 +336,7 @@ pub fn distance<V: BatchSpace>(
     check_len("out.point_b", out.point_b.len(), n)?;
     check_len("out.normal", out.normal.len(), n)?;
     check_len("out.status", out.status.len(), n)?;
+    check_len("out.iterations", out.iterations.len(), n)?;
     check_len("out.verdict", out.verdict.len(), n)?;
     check_len("out.error", out.error.len(), n)?;
     let lane_shapes = lane_table::<V>(shapes, opts.lanes);
@@ -338,17 +347,24 @@ pub fn distance<V: BatchSpace>(
         .zip(out.point_b.chunks_mut(CHUNK))
         .zip(out.normal.chunks_mut(CHUNK))
         .zip(out.status.chunks_mut(CHUNK))
+        .zip(out.iterations.chunks_mut(CHUNK))
         .zip(out.verdict.chunks_mut(CHUNK))
         .zip(out.error.chunks_mut(CHUNK))
         .map(
-            |((((((distance, point_a), point_b), normal), status), verdict), error)| DistanceOut {
-                distance,
-                point_a,
-                point_b,
-                normal,
-                status,
-                verdict,
+            |(
+                ((((((distance, point_a), point_b), normal), status), iterations), verdict),
                 error,
+            )| {
+                DistanceOut {
+                    distance,
+                    point_a,
+                    point_b,
+                    normal,
+                    status,
+                    iterations,
+                    verdict,
+                    error,
+                }
             },
         )
         .collect();
@@ -455,10 +471,13 @@ fn distance_chunk<V: BatchSpace>(
         point_b,
         normal,
         status,
+        iterations,
         verdict,
         error,
     } = out;
-    let cell = std::cell::RefCell::new((distance, point_a, point_b, normal, status, verdict));
+    let cell = std::cell::RefCell::new((
+        distance, point_a, point_b, normal, status, iterations, verdict,
+    ));
     let write = |k: usize, d: &gjk::Distance<V>| {
         let mut o = cell.borrow_mut();
         o.0[k] = d.distance;
@@ -466,7 +485,8 @@ fn distance_chunk<V: BatchSpace>(
         o.2[k] = d.point_b;
         o.3[k] = d.normal;
         o.4[k] = d.status;
-        o.5[k] = d.verdict;
+        o.5[k] = d.iterations;
+        o.6[k] = d.verdict;
     };
     let scalar = |k: usize, row: &Row<'_, V>| {
         write(
@@ -526,16 +546,19 @@ pub fn intersects<V: BatchSpace>(
 ) -> Result<Report, InputError> {
     let n = check_pairs(pairs)?;
     check_len("out.status", out.status.len(), n)?;
+    check_len("out.iterations", out.iterations.len(), n)?;
     check_len("out.verdict", out.verdict.len(), n)?;
     check_len("out.error", out.error.len(), n)?;
     let lane_shapes = lane_table::<V>(shapes, opts.lanes);
     let outs: Vec<IntersectOut<'_, V>> = out
         .status
         .chunks_mut(CHUNK)
+        .zip(out.iterations.chunks_mut(CHUNK))
         .zip(out.verdict.chunks_mut(CHUNK))
         .zip(out.error.chunks_mut(CHUNK))
-        .map(|((status, verdict), error)| IntersectOut {
+        .map(|(((status, iterations), verdict), error)| IntersectOut {
             status,
+            iterations,
             verdict,
             error,
         })
@@ -555,18 +578,20 @@ fn intersect_chunk<V: BatchSpace>(
 ) -> Report {
     let IntersectOut {
         status,
+        iterations,
         verdict,
         error,
     } = out;
-    let cell = std::cell::RefCell::new((status, verdict));
-    let write = |k: usize, s: Status, v: Verdict<V>| {
+    let cell = std::cell::RefCell::new((status, iterations, verdict));
+    let write = |k: usize, s: Status, it: u32, v: Verdict<V>| {
         let mut o = cell.borrow_mut();
         o.0[k] = s;
-        o.1[k] = v;
+        o.1[k] = it;
+        o.2[k] = v;
     };
     let scalar = |k: usize, row: &Row<'_, V>| {
         let r = gjk::intersects(row.a, &row.pose_a, row.b, &row.pose_b, opts, None);
-        write(k, r.status, r.verdict)
+        write(k, r.status, r.iterations, r.verdict)
     };
     for e in error.iter_mut() {
         *e = None;
@@ -577,7 +602,7 @@ fn intersect_chunk<V: BatchSpace>(
         first,
         pairs,
         |k, e| {
-            write(k, Status::Degenerate, Verdict::Undetermined);
+            write(k, Status::Degenerate, 0, Verdict::Undetermined);
             error[k] = Some(e);
         },
         scalar,
@@ -589,7 +614,10 @@ fn intersect_chunk<V: BatchSpace>(
         &rows,
         lanes::Mode::Boolean,
         opts,
-        |k, a| write(k, a.distance.status, a.distance.verdict),
+        |k, a| {
+            let d = &a.distance;
+            write(k, d.status, d.iterations, d.verdict)
+        },
         scalar,
     );
     report
@@ -610,6 +638,7 @@ pub fn penetration<V: BatchSpace>(
     check_len("out.point_b", out.point_b.len(), n)?;
     check_len("out.normal", out.normal.len(), n)?;
     check_len("out.status", out.status.len(), n)?;
+    check_len("out.iterations", out.iterations.len(), n)?;
     check_len("out.verdict", out.verdict.len(), n)?;
     check_len("out.error", out.error.len(), n)?;
     let outs: Vec<PenetrationOut<'_, V>> = out
@@ -619,17 +648,21 @@ pub fn penetration<V: BatchSpace>(
         .zip(out.point_b.chunks_mut(CHUNK))
         .zip(out.normal.chunks_mut(CHUNK))
         .zip(out.status.chunks_mut(CHUNK))
+        .zip(out.iterations.chunks_mut(CHUNK))
         .zip(out.verdict.chunks_mut(CHUNK))
         .zip(out.error.chunks_mut(CHUNK))
         .map(
-            |((((((depth, point_a), point_b), normal), status), verdict), error)| PenetrationOut {
-                depth,
-                point_a,
-                point_b,
-                normal,
-                status,
-                verdict,
-                error,
+            |(((((((depth, point_a), point_b), normal), status), iterations), verdict), error)| {
+                PenetrationOut {
+                    depth,
+                    point_a,
+                    point_b,
+                    normal,
+                    status,
+                    iterations,
+                    verdict,
+                    error,
+                }
             },
         )
         .collect();
@@ -661,6 +694,7 @@ fn penetration_chunk<V: BatchSpace>(
                 out.point_b[k] = V::ZERO;
                 out.normal[k] = V::ZERO;
                 out.status[k] = Status::Degenerate;
+                out.iterations[k] = 0;
                 out.verdict[k] = Verdict::Undetermined;
                 out.error[k] = Some(e);
             }
@@ -671,6 +705,7 @@ fn penetration_chunk<V: BatchSpace>(
                 out.point_b[k] = r.point_b;
                 out.normal[k] = r.normal;
                 out.status[k] = r.status;
+                out.iterations[k] = r.iterations;
                 out.verdict[k] = r.verdict;
                 out.error[k] = None;
             }
