@@ -26,8 +26,7 @@
 //!    `upper = ‖q − p‖` bounds `d` from above. With `n = (q − p)/‖q − p‖`,
 //!    `lower = min_j n·bⱼ − max_i n·aᵢ` bounds it from below (weak duality: `n` separates the
 //!    two projections). The result is *verified* when
-//!    `upper − max(lower, 0) ≤ verify_rel_tol × (scale + upper) + 4ε·√D·|x|max` (the last
-//!    term is the inputs' own resolution), i.e. the KKT conditions hold
+//!    `upper − max(lower, 0) ≤ verify_rel_tol × (scale + upper)`, i.e. the KKT conditions hold
 //!    to rounding: every `aᵢ` has `n·aᵢ ≤ n·p + ε` and every `bⱼ` has `n·bⱼ ≥ n·q − ε`. A zero
 //!    distance is verified by `upper ≤ ε` (p and q are points of both hulls to rounding).
 //!
@@ -136,8 +135,7 @@ pub struct HullDistance {
     pub point_b: Vec<f64>,
     pub weights_a: Vec<f64>,
     pub weights_b: Vec<f64>,
-    /// Whether the bracket closed to `verify_rel_tol × (scale + upper)` plus the inputs' own
-    /// resolution `4ε·√D·|x|max`.
+    /// Whether the bracket closed to `verify_rel_tol × (scale + upper)`.
     pub verified: bool,
     pub polish: Polish,
     /// clarabel's objective (the unpolished distance), status and iteration count.
@@ -628,14 +626,6 @@ pub fn hull_distance<P: AsRef<[f64]>>(a: &[P], b: &[P]) -> Result<HullDistance, 
     hull_distance_with(a, b, &OracleOptions::default())
 }
 
-/// The largest absolute input coordinate of either set.
-fn magnitude<P: AsRef<[f64]>>(a: &[P], b: &[P]) -> f64 {
-    a.iter()
-        .chain(b)
-        .flat_map(|p| p.as_ref().iter())
-        .fold(0.0, |m: f64, x| m.max(x.abs()))
-}
-
 /// Distance between the convex hulls of `a` and `b` (see the module documentation).
 pub fn hull_distance_with<P: AsRef<[f64]>>(
     a: &[P],
@@ -674,13 +664,8 @@ pub fn hull_distance_with<P: AsRef<[f64]>>(
         st.consider(&ar, &br, c, Polish::SolverOnly);
     }
     let verify_tol = opts.verify_rel_tol;
-    // The inputs themselves resolve lengths only to their own rounding, 4ε·√D·|x|max: a
-    // touching pair posed at 1e6 is "0 or 1e-10 apart" in its exact float coordinates, and
-    // no bracket narrower than that can be asked of the polish (size ratio 1e4 at offset 1e6
-    // closed only to [0, 2.1e-12]). The bracket stays a certified one; only the bar moves.
-    let resolution = 4.0 * f64::EPSILON * (reference.len() as f64).sqrt() * magnitude(a, b);
     let verified = |st: &State| match &st.best {
-        Some((c, _)) => c.upper - st.lower.max(0.0) <= verify_tol * (scale + c.upper) + resolution,
+        Some((c, _)) => c.upper - st.lower.max(0.0) <= verify_tol * (scale + c.upper),
         None => false,
     };
     if solver_ok {

@@ -523,6 +523,7 @@ fn box_edge_to_tetrahedron_vertex_a_few_tolerances_apart_is_certified_separated(
 #[test]
 fn size_ratios_1e4_and_1e6() {
     let opts = CheckOptions::default();
+    let mut fallbacks = 0;
     for (k, ratio) in [1e4, 1e6].into_iter().enumerate() {
         let mut rng = case_rng(0x512E, k as u64);
         for case in 0..100 {
@@ -541,11 +542,34 @@ fn size_ratios_1e4_and_1e6() {
             } else {
                 (&ph, pose_h, &pt, pl.pose_b)
             };
-            check_gjk_pair(a, &pa, b, &pb, &opts).unwrap_or_else(|e| {
-                panic!("ratio {ratio:e}, case {case} ({}): {e}", regime.name())
-            });
+            match check_gjk_pair(a, &pa, b, &pb, &opts) {
+                Ok(_) => {}
+                // The SOCP oracle cannot close its bracket for a vertex–vertex touch between a
+                // 1e-4 hull and a unit hull at 1e6 (the dual direction of a 2e-12 gap is noise).
+                // The placement itself is then the oracle: it states the exact gap up to the
+                // rounding of world coordinates.
+                Err(e) if e.starts_with("oracle answer not verified") => {
+                    let exact = pl.exact_distance.unwrap_or_else(|| panic!("case {case}: {e}"));
+                    let d = distance(a, &pa, b, &pb, &Options::default(), None);
+                    let magnitude = pa.translation().length() + pb.translation().length() + 2.0;
+                    let eps = 1e-9 * (a.size() + b.size()) + 8.0 * f64::EPSILON * magnitude;
+                    assert!(
+                        (d.distance - exact).abs() <= eps,
+                        "ratio {ratio:e}, case {case}: {} vs placement {exact}",
+                        d.distance
+                    );
+                    verify(a, &pa, b, &pb, &d.verdict, d.tolerance).unwrap_or_else(|err| {
+                        panic!("ratio {ratio:e}, case {case}: {err:?}")
+                    });
+                    fallbacks += 1;
+                }
+                Err(e) => panic!("ratio {ratio:e}, case {case} ({}): {e}", regime.name()),
+            }
         }
     }
+    // The fallback is for the oracle's rare blind spot, not a way around it.
+    // (5 of 200 when written: all touching pairs at offset 1e6.)
+    assert!(fallbacks <= 10, "{fallbacks} of 200 cases without a verified oracle");
 }
 
 #[test]
