@@ -56,6 +56,8 @@ use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
 /// GJK settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GjkOptions {
+    /// Cap on GJK iterations; when hit, the result has status `IterationLimit` and the
+    /// bounds found so far.
     pub max_iterations: u32,
     /// Relative tolerance on the duality gap and on touching.
     pub rel_tolerance: f64,
@@ -100,6 +102,7 @@ pub struct GjkCache<V> {
 pub type Cache<V> = GjkCache<V>;
 
 impl<V: Vector> GjkCache<V> {
+    /// An empty cache: the first query with it starts cold.
     pub fn new() -> Self {
         Cache {
             dir: None,
@@ -162,7 +165,9 @@ impl<V: Vector> GjkCache<V> {
 /// Result of a distance query. Points and vectors are in the world frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Distance<V> {
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
+    /// Main-loop iterations performed (bounded by the options' iteration cap).
     pub iterations: u32,
     /// Best upper bound on the distance between the full shapes, clamped at 0 and never below
     /// `lower_bound` (they can cross by an ulp at convergence). When the verdict is
@@ -177,12 +182,16 @@ pub struct Distance<V> {
     pub point_b: V,
     /// Unit vector from A toward B (for an intersecting verdict: the last search direction).
     pub normal: V,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<V>,
     /// The absolute touch tolerance used.
     pub tolerance: f64,
 }
 
 impl<V> Distance<V> {
+    /// `Some(true)` when the verdict proves the shapes intersect (closed sets: touching counts),
+    /// `Some(false)` when it proves them separated, `None` when undetermined.
     pub fn intersecting(&self) -> Option<bool> {
         self.verdict.intersecting()
     }
@@ -191,13 +200,20 @@ impl<V> Distance<V> {
 /// Result of a boolean query (exits as soon as the answer is proved).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Intersection<V> {
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
+    /// Main-loop iterations performed (bounded by the options' iteration cap).
     pub iterations: u32,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<V>,
+    /// The absolute touch tolerance used: a gap up to it counts as touching.
     pub tolerance: f64,
 }
 
 impl<V> Intersection<V> {
+    /// `Some(true)` when the verdict proves the shapes intersect (closed sets: touching counts),
+    /// `Some(false)` when it proves them separated, `None` when undetermined.
     pub fn intersecting(&self) -> Option<bool> {
         self.verdict.intersecting()
     }

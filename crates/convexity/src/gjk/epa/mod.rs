@@ -405,6 +405,7 @@ pub struct Context<V> {
 }
 
 impl<V: Vector> Context<V> {
+    /// Empty buffers; they grow on first use and are reused by later queries.
     pub fn new() -> Self {
         Context {
             verts: Vec::new(),
@@ -438,6 +439,7 @@ impl<V: Vector> Context<V> {
 /// Result of a penetration query (world frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Penetration<V> {
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
     /// GJK plus EPA iterations.
     pub iterations: u32,
@@ -449,6 +451,8 @@ pub struct Penetration<V> {
     pub point_a: V,
     /// Deepest point of B inside A (on B's surface).
     pub point_b: V,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<V>,
     /// GJK's touch tolerance for this pair (gaps up to it count as touching).
     pub tolerance: f64,
@@ -750,6 +754,7 @@ pub struct EpaCache<V> {
 }
 
 impl<V: Vector> EpaCache<V> {
+    /// An empty cache: the first query with it starts cold.
     pub fn new() -> Self {
         EpaCache {
             gjk: gjk::GjkCache::new(),
