@@ -28,6 +28,7 @@
 //! Conventions: f64 throughout; closed sets (touching counts as intersecting); normals point
 //! from A toward B; `pose_ab` is the pose of B in A's frame.
 
+#![warn(missing_docs)]
 // `!(x > 0.0)` is used on purpose throughout: it is true for NaN, which is the fail-safe
 // direction for every such guard. Rewriting it as `x <= 0.0` would silently accept NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
