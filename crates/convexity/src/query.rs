@@ -499,6 +499,29 @@ impl QuerySpace for DVec2 {
 /// ([`certificate::checked`]): a certificate the independent checker rejects is withdrawn (the
 /// verdict becomes undetermined, the status degenerate, and [`Outcome::check`] names the failed
 /// check). The reported tolerance is the pair's one touch tolerance.
+///
+/// # Example
+///
+/// A tetrahedron against a box, by three methods; each answer carries a certificate that was
+/// already verified by the independent checker, and they agree.
+///
+/// ```
+/// use convexity::gjk::certificate::Check;
+/// use convexity::query::{self, Method};
+/// use convexity::{Cuboid, DVec3, Points, Pose3};
+///
+/// let tetra = Points::new(&[DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z])?;
+/// let cube = Cuboid::new(DVec3::splat(0.5))?;
+/// let pose_a = Pose3::IDENTITY;
+/// let pose_b = Pose3::from_translation(DVec3::new(3.0, 0.0, 0.0))?;
+///
+/// for m in [Method::Gjk, Method::Sat, Method::VClip] {
+///     let o = query::run(m, &tetra, &pose_a, &cube, &pose_b)?;
+///     assert_eq!(o.check, Check::Verified, "{}", m.name());
+///     assert_eq!(o.verdict.intersecting(), Some(false), "{}", m.name());
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run<V, A, B>(
     method: Method,
     a: &A,

@@ -568,6 +568,31 @@ fn to_world<V: Vector>(pose_a: &Pose<V>, v: Verdict<V>) -> Verdict<V> {
 /// Distance between `a` at `pose_a` and `b` at `pose_b`, with closest points and certificate.
 ///
 /// Pass a [`Cache`] to warm-start coherent queries; it is updated with the final direction.
+///
+/// # Example
+///
+/// A ball of radius 1 at the origin and a box `[-1, 1]³` centred at x = 4: the gap is 2, the
+/// closest points are `(1, 0, 0)` on A and `(3, 0, 0)` on B (world frame), and the normal
+/// points from A toward B.
+///
+/// ```
+/// use convexity::gjk::{self, Options};
+/// use convexity::{verify, Ball, Cuboid, DVec3, Pose3};
+///
+/// let ball = Ball::new(1.0)?;
+/// let cube = Cuboid::new(DVec3::splat(1.0))?;
+/// let pose_a = Pose3::IDENTITY;
+/// let pose_b = Pose3::from_translation(DVec3::new(4.0, 0.0, 0.0))?;
+///
+/// let d = gjk::distance(&ball, &pose_a, &cube, &pose_b, &Options::default(), None);
+/// assert!((d.distance - 2.0).abs() < 1e-9);
+/// assert!(d.point_a.distance(DVec3::X) < 1e-6);
+/// assert!(d.point_b.distance(DVec3::new(3.0, 0.0, 0.0)) < 1e-6);
+/// assert!(d.normal.distance(DVec3::X) < 1e-6);
+/// assert!(d.lower_bound <= d.distance);
+/// verify(&ball, &pose_a, &cube, &pose_b, &d.verdict, 1e-9)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn distance<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,

@@ -556,6 +556,33 @@ pub(crate) fn point_answer<V: Vector>(s0: V, params: &Params<V>) -> Expansion<V>
 /// See the module documentation for the contract, the defined answers of degenerate cases
 /// and the failure modes. `ctx` holds the polytope buffers; reuse it across calls to avoid
 /// allocating.
+///
+/// # Example
+///
+/// Two boxes `[-1, 1]³`, B shifted by 1.5 along x: they overlap by 0.5 along x. The normal
+/// points from A toward B, and moving B by `depth · normal` separates the pair.
+///
+/// ```
+/// use convexity::gjk::epa::{self, Context, Options};
+/// use convexity::{Cuboid, DVec3, Pose3, Status};
+///
+/// let cube = Cuboid::new(DVec3::splat(1.0))?;
+/// let pose_a = Pose3::IDENTITY;
+/// let pose_b = Pose3::from_translation(DVec3::new(1.5, 0.0, 0.0))?;
+///
+/// let mut ctx = Context::new(); // reuse across calls to avoid allocating
+/// let p = epa::penetration(&cube, &pose_a, &cube, &pose_b, &Options::default(), &mut ctx);
+/// assert_eq!(p.status, Status::Converged);
+/// assert!((p.depth - 0.5).abs() < 1e-9);
+/// assert!(p.normal.distance(DVec3::X) < 1e-9);
+/// assert_eq!(p.verdict.intersecting(), Some(true));
+///
+/// // Separated pairs answer minus the distance.
+/// let apart = Pose3::from_translation(DVec3::new(2.5, 0.0, 0.0))?;
+/// let s = epa::penetration(&cube, &pose_a, &cube, &apart, &Options::default(), &mut ctx);
+/// assert!((s.depth + 0.5).abs() < 1e-9);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn penetration<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,
