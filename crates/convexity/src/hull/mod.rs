@@ -71,10 +71,11 @@ pub enum HullResult {
     Flat {
         /// Unit normal of the plane (the polygon is CCW seen from the side it points to).
         normal: DVec3,
-        /// Plane offset: `normal · x ≈ offset` for every input point.
+        /// Plane offset (the mean of `normal · v` over the vertices): every input point lies
+        /// within the tolerance of `normal · x = offset`.
         offset: f64,
-        /// The polygon's vertices in CCW order (projected input points, within the tolerance
-        /// of the plane).
+        /// The polygon's vertices in CCW order: input points, each within the tolerance of the
+        /// plane (not projected onto it).
         vertices: Vec<DVec3>,
         /// The input index of each vertex in `vertices`.
         indices: Vec<usize>,
