@@ -583,8 +583,9 @@ fn lp_prune(rows: &mut Vec<Row>, nvar: usize, rel: f64) -> usize {
 }
 
 /// The half-space form of the hull of any non-empty finite 2D or 3D point set, for the
-/// half-space methods: a solid's facets (3D: the robust [`ConvexPolyhedron::build`]; 2D: the
-/// planar hull's edges); a flat, collinear or single-point set as *equality rows*: each
+/// half-space methods: a solid's facets (3D: the robust
+/// [`ConvexPolyhedron::build`](crate::hull::ConvexPolyhedron::build); 2D: the planar hull's
+/// edges); a flat, collinear or single-point set as *equality rows*: each
 /// direction the set does not span gets the pair `n·x ≤ max`, `−n·x ≤ −min` over the points
 /// (equal up to the points' own rounding), and the spanned directions get the lower-dimensional
 /// hull's facets (a polygon's sides `e × n`, a segment's ends `±d`). Every input point

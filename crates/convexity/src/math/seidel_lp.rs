@@ -104,11 +104,11 @@ pub struct LpResult {
 /// Maximises `objective · x` subject to `system` (`nᵢ·x ≤ oᵢ`). A zero objective asks for any
 /// feasible point.
 ///
-/// Steps: validate the input ([`box_bound`]), normalise and shuffle the rows
-/// ([`ShuffledRows`]), build the lexicographic objective ([`lex_objective`]), run Seidel's
+/// Steps: validate the input (`box_bound`), normalise and shuffle the rows
+/// (`ShuffledRows`), build the lexicographic objective (`lex_objective`), run Seidel's
 /// recursion inside the box, and turn its answer into an outcome: an optimum on the box is
-/// re-run on a larger box to tell it from an unbounded one ([`optimal_or_unbounded`]), an
-/// infeasible answer becomes a checked Farkas certificate ([`farkas_of`]).
+/// re-run on a larger box to tell it from an unbounded one (`optimal_or_unbounded`), an
+/// infeasible answer becomes a checked Farkas certificate (`farkas_of`).
 pub fn solve(
     system: &Halfspaces,
     objective: &[f64],

@@ -150,8 +150,8 @@ fn axis_of(edge: ReferenceEdge, va: &[DVec2], vb: &[DVec2]) -> Option<DVec2> {
 
 /// Separating-axis test for two convex polygons. See the module docs.
 ///
-/// Steps: the cached axis first ([`cached_answer`]), then every edge normal of both polygons
-/// ([`best_axis`]), then the verdict from the best separation ([`decide`]).
+/// Steps: the cached axis first (`cached_answer`), then every edge normal of both polygons
+/// (`best_axis`), then the verdict from the best separation (`decide`).
 pub fn sat(
     a: &ConvexPolygon,
     pose_a: &Pose2,
