@@ -35,7 +35,7 @@ use glam::DVec2;
 pub struct Kinematic2 {
     /// Position at the start of the step (t = 0).
     pub position: DVec2,
-    /// Velocity at t = 0 (units per unit of step time).
+    /// Velocity at t = 0.
     pub velocity: DVec2,
     /// Constant acceleration over the step.
     pub acceleration: DVec2,
