@@ -27,7 +27,34 @@
 //!
 //! Conventions: f64 throughout; closed sets (touching counts as intersecting); normals point
 //! from A toward B; `pose_ab` is the pose of B in A's frame.
+//!
+//! # Example
+//!
+//! Two unit boxes 3 apart along x: GJK proves them separated by a gap of 1 and returns a
+//! separating axis that anyone can check with [`verify`], using support functions only.
+//!
+//! ```
+//! use convexity::gjk::{self, Options};
+//! use convexity::{verify, Cuboid, DVec3, Pose3, Status, Verdict};
+//!
+//! let cube = Cuboid::new(DVec3::splat(1.0))?; // half extents: the box [-1, 1]³
+//! let pose_a = Pose3::IDENTITY;
+//! let pose_b = Pose3::from_translation(DVec3::new(3.0, 0.0, 0.0))?;
+//!
+//! let d = gjk::distance(&cube, &pose_a, &cube, &pose_b, &Options::default(), None);
+//! assert_eq!(d.status, Status::Converged);
+//! assert!((d.distance - 1.0).abs() < 1e-9);
+//! assert!(matches!(d.verdict, Verdict::Separated(_)));
+//! verify(&cube, &pose_a, &cube, &pose_b, &d.verdict, 1e-9)?;
+//!
+//! // Touching counts as intersecting (closed sets).
+//! let touching = Pose3::from_translation(DVec3::new(2.0, 0.0, 0.0))?;
+//! let t = gjk::distance(&cube, &pose_a, &cube, &touching, &Options::default(), None);
+//! assert_eq!(t.intersecting(), Some(true));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
+#![warn(missing_docs)]
 // `!(x > 0.0)` is used on purpose throughout: it is true for NaN, which is the fail-safe
 // direction for every such guard. Rewriting it as `x <= 0.0` would silently accept NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]

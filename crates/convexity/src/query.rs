@@ -76,6 +76,7 @@ pub enum Method {
 }
 
 impl Method {
+    /// Every method, in a fixed order (the order the CLI lists them in).
     pub const ALL: &'static [Method] = &[
         Method::Gjk,
         Method::GjkBoolean,
@@ -94,6 +95,8 @@ impl Method {
         Method::FourierMotzkin,
     ];
 
+    /// The stable kebab-case name used by the CLI and in JSON output (`"gjk"`,
+    /// `"chung-wang"`, ...).
     pub fn name(&self) -> &'static str {
         match self {
             Method::Gjk => "gjk",
@@ -114,6 +117,7 @@ impl Method {
         }
     }
 
+    /// The method with this [`name`](Method::name); `None` for an unknown name.
     pub fn from_name(name: &str) -> Option<Method> {
         Method::ALL.iter().copied().find(|m| m.name() == name)
     }
@@ -213,19 +217,42 @@ impl Method {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Skip {
     /// The method does not work in this dimension.
-    Dimension { method: Method, dim: usize },
+    Dimension {
+        /// The method asked for.
+        method: Method,
+        /// The shapes' dimension.
+        dim: usize,
+    },
     /// The method needs vertices and shape `which` ("a" or "b") is curved or custom.
-    NotAPolytope { method: Method, which: &'static str },
+    NotAPolytope {
+        /// The method asked for.
+        method: Method,
+        /// The offending shape: `"a"` or `"b"`.
+        which: &'static str,
+    },
     /// The method needs a solid polyhedron and shape `which` is flat, a segment or a point.
     /// No method of [`run`] returns it any more (every polytope method answers
     /// lower-dimensional hulls); kept for callers that match on it.
-    DegenerateHull { method: Method, which: &'static str },
+    DegenerateHull {
+        /// The method asked for.
+        method: Method,
+        /// The offending shape: `"a"` or `"b"`.
+        which: &'static str,
+    },
     /// The method needs two triangles and shape `which` is not one (3 vertices).
-    NotATriangle { which: &'static str },
+    NotATriangle {
+        /// The offending shape: `"a"` or `"b"`.
+        which: &'static str,
+    },
     /// The system is beyond the method's size limit (Fourier–Motzkin), with the reason.
     TooLarge(String),
     /// The two vertex sets have different dimensions.
-    MixedDimensions { a: usize, b: usize },
+    MixedDimensions {
+        /// Dimension of shape A's vertices.
+        a: usize,
+        /// Dimension of shape B's vertices.
+        b: usize,
+    },
     /// A solver rejected input that had already been validated (a bug; never a panic).
     Internal(String),
 }
@@ -263,15 +290,24 @@ impl std::error::Error for Skip {}
 /// What a method answered. Points and vectors are in the world frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Outcome<V> {
+    /// The method that answered.
     pub method: Method,
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
+    /// The method's own iteration count (GJK iterations, LP pivots, feature updates...).
     pub iterations: u32,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<V>,
     /// Distance (0 when intersecting); `None` for a boolean-only method.
     pub distance: Option<f64>,
     /// Penetration depth when intersecting and the method computes one.
     pub penetration_depth: Option<f64>,
+    /// Closest point on A (a common point when intersecting; the deepest point with a
+    /// penetration); `None` when the method does not compute one.
     pub point_a: Option<V>,
+    /// Closest point on B (a common point when intersecting; the deepest point with a
+    /// penetration); `None` when the method does not compute one.
     pub point_b: Option<V>,
     /// Unit normal from A toward B (for a penetration: moving B by depth·normal separates).
     pub normal: Option<V>,
@@ -463,6 +499,29 @@ impl QuerySpace for DVec2 {
 /// ([`certificate::checked`]): a certificate the independent checker rejects is withdrawn (the
 /// verdict becomes undetermined, the status degenerate, and [`Outcome::check`] names the failed
 /// check). The reported tolerance is the pair's one touch tolerance.
+///
+/// # Example
+///
+/// A tetrahedron against a box, by three methods; each answer carries a certificate that was
+/// already verified by the independent checker, and they agree.
+///
+/// ```
+/// use convexity::gjk::certificate::Check;
+/// use convexity::query::{self, Method};
+/// use convexity::{Cuboid, DVec3, Points, Pose3};
+///
+/// let tetra = Points::new(&[DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z])?;
+/// let cube = Cuboid::new(DVec3::splat(0.5))?;
+/// let pose_a = Pose3::IDENTITY;
+/// let pose_b = Pose3::from_translation(DVec3::new(3.0, 0.0, 0.0))?;
+///
+/// for m in [Method::Gjk, Method::Sat, Method::VClip] {
+///     let o = query::run(m, &tetra, &pose_a, &cube, &pose_b)?;
+///     assert_eq!(o.check, Check::Verified, "{}", m.name());
+///     assert_eq!(o.verdict.intersecting(), Some(false), "{}", m.name());
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run<V, A, B>(
     method: Method,
     a: &A,
@@ -686,13 +745,22 @@ fn unreachable_vertex_method<V>(method: Method, dim: usize) -> Result<Outcome<V>
 /// What a method answered on n-dimensional vertex sets.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutcomeN {
+    /// The method that answered.
     pub method: Method,
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
+    /// The method's own iteration count.
     pub iterations: u32,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: VerdictN,
     /// Distance (0 when intersecting); `None` for a boolean-only method.
     pub distance: Option<f64>,
+    /// A point of `conv(A)` closest to B (a common point when intersecting); `None` when the
+    /// method does not compute one.
     pub point_a: Option<Vec<f64>>,
+    /// A point of `conv(B)` closest to A (a common point when intersecting); `None` when the
+    /// method does not compute one.
     pub point_b: Option<Vec<f64>>,
     /// The absolute touch tolerance the method used.
     pub tolerance: f64,

@@ -92,6 +92,7 @@ pub struct ChungWangCache<V> {
 }
 
 impl<V: Vector> ChungWangCache<V> {
+    /// An empty cache: the first query with it starts cold.
     pub fn new() -> Self {
         ChungWangCache {
             inner: crate::gjk::GjkCache::new(),
@@ -106,17 +107,22 @@ impl<V: Vector> ChungWangCache<V> {
 /// The answer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChungWangResult<V> {
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
     /// Support-pair evaluations.
     pub iterations: u32,
     /// How many of them followed a Chung–Wang reflection (the rest followed GJK's `−v`).
     pub reflections: u32,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<V>,
     /// The absolute touch tolerance used.
     pub tolerance: f64,
 }
 
 impl<V> ChungWangResult<V> {
+    /// `Some(true)` when the verdict proves the shapes intersect (closed sets: touching counts),
+    /// `Some(false)` when it proves them separated, `None` when undetermined.
     pub fn intersecting(&self) -> Option<bool> {
         self.verdict.intersecting()
     }

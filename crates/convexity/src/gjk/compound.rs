@@ -42,7 +42,9 @@ use crate::verdict::{CertificateError, CommonPoint, Status, Verdict};
 /// A convex part: a shape at a pose in the compound's frame.
 #[derive(Clone, Debug)]
 pub struct Part {
+    /// The convex shape, in its own frame.
     pub shape: Shape3,
+    /// Where the shape sits in the compound's frame.
     pub pose: Pose3,
 }
 
@@ -125,6 +127,8 @@ impl Compound {
         }])
     }
 
+    /// The parts, in the order given to [`Compound::new`] (part indices in results refer
+    /// to this order).
     pub fn parts(&self) -> &[Part] {
         &self.parts
     }
@@ -177,7 +181,9 @@ fn overlapping_pairs(
 /// The GJK distance of one part pair.
 #[derive(Clone, Debug)]
 pub struct PairDistance {
+    /// Index of the part of compound A.
     pub part_a: usize,
+    /// Index of the part of compound B.
     pub part_b: usize,
     /// Points, normal and verdict in the world frame.
     pub result: Distance<DVec3>,
@@ -190,6 +196,8 @@ pub struct CompoundDistance {
     pub status: Status,
     /// GJK iterations over all tested pairs.
     pub iterations: u32,
+    /// Distance between the two compounds (the minimum over part pairs; at most the
+    /// tolerance when some pair intersects). `+∞` when no pair was tested.
     pub distance: f64,
     /// The closest pair tested.
     pub closest: Option<PairDistance>,
@@ -270,8 +278,11 @@ pub fn distance(
 /// One part pair's boolean answer with its certificate (world frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PairVerdict {
+    /// Index of the part of compound A.
     pub part_a: usize,
+    /// Index of the part of compound B.
     pub part_b: usize,
+    /// That pair's verdict with its certificate (world frame).
     pub verdict: Verdict<DVec3>,
     /// The tolerance the pair was decided with.
     pub tolerance: f64,
@@ -284,7 +295,9 @@ pub struct CompoundIntersection {
     /// `Some(false)`: `pairs` holds every box-overlapping pair, each proved separated; every
     /// other pair has disjoint boxes. `None`: some pair was undetermined and none intersected.
     pub intersecting: Option<bool>,
+    /// The part pairs that back the answer (see `intersecting`).
     pub pairs: Vec<PairVerdict>,
+    /// GJK iterations over all tested pairs.
     pub iterations: u32,
 }
 
@@ -334,12 +347,20 @@ pub fn intersects(
 pub enum CompoundCheckError {
     /// A pair's certificate failed the independent checker.
     Pair {
+        /// Index of the part of compound A.
         part_a: usize,
+        /// Index of the part of compound B.
         part_b: usize,
+        /// What the certificate checker rejected.
         error: CertificateError,
     },
     /// "Separated" but this pair has overlapping boxes and no certificate.
-    Uncovered { part_a: usize, part_b: usize },
+    Uncovered {
+        /// Index of the part of compound A.
+        part_a: usize,
+        /// Index of the part of compound B.
+        part_b: usize,
+    },
     /// A part index out of range, or an undetermined answer.
     NoCertificate,
 }
@@ -397,8 +418,11 @@ pub fn verify_intersection(
 /// One overlapping part pair with its EPA contact.
 #[derive(Clone, Debug)]
 pub struct PartContact {
+    /// Index of the part of compound A.
     pub part_a: usize,
+    /// Index of the part of compound B.
     pub part_b: usize,
+    /// EPA's depth, normal (A → B) and deepest points for that pair (world frame).
     pub penetration: epa::Penetration<DVec3>,
 }
 
@@ -445,6 +469,8 @@ fn triangle(mesh: &TriMesh, t: usize) -> Option<Triangle> {
 /// The boolean answer for a closed mesh against a convex shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshIntersection {
+    /// `Some(true)` when the shape meets the mesh's solid (surface or inside),
+    /// `Some(false)` when proved separated from every triangle, `None` when undetermined.
     pub intersecting: Option<bool>,
     /// The triangle that intersects the shape, with its certificate (a point of both); `None`
     /// when the shape is wholly inside the solid (then `inside_point` is set).
@@ -509,10 +535,13 @@ pub fn mesh_convex_intersects<S: SupportMap<DVec3> + ?Sized>(
 /// otherwise the smallest GJK distance to a triangle (branch and bound through the tree).
 #[derive(Clone, Debug)]
 pub struct MeshDistance {
+    /// Converged unless some tested triangle's GJK did not converge (then the worst status).
     pub status: Status,
+    /// Distance from the shape to the solid (0 when they intersect).
     pub distance: f64,
     /// The closest triangle and its GJK result (`None` when the shape is inside the solid).
     pub closest: Option<(usize, Distance<DVec3>)>,
+    /// How many triangles ran GJK (the rest were pruned by the tree).
     pub triangles_tested: usize,
     /// Set when the shape lies inside the solid (its centre, world frame).
     pub inside_point: Option<DVec3>,

@@ -26,7 +26,9 @@ pub struct SupportPoint<V> {
 
 /// `core(A) − core(B)` with B placed by `pose_ab`.
 pub struct MinkowskiDifference<'s, V: Vector, A: ?Sized, B: ?Sized> {
+    /// Shape A (the difference is taken in A's frame).
     pub a: &'s A,
+    /// Shape B (placed in A's frame by `pose_ab`).
     pub b: &'s B,
     pose_ab: Pose<V>,
     rot_ab: V::Matrix,
@@ -37,6 +39,7 @@ pub struct MinkowskiDifference<'s, V: Vector, A: ?Sized, B: ?Sized> {
 impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
     MinkowskiDifference<'s, V, A, B>
 {
+    /// From the world poses of A and B (the difference is expressed in A's frame).
     pub fn new(a: &'s A, pose_a: &Pose<V>, b: &'s B, pose_b: &Pose<V>) -> Self {
         let mut m = Self::from_relative(a, b, pose_a.relative(pose_b));
         m.reach = pose_a.translation().length() + pose_b.translation().length();
@@ -55,6 +58,7 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
     }
 
     #[inline]
+    /// The pose of B in A's frame.
     pub fn pose_ab(&self) -> &Pose<V> {
         &self.pose_ab
     }

@@ -56,6 +56,8 @@ use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
 /// GJK settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GjkOptions {
+    /// Cap on GJK iterations; when hit, the result has status `IterationLimit` and the
+    /// bounds found so far.
     pub max_iterations: u32,
     /// Relative tolerance on the duality gap and on touching.
     pub rel_tolerance: f64,
@@ -100,6 +102,7 @@ pub struct GjkCache<V> {
 pub type Cache<V> = GjkCache<V>;
 
 impl<V: Vector> GjkCache<V> {
+    /// An empty cache: the first query with it starts cold.
     pub fn new() -> Self {
         Cache {
             dir: None,
@@ -162,7 +165,9 @@ impl<V: Vector> GjkCache<V> {
 /// Result of a distance query. Points and vectors are in the world frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Distance<V> {
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
+    /// Main-loop iterations performed (bounded by the options' iteration cap).
     pub iterations: u32,
     /// Best upper bound on the distance between the full shapes, clamped at 0 and never below
     /// `lower_bound` (they can cross by an ulp at convergence). When the verdict is
@@ -177,12 +182,16 @@ pub struct Distance<V> {
     pub point_b: V,
     /// Unit vector from A toward B (for an intersecting verdict: the last search direction).
     pub normal: V,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<V>,
     /// The absolute touch tolerance used.
     pub tolerance: f64,
 }
 
 impl<V> Distance<V> {
+    /// `Some(true)` when the verdict proves the shapes intersect (closed sets: touching counts),
+    /// `Some(false)` when it proves them separated, `None` when undetermined.
     pub fn intersecting(&self) -> Option<bool> {
         self.verdict.intersecting()
     }
@@ -191,13 +200,20 @@ impl<V> Distance<V> {
 /// Result of a boolean query (exits as soon as the answer is proved).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Intersection<V> {
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
+    /// Main-loop iterations performed (bounded by the options' iteration cap).
     pub iterations: u32,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<V>,
+    /// The absolute touch tolerance used: a gap up to it counts as touching.
     pub tolerance: f64,
 }
 
 impl<V> Intersection<V> {
+    /// `Some(true)` when the verdict proves the shapes intersect (closed sets: touching counts),
+    /// `Some(false)` when it proves them separated, `None` when undetermined.
     pub fn intersecting(&self) -> Option<bool> {
         self.verdict.intersecting()
     }
@@ -552,6 +568,31 @@ fn to_world<V: Vector>(pose_a: &Pose<V>, v: Verdict<V>) -> Verdict<V> {
 /// Distance between `a` at `pose_a` and `b` at `pose_b`, with closest points and certificate.
 ///
 /// Pass a [`Cache`] to warm-start coherent queries; it is updated with the final direction.
+///
+/// # Example
+///
+/// A ball of radius 1 at the origin and a box `[-1, 1]³` centred at x = 4: the gap is 2, the
+/// closest points are `(1, 0, 0)` on A and `(3, 0, 0)` on B (world frame), and the normal
+/// points from A toward B.
+///
+/// ```
+/// use convexity::gjk::{self, Options};
+/// use convexity::{verify, Ball, Cuboid, DVec3, Pose3};
+///
+/// let ball = Ball::new(1.0)?;
+/// let cube = Cuboid::new(DVec3::splat(1.0))?;
+/// let pose_a = Pose3::IDENTITY;
+/// let pose_b = Pose3::from_translation(DVec3::new(4.0, 0.0, 0.0))?;
+///
+/// let d = gjk::distance(&ball, &pose_a, &cube, &pose_b, &Options::default(), None);
+/// assert!((d.distance - 2.0).abs() < 1e-9);
+/// assert!(d.point_a.distance(DVec3::X) < 1e-6);
+/// assert!(d.point_b.distance(DVec3::new(3.0, 0.0, 0.0)) < 1e-6);
+/// assert!(d.normal.distance(DVec3::X) < 1e-6);
+/// assert!(d.lower_bound <= d.distance);
+/// verify(&ball, &pose_a, &cube, &pose_b, &d.verdict, 1e-9)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn distance<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,

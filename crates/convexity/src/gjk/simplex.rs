@@ -47,12 +47,17 @@ use crate::math::vector::Vector;
 /// Up to four support points with the barycentric weights of the closest point.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Simplex<V> {
+    /// The support points; only the first `len` are meaningful.
     pub pts: [SupportPoint<V>; 4],
+    /// Barycentric weights of the closest point to the origin (first `len` entries, summing
+    /// to 1).
     pub weights: [f64; 4],
+    /// Number of points in use (0 to 4).
     pub len: usize,
 }
 
 impl<V: Vector> Simplex<V> {
+    /// The empty simplex.
     pub fn new() -> Self {
         Simplex {
             pts: [SupportPoint::default(); 4],
@@ -61,6 +66,7 @@ impl<V: Vector> Simplex<V> {
         }
     }
 
+    /// The points in use.
     pub fn points(&self) -> &[SupportPoint<V>] {
         &self.pts[..self.len]
     }

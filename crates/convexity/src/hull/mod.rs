@@ -69,13 +69,24 @@ pub enum HullResult {
     /// All points within the tolerance of a plane: the convex polygon, CCW seen from the side
     /// `normal` points to (`normal · x ≈ offset`), with the input index of each vertex.
     Flat {
+        /// Unit normal of the plane (the polygon is CCW seen from the side it points to).
         normal: DVec3,
+        /// Plane offset (the mean of `normal · v` over the vertices): every input point lies
+        /// within the tolerance of `normal · x = offset`.
         offset: f64,
+        /// The polygon's vertices in CCW order: input points, each within the tolerance of the
+        /// plane (not projected onto it).
         vertices: Vec<DVec3>,
+        /// The input index of each vertex in `vertices`.
         indices: Vec<usize>,
     },
     /// All points within the tolerance of a line: its two extreme input points.
-    Segment { a: DVec3, b: DVec3 },
+    Segment {
+        /// One extreme input point.
+        a: DVec3,
+        /// The other extreme input point.
+        b: DVec3,
+    },
     /// All points within the tolerance of one point.
     Point(DVec3),
 }
@@ -87,33 +98,51 @@ pub enum HullDefect {
     Structure(String),
     /// A half-edge without a proper twin (twin of twin is not itself, or the endpoints do not
     /// match).
-    MissingTwin { half_edge: usize },
+    MissingTwin {
+        /// Index of the offending half-edge.
+        half_edge: usize,
+    },
     /// V − E + F ≠ 2.
     Euler {
+        /// Vertex count V.
         vertices: usize,
+        /// Edge count E.
         edges: usize,
+        /// Face count F.
         faces: usize,
     },
     /// A face vertex is farther than the tolerance from the face plane.
     NotPlanar {
+        /// Index of the face.
         face: usize,
+        /// Index of the vertex off its plane.
         vertex: usize,
+        /// Its signed distance to the face plane (positive: outside).
         distance: f64,
     },
     /// A vertex lies above a face plane by more than the tolerance.
     NotConvex {
+        /// Index of the face whose plane is violated.
         face: usize,
+        /// Index of the vertex above it.
         vertex: usize,
+        /// How far above the plane the vertex lies.
         distance: f64,
     },
     /// A face's vertex order is not counter-clockwise about its outward normal.
-    Winding { face: usize },
+    Winding {
+        /// Index of the mis-wound face.
+        face: usize,
+    },
     /// The enclosed volume is not positive (normals point inward).
     NonPositiveVolume(f64),
     /// A point lies above a face plane by more than the tolerance.
     PointOutside {
+        /// Index of the point in the tested slice.
         point: usize,
+        /// Index of the face it lies above.
         face: usize,
+        /// How far above the face plane it lies.
         distance: f64,
     },
 }
@@ -122,9 +151,13 @@ pub enum HullDefect {
 /// `next` and runs opposite to `twin`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HalfEdge {
+    /// Index of the vertex the half-edge leaves.
     pub origin: usize,
+    /// Index of the opposite half-edge (same edge, other face).
     pub twin: usize,
+    /// Index of the next half-edge around `face` (CCW seen from outside).
     pub next: usize,
+    /// Index of the face this half-edge bounds.
     pub face: usize,
 }
 
@@ -591,18 +624,22 @@ impl ConvexPolyhedron {
         &self.input_index
     }
 
+    /// Number of hull vertices.
     pub fn num_vertices(&self) -> usize {
         self.vertices.len()
     }
 
+    /// Number of faces (each a convex polygon, not necessarily a triangle).
     pub fn num_faces(&self) -> usize {
         self.face_first.len()
     }
 
+    /// Number of undirected edges (half the number of half-edges).
     pub fn num_edges(&self) -> usize {
         self.edge_he.len()
     }
 
+    /// Number of half-edges (twice the number of edges).
     pub fn num_half_edges(&self) -> usize {
         self.half_edges.len()
     }

@@ -61,6 +61,9 @@ pub struct FmOptions {
     pub max_rows: usize,
     /// Largest number of variables.
     pub max_dim: usize,
+    /// Relative tolerance: a derived row `0 ≤ off` is judged empty-infeasible only when
+    /// `off < −rel_tolerance ·` the sum of the weighted magnitudes of the rows it combines (see the
+    /// module header).
     pub rel_tolerance: f64,
     /// Drop rows that an LP shows to be redundant (see the module header).
     pub lp_prune: bool,
@@ -80,22 +83,29 @@ impl Default for FmOptions {
 /// Why the elimination refused to run.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FmError {
+    /// The system itself is malformed (the error names the field).
     Input(InputError),
     /// Eliminating `variable` would produce `rows` rows, more than `limit`.
     TooLarge {
+        /// Index of the variable being eliminated.
         variable: usize,
+        /// Rows the step would produce.
         rows: usize,
+        /// [`FmOptions::max_rows`].
         limit: usize,
     },
     /// The system has more variables than [`FmOptions::max_dim`].
     TooManyVariables {
+        /// Number of variables of the system.
         dim: usize,
+        /// [`FmOptions::max_dim`].
         limit: usize,
     },
     /// Every attempt (with and without Chernikov's rule and the LP pruning) ended with a
     /// "feasible" point that violates a row by `max_violation`: rounding defeated the
     /// elimination, and no answer is claimed.
     Unverified {
+        /// The smallest largest-row violation over the attempts (a distance).
         max_violation: f64,
     },
 }
@@ -140,9 +150,18 @@ impl std::error::Error for FmError {}
 pub enum FmOutcome {
     /// A point satisfying every row; `max_violation` is its largest row violation (a distance,
     /// ≤ 0 inside).
-    Feasible { point: Vec<f64>, max_violation: f64 },
+    Feasible {
+        /// The point, one coordinate per variable.
+        point: Vec<f64>,
+        /// Its largest row violation (a distance, ≤ 0 inside).
+        max_violation: f64,
+    },
     /// A Farkas combination of the input rows proving infeasibility.
-    Infeasible { combination: Farkas },
+    Infeasible {
+        /// Non-negative weights on the input rows whose combination is a contradiction
+        /// (`0 ≤ negative`); see [`Farkas::check`].
+        combination: Farkas,
+    },
 }
 
 /// Row counts seen during the elimination.
@@ -150,9 +169,13 @@ pub enum FmOutcome {
 pub struct FmStats {
     /// Rows after each step's pruning (first entry: the input after duplicate removal).
     pub rows_per_stage: Vec<usize>,
+    /// Largest row count at any stage.
     pub peak_rows: usize,
+    /// Rows dropped as exact or scaled duplicates.
     pub pruned_duplicates: usize,
+    /// Combinations skipped by Chernikov's rule (too many input rows in their history).
     pub pruned_chernikov: usize,
+    /// Rows dropped because an LP showed them redundant ([`FmOptions::lp_prune`]).
     pub pruned_lp: usize,
     /// The first elimination (with Chernikov's rule) claimed feasibility with a point that
     /// violates the system, and this is the second one, without the rule.
@@ -162,7 +185,9 @@ pub struct FmStats {
 /// Result of [`feasible`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct FmReport {
+    /// The answer, each with its own evidence (a point or a Farkas combination).
     pub outcome: FmOutcome,
+    /// Row counts, for diagnosing blow-up.
     pub stats: FmStats,
 }
 
@@ -558,8 +583,9 @@ fn lp_prune(rows: &mut Vec<Row>, nvar: usize, rel: f64) -> usize {
 }
 
 /// The half-space form of the hull of any non-empty finite 2D or 3D point set, for the
-/// half-space methods: a solid's facets (3D: the robust [`ConvexPolyhedron::build`]; 2D: the
-/// planar hull's edges); a flat, collinear or single-point set as *equality rows*: each
+/// half-space methods: a solid's facets (3D: the robust
+/// [`ConvexPolyhedron::build`](crate::hull::ConvexPolyhedron::build); 2D: the planar hull's
+/// edges); a flat, collinear or single-point set as *equality rows*: each
 /// direction the set does not span gets the pair `n·x ≤ max`, `−n·x ≤ −min` over the points
 /// (equal up to the points' own rounding), and the spanned directions get the lower-dimensional
 /// hull's facets (a polygon's sides `e × n`, a segment's ends `±d`). Every input point

@@ -35,9 +35,14 @@ use crate::verdict::Status;
 /// Result of [`intersect_reference`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReferenceIntersection {
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
+    /// Simplex pivots performed.
     pub iterations: u32,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: VerdictN,
+    /// The absolute touch tolerance used: a gap up to it counts as touching.
     pub tolerance: f64,
     /// The minimum of `eᵀ(b − Ax)`: zero iff the hulls intersect. Not a distance (see the
     /// module documentation).
@@ -45,6 +50,8 @@ pub struct ReferenceIntersection {
 }
 
 impl ReferenceIntersection {
+    /// `Some(true)` when the verdict proves the shapes intersect (closed sets: touching counts),
+    /// `Some(false)` when it proves them separated, `None` when undetermined.
     pub fn intersecting(&self) -> Option<bool> {
         self.verdict.intersecting()
     }

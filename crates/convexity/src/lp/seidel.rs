@@ -27,7 +27,9 @@ use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
 /// Which input of a pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
+    /// The first system (A).
     A,
+    /// The second system (B).
     B,
 }
 
@@ -35,17 +37,28 @@ pub enum Side {
 #[derive(Clone, Debug, PartialEq)]
 pub enum HalfspaceVerdict {
     /// A point satisfying every row of both systems (within the tolerance).
-    Intersecting { point: Vec<f64> },
+    Intersecting {
+        /// The common point (one coordinate per dimension).
+        point: Vec<f64>,
+    },
     /// A Farkas combination split between the two systems: with `w = Σ_A λᵢ nᵢ`,
     /// `A ⊂ {w·x ≤ α}` and `B ⊂ {w·x ≥ −β}` with `α + β < 0`. `normal` is `w/|w|` (from A
     /// toward B) and `gap = −(α + β)/|w|`, a lower bound on the distance.
     Separated {
+        /// Unit normal `w/|w|`, pointing from A toward B.
         normal: Vec<f64>,
+        /// `−(α + β)/|w|`: a lower bound on the distance between the two sets (> 0).
         gap: f64,
+        /// The combination of the rows of both systems that proves the separation.
         farkas: Farkas,
     },
     /// One system is infeasible on its own (the certificate uses its rows only).
-    Empty { side: Side, farkas: Farkas },
+    Empty {
+        /// The system that is empty.
+        side: Side,
+        /// The combination of its rows that proves it empty.
+        farkas: Farkas,
+    },
     /// Infeasible only within the bounding box, or the certificate did not check.
     Undetermined,
 }
@@ -53,6 +66,7 @@ pub enum HalfspaceVerdict {
 /// Result of [`halfspaces_intersect`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct HalfspaceIntersection {
+    /// The answer with its certificate.
     pub verdict: HalfspaceVerdict,
     /// The LP's own result (outcome, violation at the point, box).
     pub lp: LpResult,
@@ -148,7 +162,10 @@ pub(crate) fn split_farkas(union: &Halfspaces, na: usize, f: &Farkas) -> Halfspa
 /// A 2D/3D pair answer with a certificate the project's checker accepts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PairAnswer<V> {
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<V>,
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
     /// `certificate::tolerance_for` the pair: the tolerance to check the certificate with.
     pub tolerance: f64,
@@ -258,10 +275,15 @@ pub(crate) fn shifted<V: Vector>(verdict: HalfspaceVerdict, centre: V) -> Halfsp
 /// Result of [`separating_plane`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlaneSeparation<V> {
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<V>,
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
     /// The LP optimum: the largest gap over planes with `|w|∞ ≤ 1` (≤ 0 when none separates).
     pub lp_gap: f64,
+    /// `certificate::tolerance_for` the pair: a plane must separate by more than this for a
+    /// `Separated` verdict; the tolerance to check the certificate with.
     pub tolerance: f64,
 }
 

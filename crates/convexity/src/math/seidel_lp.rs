@@ -68,20 +68,32 @@ impl Default for SeidelOptions {
 #[derive(Clone, Debug, PartialEq)]
 pub enum LpOutcome {
     /// An optimal point and its objective value.
-    Optimal { x: Vec<f64>, value: f64 },
+    Optimal {
+        /// The optimal point.
+        x: Vec<f64>,
+        /// The objective value at `x`.
+        value: f64,
+    },
     /// No feasible point. `farkas` is a certificate over the input rows, checked to exclude the
     /// ball of radius `10 · (1 + max |oᵢ|/|nᵢ|)` about the origin (see [`Farkas::check`] for its
     /// exact radius); `None` when the proof needed the bounding box (then: no feasible point
     /// within the box) or did not check.
-    Infeasible { farkas: Option<Farkas> },
+    Infeasible {
+        /// The certificate, when one was found and checked.
+        farkas: Option<Farkas>,
+    },
     /// The objective grows without bound (or its optimum lies beyond the box); `x` is the best
     /// point found on the box.
-    Unbounded { x: Vec<f64> },
+    Unbounded {
+        /// The best point found on the bounding box.
+        x: Vec<f64>,
+    },
 }
 
 /// Result of [`solve`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct LpResult {
+    /// How the program ended, with its point or certificate.
     pub outcome: LpOutcome,
     /// Largest row violation (a distance) at the returned point; 0 when infeasible.
     pub max_violation: f64,
@@ -92,11 +104,11 @@ pub struct LpResult {
 /// Maximises `objective · x` subject to `system` (`nᵢ·x ≤ oᵢ`). A zero objective asks for any
 /// feasible point.
 ///
-/// Steps: validate the input ([`box_bound`]), normalise and shuffle the rows
-/// ([`ShuffledRows`]), build the lexicographic objective ([`lex_objective`]), run Seidel's
+/// Steps: validate the input (`box_bound`), normalise and shuffle the rows
+/// (`ShuffledRows`), build the lexicographic objective (`lex_objective`), run Seidel's
 /// recursion inside the box, and turn its answer into an outcome: an optimum on the box is
-/// re-run on a larger box to tell it from an unbounded one ([`optimal_or_unbounded`]), an
-/// infeasible answer becomes a checked Farkas certificate ([`farkas_of`]).
+/// re-run on a larger box to tell it from an unbounded one (`optimal_or_unbounded`), an
+/// infeasible answer becomes a checked Farkas certificate (`farkas_of`).
 pub fn solve(
     system: &Halfspaces,
     objective: &[f64],

@@ -101,6 +101,7 @@ impl Default for NdOptions {
 /// Result of [`distance_n`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct NdDistance {
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
     /// Major cycles run (support scans).
     pub iterations: u32,
@@ -120,12 +121,16 @@ pub struct NdDistance {
     pub weights_a: Vec<(usize, f64)>,
     /// `(vertex index in B, weight)`, indices ascending, weights > 0 summing to 1.
     pub weights_b: Vec<(usize, f64)>,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: VerdictN,
     /// The absolute touch tolerance used: `max(abs_tol, rel_tol · distance)`.
     pub tolerance: f64,
 }
 
 impl NdDistance {
+    /// `Some(true)` when the verdict proves the shapes intersect (closed sets: touching counts),
+    /// `Some(false)` when it proves them separated, `None` when undetermined.
     pub fn intersecting(&self) -> Option<bool> {
         self.verdict.intersecting()
     }

@@ -56,17 +56,41 @@ use robust::{orient2d, orient3d, Coord, Coord3D};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Witness {
     /// Vertex `vertex` of B lies in A.
-    VertexOfBInA { vertex: usize },
+    VertexOfBInA {
+        /// Index of the vertex of B.
+        vertex: usize,
+    },
     /// Vertex `vertex` of A lies in B.
-    VertexOfAInB { vertex: usize },
+    VertexOfAInB {
+        /// Index of the vertex of A.
+        vertex: usize,
+    },
     /// Edge `edge` of A meets face `face` of B.
-    EdgeOfAFaceOfB { edge: usize, face: usize },
+    EdgeOfAFaceOfB {
+        /// Index of the edge of A.
+        edge: usize,
+        /// Index of the face of B.
+        face: usize,
+    },
     /// Edge `edge` of B meets face `face` of A.
-    EdgeOfBFaceOfA { edge: usize, face: usize },
+    EdgeOfBFaceOfA {
+        /// Index of the edge of B.
+        edge: usize,
+        /// Index of the face of A.
+        face: usize,
+    },
     /// The centroid of face `face` of B lies in A.
-    FaceCentroidOfB { face: usize },
+    FaceCentroidOfB {
+        /// Index of the face of B.
+        face: usize,
+    },
     /// Edge `edge_a` of A meets edge `edge_b` of B (two segments).
-    EdgesMeet { edge_a: usize, edge_b: usize },
+    EdgesMeet {
+        /// Index of the edge of A.
+        edge_a: usize,
+        /// Index of the edge of B.
+        edge_b: usize,
+    },
     /// No step found a common point: the polyhedra are disjoint.
     Disjoint,
 }
@@ -74,8 +98,12 @@ pub enum Witness {
 /// The answer of [`intersect`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoundaryResult {
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<DVec3>,
+    /// Which step of the test found the common point (`Disjoint` when none did).
     pub witness: Witness,
     /// The touch tolerance applied to a separated answer (0 when a witness was found).
     pub tolerance: f64,

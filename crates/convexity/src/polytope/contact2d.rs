@@ -53,9 +53,17 @@ use glam::DVec2;
 pub enum ContactKind {
     /// No vertex inside and no edges meeting.
     Separated,
+    /// One vertex of one polygon inside the other, crossing one of its edges: one contact
+    /// point (counts (1, 2, 0, 1)).
     VertexEdge,
+    /// One vertex of each inside the other (two edges overlapping): two contact points
+    /// (counts (1, 2, 1, 2)).
     EdgeEdge,
+    /// k ≥ 2 vertices of one polygon inside the other, all across one of its edges: k contact
+    /// points (counts (k, 2, 0, 1)).
     MultipleVertexEdge,
+    /// One vertex of one polygon and k ≥ 2 of the other inside each other: 1 + k contact
+    /// points (counts (1, 2, k, 2)).
     MultipleEdgeEdge,
     /// Edges cross but no vertex of either polygon is inside the other.
     Crossing,
@@ -66,9 +74,13 @@ pub enum ContactKind {
 /// The four counts of the classification table, plus the number of crossing points.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ContactCounts {
+    /// Vertices of A inside B (closed: on the boundary counts).
     pub vertices_a_in_b: usize,
+    /// Edges of A that meet B's boundary.
     pub edges_a_hit: usize,
+    /// Vertices of B inside A (closed: on the boundary counts).
     pub vertices_b_in_a: usize,
+    /// Edges of B that meet A's boundary.
     pub edges_b_hit: usize,
     /// Edge pairs (one of A, one of B) that meet.
     pub crossings: usize,
@@ -77,6 +89,7 @@ pub struct ContactCounts {
 /// Result of [`classify`]. Points are in the world frame.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContactClass {
+    /// The kind of contact (row of the module's table).
     pub kind: ContactKind,
     /// The body whose vertices penetrate (for `VertexEdge` and `MultipleVertexEdge`, the one
     /// with vertices inside; for `MultipleEdgeEdge`, the one with more vertices inside; for
@@ -87,6 +100,7 @@ pub struct ContactClass {
     /// Where the edges meet (one point per meeting pair; collinear overlaps give the overlap's
     /// middle point).
     pub crossing_points: Vec<DVec2>,
+    /// The counts the kind was read from.
     pub counts: ContactCounts,
 }
 

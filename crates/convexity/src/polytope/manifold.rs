@@ -75,7 +75,12 @@ pub enum Feature {
     /// A face of B is the reference face (its index).
     FaceB(usize),
     /// An edge of A against an edge of B (their indices).
-    Edges { edge_a: usize, edge_b: usize },
+    Edges {
+        /// Index of the edge of A.
+        edge_a: usize,
+        /// Index of the edge of B.
+        edge_b: usize,
+    },
     /// An axis that only a lower-dimensional shape has (a polygon's side, the offset between
     /// points or parallel segments): the contact is the pair of support points along it.
     Supports,
@@ -108,10 +113,12 @@ impl Manifold {
         &self.points[..self.len]
     }
 
+    /// Number of contact points (at most [`MAX_CONTACTS`]).
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// True when the manifold holds no contact point.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -41,7 +41,9 @@ use glam::DVec2;
 /// Which polygon an edge belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Body {
+    /// Polygon A (the first argument).
     A,
+    /// Polygon B (the second argument).
     B,
 }
 
@@ -49,7 +51,9 @@ pub enum Body {
 /// `index` is the edge from vertex `index` to vertex `index + 1` of `body`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ReferenceEdge {
+    /// The polygon the edge belongs to.
     pub body: Body,
+    /// The edge's index in that polygon (from vertex `index` to vertex `index + 1`).
     pub index: usize,
     /// The axis is the edge's direction, not its normal (degenerate polygons only).
     pub along_edge: bool,
@@ -66,6 +70,7 @@ pub struct SatCache {
 }
 
 impl SatCache {
+    /// An empty cache: the first query with it starts cold.
     pub fn new() -> Self {
         Self::default()
     }
@@ -78,6 +83,8 @@ impl SatCache {
 /// Result of [`sat`]. Vectors and points are in the world frame.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SatResult {
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<DVec2>,
     /// Signed separation along `axis`: the gap when positive, minus the penetration depth
     /// otherwise.
@@ -143,8 +150,8 @@ fn axis_of(edge: ReferenceEdge, va: &[DVec2], vb: &[DVec2]) -> Option<DVec2> {
 
 /// Separating-axis test for two convex polygons. See the module docs.
 ///
-/// Steps: the cached axis first ([`cached_answer`]), then every edge normal of both polygons
-/// ([`best_axis`]), then the verdict from the best separation ([`decide`]).
+/// Steps: the cached axis first (`cached_answer`), then every edge normal of both polygons
+/// (`best_axis`), then the verdict from the best separation (`decide`).
 pub fn sat(
     a: &ConvexPolygon,
     pose_a: &Pose2,

@@ -111,6 +111,8 @@ impl SatResult {
     pub fn gap(&self) -> f64 {
         self.separation.max(0.0)
     }
+    /// `Some(true)` when the verdict proves the shapes intersect (closed sets: touching counts),
+    /// `Some(false)` when it proves them separated, `None` when undetermined.
     pub fn intersecting(&self) -> Option<bool> {
         self.verdict.intersecting()
     }
@@ -120,13 +122,16 @@ impl SatResult {
 pub trait Faceted {
     /// Vertex positions.
     fn vertex(&self, v: usize) -> Option<DVec3>;
+    /// Number of vertices.
     fn num_vertices(&self) -> usize;
+    /// Number of faces (0 for a segment or a point).
     fn num_faces(&self) -> usize;
     /// Unit outward normal `n` and offset `d` of face `f`: the face lies on `n·x = d`, the
     /// polyhedron in `n·x ≤ d`.
     fn face_plane(&self, f: usize) -> (DVec3, f64);
     /// Appends the vertices of face `f`, counter-clockwise seen from outside.
     fn face_polygon(&self, f: usize, out: &mut Vec<DVec3>);
+    /// Number of undirected edges.
     fn num_edges(&self) -> usize;
     /// Endpoints of edge `e` (vertex indices).
     fn edge(&self, e: usize) -> (usize, usize);
@@ -167,6 +172,7 @@ pub struct SatContext {
 }
 
 impl SatContext {
+    /// Empty buffers; they grow on first use and are reused by later queries.
     pub fn new() -> Self {
         Self::default()
     }
@@ -741,7 +747,9 @@ impl<T: Faceted + ?Sized> Faceted for Wrap<'_, T> {
 /// A shape's geometry in a common frame, for [`low_dim_axes`].
 #[derive(Clone, Debug, Default)]
 pub struct LowDim {
+    /// The shape's vertices (common frame).
     pub vertices: Vec<DVec3>,
+    /// The shape's edges as endpoint pairs (common frame).
     pub edges: Vec<(DVec3, DVec3)>,
     /// The plane normal of a flat (dimension 2) shape.
     pub normal: Option<DVec3>,

@@ -44,8 +44,11 @@ use glam::{DMat3, DVec3};
 /// A feature of a polyhedron: a vertex, an edge (given by one of its half-edges) or a face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Feature {
+    /// A vertex (its index).
     Vertex(usize),
+    /// An edge (the index of one of its half-edges).
     Edge(usize),
+    /// A face (its index).
     Face(usize),
 }
 
@@ -75,6 +78,7 @@ pub struct VClipCache {
 }
 
 impl VClipCache {
+    /// An empty cache: the first query with it starts cold.
     pub fn new() -> Self {
         VClipCache::default()
     }
@@ -88,6 +92,7 @@ impl VClipCache {
 /// The answer of [`closest_features`]. Points are in the world frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VClipResult {
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
     /// Feature updates performed.
     pub iterations: u32,
@@ -95,8 +100,12 @@ pub struct VClipResult {
     pub features: (Feature, Feature),
     /// Distance between the polyhedra (0 when intersecting).
     pub distance: f64,
+    /// Closest point on A (when intersecting: a point of A within the tolerance of `point_b`).
     pub point_a: DVec3,
+    /// Closest point on B (when intersecting: a point of B within the tolerance of `point_a`).
     pub point_b: DVec3,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<DVec3>,
     /// Gaps up to this count as touching.
     pub tolerance: f64,

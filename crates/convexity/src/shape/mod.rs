@@ -85,13 +85,35 @@ pub enum Primitive<'s, V> {
     Other,
     /// The segment `a`–`b` swept by `radius`: a capsule; a ball when `a == b`; a bare segment
     /// when `radius == 0`.
-    Capsule { a: V, b: V, radius: f64 },
+    Capsule {
+        /// One end of the core segment.
+        a: V,
+        /// The other end of the core segment.
+        b: V,
+        /// Radius swept around the core (0: the bare core).
+        radius: f64,
+    },
     /// The axis-aligned box `[-h, h]` about the local origin, swept by `radius`.
-    Cuboid { half_extents: V, radius: f64 },
+    Cuboid {
+        /// The box's half extents `h` (each ≥ 0).
+        half_extents: V,
+        /// Radius swept around the core (0: the bare core).
+        radius: f64,
+    },
     /// The triangle `v[0] v[1] v[2]` (3D), swept by `radius`.
-    Triangle { v: [V; 3], radius: f64 },
+    Triangle {
+        /// The three corners.
+        v: [V; 3],
+        /// Radius swept around the core (0: the bare core).
+        radius: f64,
+    },
     /// A convex polygon (2D, counter-clockwise vertices), swept by `radius`.
-    Polygon { vertices: &'s [V], radius: f64 },
+    Polygon {
+        /// The vertices, counter-clockwise.
+        vertices: &'s [V],
+        /// Radius swept around the core (0: the bare core).
+        radius: f64,
+    },
 }
 
 impl<V: Copy> Primitive<'_, V> {

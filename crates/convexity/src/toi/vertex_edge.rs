@@ -33,8 +33,11 @@ use glam::DVec2;
 /// A point's motion over the step: `x(t) = position + velocity t + ½ acceleration t²`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Kinematic2 {
+    /// Position at the start of the step (t = 0).
     pub position: DVec2,
+    /// Velocity at t = 0.
     pub velocity: DVec2,
+    /// Constant acceleration over the step.
     pub acceleration: DVec2,
 }
 

@@ -114,6 +114,7 @@ impl LaneShape {
 /// Which query a lane runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
+    /// Full distance query (closest points, bounds).
     Distance,
     /// Early exit as soon as the verdict is proved.
     Boolean,
@@ -122,10 +123,15 @@ pub enum Mode {
 /// A row for the lane path: its index in the chunk, its shapes and validated poses.
 #[derive(Clone, Copy, Debug)]
 pub struct LaneRow<'s, V: Vector> {
+    /// Index of the row in its chunk (where the answer is written).
     pub k: usize,
+    /// Shape A.
     pub a: &'s LaneShape,
+    /// Shape B.
     pub b: &'s LaneShape,
+    /// Validated world pose of A.
     pub pose_a: Pose<V>,
+    /// Validated world pose of B.
     pub pose_b: Pose<V>,
 }
 
@@ -133,6 +139,7 @@ pub struct LaneRow<'s, V: Vector> {
 /// `status`, `iterations`, `verdict` and `tolerance` are meaningful.
 #[derive(Clone, Copy, Debug)]
 pub struct Answer<V> {
+    /// The result in the scalar call's form.
     pub distance: Distance<V>,
 }
 

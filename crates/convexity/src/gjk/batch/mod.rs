@@ -50,9 +50,13 @@ pub const CHUNK: usize = 256;
 /// One query: shape `a` of the table at `pose_a`, shape `b` at `pose_b` (world frame, raw).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pair<P> {
+    /// Index of shape A in the shape table.
     pub a: usize,
+    /// Raw world pose of A (validated per row).
     pub pose_a: P,
+    /// Index of shape B in the shape table.
     pub b: usize,
+    /// Raw world pose of B (validated per row).
     pub pose_b: P,
 }
 
@@ -89,8 +93,12 @@ impl Default for BatchOptions {
 /// What a call did: rows answered by the lane path, rows rejected with an error.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Report {
+    /// Rows processed.
     pub rows: usize,
+    /// Rows answered by the lane-wise (SIMD) path; the others went through
+    /// the scalar call.
     pub lane_rows: usize,
+    /// Rows rejected with an input error (bad shape index or pose).
     pub error_rows: usize,
 }
 
@@ -106,11 +114,15 @@ impl Report {
 
 /// Outputs of [`distance`], one entry per pair (world frame). See [`crate::gjk::Distance`].
 pub struct DistanceOut<'o, V> {
+    /// Distance between the shapes (at most the tolerance when intersecting).
     pub distance: &'o mut [f64],
+    /// Closest point on A (the common point when intersecting).
     pub point_a: &'o mut [V],
+    /// Closest point on B (the common point when intersecting).
     pub point_b: &'o mut [V],
     /// Unit vector from A toward B.
     pub normal: &'o mut [V],
+    /// How each row's run ended.
     pub status: &'o mut [Status],
     /// GJK iterations (0 for a rejected row).
     pub iterations: &'o mut [u32],
@@ -122,10 +134,13 @@ pub struct DistanceOut<'o, V> {
 
 /// Outputs of [`intersects`], one entry per pair.
 pub struct IntersectOut<'o, V> {
+    /// How each row's run ended.
     pub status: &'o mut [Status],
     /// GJK iterations (0 for a rejected row).
     pub iterations: &'o mut [u32],
+    /// The verdict with its certificate (check it with [`crate::verify`]).
     pub verdict: &'o mut [Verdict<V>],
+    /// `None` for an answered row; the reason for a rejected one.
     pub error: &'o mut [Option<InputError>],
 }
 
@@ -133,20 +148,28 @@ pub struct IntersectOut<'o, V> {
 pub struct PenetrationOut<'o, V> {
     /// Depth (≥ 0), or minus the distance when separated.
     pub depth: &'o mut [f64],
+    /// Deepest point on A (closest point when separated).
     pub point_a: &'o mut [V],
+    /// Deepest point on B (closest point when separated).
     pub point_b: &'o mut [V],
+    /// Unit contact normal from A toward B.
     pub normal: &'o mut [V],
+    /// How each row's run ended.
     pub status: &'o mut [Status],
     /// GJK + EPA iterations, as [`crate::gjk::epa::Penetration::iterations`] (0 for a
     /// rejected row).
     pub iterations: &'o mut [u32],
+    /// The verdict with its certificate (check it with [`crate::verify`]).
     pub verdict: &'o mut [Verdict<V>],
+    /// `None` for an answered row; the reason for a rejected one.
     pub error: &'o mut [Option<InputError>],
 }
 
 /// A dimension the batch API runs in: its shape enum and its raw pose.
 pub trait BatchSpace: EpaSpace + Send + Sync {
+    /// The shape enum of the table ([`Shape3`] or [`Shape2`]).
     type Shape: SupportMap<Self> + Sync;
+    /// A pose as the caller stores it (`[f64; 7]` in 3D, `[f64; 3]` in 2D).
     type RawPose: Copy + Send + Sync;
     /// A validated pose from its raw form; the error names the sub-field (`translation[1]`,
     /// `rotation`, `angle`).

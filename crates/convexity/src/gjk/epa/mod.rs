@@ -405,6 +405,7 @@ pub struct Context<V> {
 }
 
 impl<V: Vector> Context<V> {
+    /// Empty buffers; they grow on first use and are reused by later queries.
     pub fn new() -> Self {
         Context {
             verts: Vec::new(),
@@ -438,6 +439,7 @@ impl<V: Vector> Context<V> {
 /// Result of a penetration query (world frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Penetration<V> {
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
     pub status: Status,
     /// GJK plus EPA iterations.
     pub iterations: u32,
@@ -449,6 +451,8 @@ pub struct Penetration<V> {
     pub point_a: V,
     /// Deepest point of B inside A (on B's surface).
     pub point_b: V,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<V>,
     /// GJK's touch tolerance for this pair (gaps up to it count as touching).
     pub tolerance: f64,
@@ -552,6 +556,33 @@ pub(crate) fn point_answer<V: Vector>(s0: V, params: &Params<V>) -> Expansion<V>
 /// See the module documentation for the contract, the defined answers of degenerate cases
 /// and the failure modes. `ctx` holds the polytope buffers; reuse it across calls to avoid
 /// allocating.
+///
+/// # Example
+///
+/// Two boxes `[-1, 1]³`, B shifted by 1.5 along x: they overlap by 0.5 along x. The normal
+/// points from A toward B, and moving B by `depth · normal` separates the pair.
+///
+/// ```
+/// use convexity::gjk::epa::{self, Context, Options};
+/// use convexity::{Cuboid, DVec3, Pose3, Status};
+///
+/// let cube = Cuboid::new(DVec3::splat(1.0))?;
+/// let pose_a = Pose3::IDENTITY;
+/// let pose_b = Pose3::from_translation(DVec3::new(1.5, 0.0, 0.0))?;
+///
+/// let mut ctx = Context::new(); // reuse across calls to avoid allocating
+/// let p = epa::penetration(&cube, &pose_a, &cube, &pose_b, &Options::default(), &mut ctx);
+/// assert_eq!(p.status, Status::Converged);
+/// assert!((p.depth - 0.5).abs() < 1e-9);
+/// assert!(p.normal.distance(DVec3::X) < 1e-9);
+/// assert_eq!(p.verdict.intersecting(), Some(true));
+///
+/// // Separated pairs answer minus the distance.
+/// let apart = Pose3::from_translation(DVec3::new(2.5, 0.0, 0.0))?;
+/// let s = epa::penetration(&cube, &pose_a, &cube, &apart, &Options::default(), &mut ctx);
+/// assert!((s.depth + 0.5).abs() < 1e-9);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn penetration<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,
@@ -750,6 +781,7 @@ pub struct EpaCache<V> {
 }
 
 impl<V: Vector> EpaCache<V> {
+    /// An empty cache: the first query with it starts cold.
     pub fn new() -> Self {
         EpaCache {
             gjk: gjk::GjkCache::new(),

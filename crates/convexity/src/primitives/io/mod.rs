@@ -38,8 +38,11 @@ use crate::primitives::mesh::TriMesh;
 /// The file formats read here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
+    /// Wavefront OBJ (text).
     Obj,
+    /// STL, ASCII or binary.
     Stl,
+    /// PLY, ASCII or binary.
     Ply,
 }
 
@@ -75,14 +78,18 @@ pub enum LoadAs {
 pub struct Part {
     /// The OBJ object/group name, or `component K`.
     pub name: String,
+    /// The part's vertices (world frame of the file); the part is their convex hull.
     pub points: Vec<DVec3>,
 }
 
 /// What [`load`] returns.
 #[derive(Clone, Debug)]
 pub enum Loaded {
+    /// Every vertex of the file ([`LoadAs::Hull`]).
     Hull(Vec<DVec3>),
+    /// A closed, oriented triangle mesh ([`LoadAs::Mesh`]).
     Mesh(TriMesh),
+    /// Convex parts ([`LoadAs::Parts`], [`LoadAs::Components`]).
     Parts(Vec<Part>),
 }
 
@@ -90,11 +97,14 @@ pub enum Loaded {
 /// (faces in file order; for STL a facet, for PLY an element of `face`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Location {
+    /// 1-based line number (text formats only).
     pub line: Option<usize>,
+    /// 0-based face index in file order.
     pub face: Option<usize>,
 }
 
 impl Location {
+    /// A location given by a 1-based line only.
     pub fn line(line: usize) -> Location {
         Location {
             line: Some(line),
@@ -102,6 +112,7 @@ impl Location {
         }
     }
 
+    /// A location given by a 0-based face index only.
     pub fn face(face: usize) -> Location {
         Location {
             line: None,
@@ -137,9 +148,13 @@ pub enum IoErrorKind {
 /// A mesh-file problem: the file, where in it, and what.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IoError {
+    /// The file's path as given.
     pub file: String,
+    /// What kind of problem (for programs that react to it).
     pub kind: IoErrorKind,
+    /// Where in the file, when the problem has a place.
     pub at: Option<Location>,
+    /// The problem in words, for a person.
     pub problem: String,
 }
 
@@ -186,7 +201,9 @@ impl std::error::Error for IoError {}
 /// An OBJ object or group: a name and a range of [`MeshData::triangles`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
+    /// The OBJ `o`/`g` name.
     pub name: String,
+    /// Indices into [`MeshData::triangles`] of the group's triangles.
     pub triangles: Vec<usize>,
 }
 
@@ -194,8 +211,11 @@ pub struct Group {
 /// each triangle came from.
 #[derive(Clone, Debug)]
 pub struct MeshData {
+    /// The file's path as given.
     pub file: String,
+    /// The welded vertices.
     pub vertices: Vec<DVec3>,
+    /// Triangles as vertex-index triples (polygons fanned), in file order.
     pub triangles: Vec<[usize; 3]>,
     /// OBJ objects/groups (empty for STL and PLY).
     pub groups: Vec<Group>,
