@@ -549,7 +549,9 @@ fn size_ratios_1e4_and_1e6() {
                 // The placement itself is then the oracle: it states the exact gap up to the
                 // rounding of world coordinates.
                 Err(e) if e.starts_with("oracle answer not verified") => {
-                    let exact = pl.exact_distance.unwrap_or_else(|| panic!("case {case}: {e}"));
+                    let exact = pl
+                        .exact_distance
+                        .unwrap_or_else(|| panic!("case {case}: {e}"));
                     let d = distance(a, &pa, b, &pb, &Options::default(), None);
                     let magnitude = pa.translation().length() + pb.translation().length() + 2.0;
                     let eps = 1e-9 * (a.size() + b.size()) + 8.0 * f64::EPSILON * magnitude;
@@ -558,9 +560,8 @@ fn size_ratios_1e4_and_1e6() {
                         "ratio {ratio:e}, case {case}: {} vs placement {exact}",
                         d.distance
                     );
-                    verify(a, &pa, b, &pb, &d.verdict, d.tolerance).unwrap_or_else(|err| {
-                        panic!("ratio {ratio:e}, case {case}: {err:?}")
-                    });
+                    verify(a, &pa, b, &pb, &d.verdict, d.tolerance)
+                        .unwrap_or_else(|err| panic!("ratio {ratio:e}, case {case}: {err:?}"));
                     fallbacks += 1;
                 }
                 Err(e) => panic!("ratio {ratio:e}, case {case} ({}): {e}", regime.name()),
@@ -569,7 +570,10 @@ fn size_ratios_1e4_and_1e6() {
     }
     // The fallback is for the oracle's rare blind spot, not a way around it.
     // (5 of 200 when written: all touching pairs at offset 1e6.)
-    assert!(fallbacks <= 10, "{fallbacks} of 200 cases without a verified oracle");
+    assert!(
+        fallbacks <= 10,
+        "{fallbacks} of 200 cases without a verified oracle"
+    );
 }
 
 #[test]
