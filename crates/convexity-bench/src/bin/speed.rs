@@ -868,7 +868,10 @@ fn targets(s: &mut String, rows: &[Row]) {
          `EpaCache` per trajectory, carried from step to step (and from the last step of a \
          round to the first of the next: the trajectories are periodic). Interleaved: all \
          steps cold, then all steps warm, per round; ratio = median over rounds of cold ÷ \
-         warm. Sets without trajectories (capsule, sphere-box) have no row.\n"
+         warm. Sets without trajectories (capsule, sphere-box) have no row. As documented on \
+         `EpaCache`, the warm path re-uses GJK's last simplex only; the expansion itself \
+         starts cold (the previous frame's polytope and normal are not reused), which bounds \
+         what it can save to the GJK phase.\n"
     );
     let _ = writeln!(
         s,
@@ -948,7 +951,8 @@ fn batch_and_agreement(s: &mut String, rows: &[Row]) {
          `parry3d_f64::query::distance` in a per-pair loop. Per round: the parry loop, the \
          single-core call, the all-core call, back to back; ns per query = median over \
          rounds; ratios = medians over rounds of the per-round ratios. Targets: ≥ 4× parry \
-         on one core; all-core throughput ≥ 1.8× single-core.\n"
+         on one core; all-core throughput ≥ 1.8× single-core. The all-core figure needs \
+         idle cores: on this shared machine it depends on the other jobs' load (header).\n"
     );
     let _ = writeln!(
         s,
