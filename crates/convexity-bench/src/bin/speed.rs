@@ -24,18 +24,30 @@
 //! of the first 4,096 pairs, random unit directions, the same rounds), and the floor of a
 //! query is its average GJK iterations (one support call each) × that time.
 //!
+//! Warm-started EPA (sets with trajectories: the hulls, box, sphere): cold `epa::penetration`
+//! against `epa::penetration_cached` on the overlapping steps of 8 trajectories × 1000 steps
+//! (`convexity_bench::trajectories`), one `EpaCache` per trajectory, steps in order,
+//! interleaved, median of per-round cold ÷ warm ratios.
+//!
+//! Batch API (box, hull8): `convexity::batch::distance` on a `Shape3` table over the set's
+//! pairs, single-core (`parallel: false`) and all-core, against a parry per-pair loop; per
+//! round parry, single-core, all-core back to back; medians of per-round ratios.
+//!
 //! Usage: `cargo run --release -p convexity-bench --bin speed -- [--pairs N] [--rounds R]
 //! [--chunk C] [--sets hull8,box,...] [--out FILE] [--command TEXT]`
 //! (documented entry point: `crates/convexity-bench/run.sh speed`).
 
+use convexity::batch::{self, BatchOptions, DistanceOut, Pair3};
 use convexity::gjk::minkowski::MinkowskiDifference;
 use convexity::gjk::{self, epa};
-use convexity::{Ball, Capsule, ConvexPolyhedron, Cuboid, DVec3, Pose3, SupportMap};
+use convexity::{
+    Ball, Capsule, ConvexPolyhedron, Cuboid, DVec3, Pose3, Shape3, Status, SupportMap, Verdict,
+};
 use convexity_bench::harness::{interleave, Args, Competitor, Stop};
 use convexity_bench::tables::machine;
 use convexity_bench::{
     box_set_with_pairs, directions, hull_set_with_pairs, pose_pairs, seed_for_id,
-    sphere_set_with_pairs, Pairs, SHAPES,
+    sphere_set_with_pairs, trajectories, DataSet, Kind, Pairs, SHAPES,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -52,12 +64,18 @@ const BALL_BOX_ID: u64 = 4 << 20;
 /// Pairs whose Minkowski supports are timed, and calls per pair (as GJK makes on one pair).
 const SUPPORT_PAIRS: usize = 4096;
 const CALLS_PER_PAIR: usize = 5;
+/// Warm-started EPA: trajectories per set and steps per trajectory.
+const TRAJECTORIES: usize = 8;
+const STEPS: usize = 1000;
 
 /// Settings of one run.
 struct Cfg {
     pairs: usize,
     rounds: usize,
     chunk: usize,
+    /// When the run started, and the load averages then.
+    started: String,
+    load_start: String,
 }
 
 /// One set: our shapes for A and B, parry's, and the pose pairs.
@@ -68,6 +86,8 @@ struct Case<'a, A, B> {
     pa: &'a [PShape],
     pb: &'a [PShape],
     pairs: Pairs,
+    /// The data set's kind, for the warm-EPA trajectories (None: no trajectories).
+    kind: Option<Kind>,
 }
 
 /// One timed query of one set.
@@ -94,6 +114,33 @@ struct Row {
     max_diff_distance: f64,
     boolean_mismatches: usize,
     boolean_undetermined: usize,
+    warm: Option<Warm>,
+    batch: Option<BatchRow>,
+}
+
+/// Cold `epa::penetration` against `penetration_cached` on the overlapping steps of coherent
+/// trajectories.
+#[derive(Clone, Copy, Default)]
+struct Warm {
+    steps: usize,
+    cold_ns: f64,
+    warm_ns: f64,
+    /// Median over rounds of cold time ÷ warm time.
+    ratio: f64,
+}
+
+/// The batch API against a parry per-pair loop on the set's pairs.
+#[derive(Clone, Copy, Default)]
+struct BatchRow {
+    pairs: usize,
+    lane_rows: usize,
+    parry_ns: f64,
+    one_ns: f64,
+    all_ns: f64,
+    /// Medians over rounds of parry ÷ single-core, parry ÷ all-core, single ÷ all-core.
+    parry_over_one: f64,
+    parry_over_all: f64,
+    one_over_all: f64,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -235,8 +282,201 @@ impl<A: SupportMap<DVec3>, B: SupportMap<DVec3>> Case<'_, A, B> {
             row.boolean.ratio,
             row.support_ns
         );
+        if let Some(kind) = self.kind {
+            row.warm = self.warm(kind, cfg);
+            if let Some(w) = row.warm {
+                eprintln!(
+                    "[{}] warm EPA: {} steps, cold {:.0} ns, warm {:.0} ns ({:.2}×)",
+                    self.name, w.steps, w.cold_ns, w.warm_ns, w.ratio
+                );
+            }
+        }
         row
     }
+
+    /// Cold EPA vs warm-started EPA on the overlapping steps of `TRAJECTORIES` trajectories
+    /// of `STEPS` steps (steps in order, one cache per trajectory), interleaved.
+    fn warm(&self, kind: Kind, cfg: &Cfg) -> Option<Warm> {
+        let gopts = gjk::Options::default();
+        // Overlapping steps, trajectory-major and in step order.
+        let mut steps: Vec<(usize, (u32, u32), Pose3, Pose3)> = Vec::new();
+        for (t, tr) in trajectories(kind, TRAJECTORIES, STEPS)
+            .into_iter()
+            .enumerate()
+        {
+            let (a, b) = (&self.a[tr.idx.0 as usize], &self.b[tr.idx.1 as usize]);
+            for (pa, pb) in tr.poses {
+                if gjk::intersects(a, &pa, b, &pb, &gopts, None).intersecting() == Some(true) {
+                    steps.push((t, tr.idx, pa, pb));
+                }
+            }
+        }
+        if steps.is_empty() {
+            return None;
+        }
+        let opts = epa::Options::default();
+        let mut ctx_cold = epa::Context::new();
+        let mut ctx_warm = epa::Context::new();
+        let mut caches: Vec<epa::EpaCache<DVec3>> =
+            (0..TRAJECTORIES).map(|_| epa::EpaCache::new()).collect();
+        let n = steps.len();
+        let st = &steps;
+        let mut comps: Vec<Competitor<'_>> = vec![
+            (
+                "cold",
+                Box::new(|k| {
+                    let (_, (ia, ib), pa, pb) = &st[k];
+                    let (a, b) = (&self.a[*ia as usize], &self.b[*ib as usize]);
+                    epa::penetration(a, pa, b, pb, &opts, &mut ctx_cold).depth
+                }),
+            ),
+            (
+                "warm",
+                Box::new(|k| {
+                    let (t, (ia, ib), pa, pb) = &st[k];
+                    let (a, b) = (&self.a[*ia as usize], &self.b[*ib as usize]);
+                    epa::penetration_cached(a, pa, b, pb, &opts, &mut ctx_warm, &mut caches[*t])
+                        .depth
+                }),
+            ),
+        ];
+        let r = interleave(n, n, Stop::rounds(cfg.rounds), false, &mut comps);
+        Some(Warm {
+            steps: n,
+            cold_ns: r.ns[0],
+            warm_ns: r.ns[1],
+            // ratio[1] is the median of t_warm / t_cold.
+            ratio: 1.0 / r.ratio[1],
+        })
+    }
+}
+
+fn raw_pose(p: &Pose3) -> [f64; 7] {
+    let t = p.translation();
+    let q = p.rotation();
+    [t.x, t.y, t.z, q.x, q.y, q.z, q.w]
+}
+
+/// Output slices of a batch distance call.
+struct Out {
+    d: Vec<f64>,
+    pa: Vec<DVec3>,
+    pb: Vec<DVec3>,
+    n: Vec<DVec3>,
+    s: Vec<Status>,
+    it: Vec<u32>,
+    v: Vec<Verdict<DVec3>>,
+    e: Vec<Option<convexity::InputError>>,
+}
+
+impl Out {
+    fn new(n: usize) -> Self {
+        Out {
+            d: vec![0.0; n],
+            pa: vec![DVec3::ZERO; n],
+            pb: vec![DVec3::ZERO; n],
+            n: vec![DVec3::ZERO; n],
+            s: vec![Status::Converged; n],
+            it: vec![0; n],
+            v: vec![Verdict::Undetermined; n],
+            e: vec![None; n],
+        }
+    }
+    fn out(&mut self) -> DistanceOut<'_, DVec3> {
+        DistanceOut {
+            distance: &mut self.d,
+            point_a: &mut self.pa,
+            point_b: &mut self.pb,
+            normal: &mut self.n,
+            status: &mut self.s,
+            iterations: &mut self.it,
+            verdict: &mut self.v,
+            error: &mut self.e,
+        }
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// `batch::distance` over every pair of the set (a `Shape3` table), single-core
+/// (`parallel: false`) and all-core, against `parry3d_f64::query::distance` per pair;
+/// `cfg.rounds` rounds of parry, single-core, all-core back to back (one untimed warm-up).
+fn batch_row<S>(set: &DataSet<S>, table: &[Shape3], cfg: &Cfg) -> BatchRow {
+    let pairs: Vec<Pair3> = set
+        .pairs
+        .idx
+        .iter()
+        .zip(set.pairs.ours.iter())
+        .map(|(&(a, b), (pa, pb))| Pair3 {
+            a: a as usize,
+            pose_a: raw_pose(pa),
+            b: b as usize,
+            pose_b: raw_pose(pb),
+        })
+        .collect();
+    let n = pairs.len();
+    let mut out = Out::new(n);
+    let one = BatchOptions {
+        parallel: false,
+        ..BatchOptions::default()
+    };
+    let all = BatchOptions::default();
+    let parry = || {
+        let mut acc = 0.0;
+        for (&(ia, ib), (pa, pb)) in set.pairs.idx.iter().zip(set.pairs.parry64.iter()) {
+            let (a, b) = (&*set.parry64[ia as usize], &*set.parry64[ib as usize]);
+            acc += parry3d_f64::query::distance(pa, a, pb, b).map_or(f64::NAN, |d| d.distance);
+        }
+        black_box(acc)
+    };
+    let mut run = |o: &BatchOptions| {
+        let r = batch::distance(table, &pairs, o, out.out());
+        black_box(r.map_or(0, |r| r.lane_rows))
+    };
+    let lane_rows = run(&one);
+    run(&all);
+    parry();
+    let (mut tp, mut t1, mut ta) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..cfg.rounds {
+        let c = std::time::Instant::now();
+        parry();
+        tp.push(c.elapsed().as_secs_f64() * 1e9 / n as f64);
+        let c = std::time::Instant::now();
+        run(&one);
+        t1.push(c.elapsed().as_secs_f64() * 1e9 / n as f64);
+        let c = std::time::Instant::now();
+        run(&all);
+        ta.push(c.elapsed().as_secs_f64() * 1e9 / n as f64);
+    }
+    let ratio = |x: &[f64], y: &[f64]| {
+        let mut r: Vec<f64> = x.iter().zip(y).map(|(a, b)| a / b).collect();
+        median(&mut r)
+    };
+    let row = BatchRow {
+        pairs: n,
+        lane_rows,
+        parry_over_one: ratio(&tp, &t1),
+        parry_over_all: ratio(&tp, &ta),
+        one_over_all: ratio(&t1, &ta),
+        parry_ns: median(&mut tp),
+        one_ns: median(&mut t1),
+        all_ns: median(&mut ta),
+    };
+    eprintln!(
+        "[{}] batch: parry {:.0} ns, 1 core {:.0} ns ({:.2}×), all cores {:.0} ns ({:.2}×), \
+         all ÷ 1 core throughput {:.2}×",
+        set.name(),
+        row.parry_ns,
+        row.one_ns,
+        row.parry_over_one,
+        row.all_ns,
+        row.parry_over_all,
+        row.one_over_all
+    );
+    row
 }
 
 /// 64 capsules along local y: segment half-length in [0.3, 1], radius in [0.2, 0.6].
@@ -331,8 +571,14 @@ fn run_sets(cfg: &Cfg, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, Vec<String>)
                 pa: &set.parry64,
                 pb: &set.parry64,
                 pairs: set.pairs.clone(),
+                kind: Some(Kind::Hull(n)),
             };
-            rows.push(c.measure(cfg));
+            let mut row = c.measure(cfg);
+            if n == 8 {
+                let table: Vec<Shape3> = set.shapes.iter().cloned().map(Shape3::Points).collect();
+                row.batch = Some(batch_row(&set, &table, cfg));
+            }
+            rows.push(row);
         } else {
             let polys = polyhedra(&set.shapes);
             let c = Case {
@@ -342,6 +588,7 @@ fn run_sets(cfg: &Cfg, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, Vec<String>)
                 pa: &set.parry64,
                 pb: &set.parry64,
                 pairs: set.pairs.clone(),
+                kind: Some(Kind::Hull(n)),
             };
             rows.push(c.measure(cfg));
         }
@@ -356,8 +603,12 @@ fn run_sets(cfg: &Cfg, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, Vec<String>)
             pa: &boxes.parry64,
             pb: &boxes.parry64,
             pairs: boxes.pairs.clone(),
+            kind: Some(Kind::Box),
         };
-        rows.push(c.measure(cfg));
+        let mut row = c.measure(cfg);
+        let table: Vec<Shape3> = boxes.shapes.iter().map(|s| Shape3::Cuboid(*s)).collect();
+        row.batch = Some(batch_row(&boxes, &table, cfg));
+        rows.push(row);
     }
     if wanted("sphere") {
         let c = Case {
@@ -367,6 +618,7 @@ fn run_sets(cfg: &Cfg, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, Vec<String>)
             pa: &balls.parry64,
             pb: &balls.parry64,
             pairs: balls.pairs.clone(),
+            kind: Some(Kind::Sphere),
         };
         rows.push(c.measure(cfg));
     }
@@ -381,6 +633,7 @@ fn run_sets(cfg: &Cfg, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, Vec<String>)
             pa: &pcaps,
             pb: &pcaps,
             pairs: pose_pairs(CAPSULE_ID, s, cfg.pairs),
+            kind: None,
         };
         rows.push(c.measure(cfg));
     }
@@ -394,6 +647,7 @@ fn run_sets(cfg: &Cfg, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, Vec<String>)
             pa: &balls.parry64,
             pb: &boxes.parry64,
             pairs: pose_pairs(BALL_BOX_ID, s, cfg.pairs),
+            kind: None,
         };
         rows.push(c.measure(cfg));
     }
@@ -434,6 +688,20 @@ fn git(args: &[&str]) -> Option<String> {
     o.status
         .success()
         .then(|| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
+/// The load averages of `uptime` (the part after "load average:").
+fn load() -> String {
+    std::process::Command::new("uptime")
+        .output()
+        .ok()
+        .map(|o| {
+            let t = String::from_utf8_lossy(&o.stdout).trim().to_string();
+            t.split("load average:")
+                .nth(1)
+                .map_or(t.clone(), |x| x.trim().to_string())
+        })
+        .unwrap_or_else(|| "(unknown)".into())
 }
 
 fn now_utc() -> String {
@@ -498,13 +766,6 @@ fn header(s: &mut String, notes: &[String], cfg: &Cfg, command: &str) {
         };
         format!("{head}{dirty} (branch {branch})")
     };
-    let _ = writeln!(
-        s,
-        "<!-- BASELINE: measured on branch `bench` with the library code from before the speed \
-         work of issue 10 (hot path, closed forms, EPA, batch live on other branches). The \
-         lead re-runs `crates/convexity-bench/run.sh speed` after merging them; until then \
-         these figures are the baseline, not the result. -->\n"
-    );
     let _ = writeln!(s, "# Speed: convexity vs parry3d-f64, user-level calls\n");
     let _ = writeln!(
         s,
@@ -527,12 +788,22 @@ fn header(s: &mut String, notes: &[String], cfg: &Cfg, command: &str) {
     );
     let _ = writeln!(
         s,
-        "**Baseline:** these figures were measured with the library as it was before the speed \
-         work of issue 10; they are re-measured with the same command after that work is \
-         merged.\n"
+        "**Code measured:** the merged state of the team's issue-10 work, as merged to main \
+         (GJK hot path; closed forms for primitive pairs dispatched inside `gjk::distance` / \
+         `gjk::intersects` / `epa::penetration`; warm-started EPA \
+         `epa::penetration_cached`; the batch API `convexity::batch`), at the commit below. \
+         The machine is shared (2 cores, other jobs running): the load averages at the start \
+         and end of the run are given below; absolute ns move with the load, the interleaved \
+         ratios much less.\n"
     );
     let _ = writeln!(s, "* Machine: {}", machine());
-    let _ = writeln!(s, "* Date: {}", now_utc());
+    let _ = writeln!(s, "* Date: {} (run started {})", now_utc(), cfg.started);
+    let _ = writeln!(
+        s,
+        "* Load (`uptime` load averages 1/5/15 min): at start {}; at end {}",
+        cfg.load_start,
+        load()
+    );
     let _ = writeln!(s, "* Library measured: {commit}");
     let _ = writeln!(s, "* Command: `{command}`");
     let _ = writeln!(
@@ -587,25 +858,41 @@ fn targets(s: &mut String, rows: &[Row]) {
     query_table(s, rows, Q::Boolean, "Boolean");
     query_table(s, rows, Q::Penetration, "EPA (cold), overlapping pairs");
 
-    // To wire once the warm-started EPA API is merged: time cold `epa::penetration` against
-    // the warm call on `convexity_bench::trajectories(kind, 8, 1000)` (one cache per
-    // trajectory, steps in order, as `benches/warm_start.rs` does for GJK) with `interleave`,
-    // and print one row per set with `cold ÷ warm` against the ≥ 5× target.
     let _ = writeln!(s, "### Warm-started EPA on a coherent trajectory\n");
     let _ = writeln!(
         s,
-        "| set | cold EPA ns/step | warm EPA ns/step | cold ÷ warm | target | status |"
+        "Per set, {TRAJECTORIES} closed trajectories of {STEPS} steps \
+         (`convexity_bench::trajectories`: B orbits A, alternately overlapping and separated); \
+         timed on the steps our GJK proves overlapping, trajectory after trajectory, steps in \
+         order. Cold = `epa::penetration`; warm = `epa::penetration_cached` with one \
+         `EpaCache` per trajectory, carried from step to step (and from the last step of a \
+         round to the first of the next: the trajectories are periodic). Interleaved: all \
+         steps cold, then all steps warm, per round; ratio = median over rounds of cold ÷ \
+         warm. Sets without trajectories (capsule, sphere-box) have no row. As documented on \
+         `EpaCache`, the warm path re-uses GJK's last simplex only; the expansion itself \
+         starts cold (the previous frame's polytope and normal are not reused), which bounds \
+         what it can save to the GJK phase.\n"
     );
-    let _ = writeln!(s, "|---|---:|---:|---:|---|---|");
     let _ = writeln!(
         s,
-        "| — | — | — | — | ≥ 5× | not measured: no warm API on this branch |\n"
+        "| set | overlapping steps timed | cold EPA ns/step | warm EPA ns/step | cold ÷ warm | \
+         target | status |"
     );
-    let _ = writeln!(
-        s,
-        "`convexity::gjk::epa` has no warm-started entry point on the branch this was run on \
-         (it is being written on another branch); the row is wired after merging.\n"
-    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---|---|");
+    for r in rows {
+        let Some(w) = r.warm else { continue };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {:.2}× | ≥ 5× | {} |",
+            r.name,
+            w.steps,
+            ns(w.cold_ns),
+            ns(w.warm_ns),
+            w.ratio,
+            met(w.ratio >= 5.0)
+        );
+    }
+    s.push('\n');
 }
 
 /// GJK time ÷ (iterations × support time).
@@ -652,17 +939,47 @@ fn floor(s: &mut String, rows: &[Row], cfg: &Cfg) {
     s.push('\n');
 }
 
-/// The batch placeholder and the untimed agreement.
+/// The batch rows and the untimed agreement.
 fn batch_and_agreement(s: &mut String, rows: &[Row]) {
     let _ = writeln!(s, "## Batch API\n");
     let _ = writeln!(
         s,
-        "Placeholder: the batch API (`convexity::gjk::batch`, bench \
-         `crates/convexity-bench/benches/batch.rs`) lives on another branch; its rows \
-         (single-core and all-core ns per query on box and hull8 against parry; targets ≥ 4× \
-         parry on one core, all-core throughput ≥ 1.8× single-core) are wired here after \
-         merging.\n"
+        "`convexity::batch::distance` over every pair of the set (the same seeded pairs as \
+         the rows above; shapes as a `Shape3` table, poses as raw `[f64; 7]`, caller-provided \
+         output slices), single-core (`BatchOptions {{ parallel: false, .. }}`: lane path \
+         with scalar fallback) and all-core (default options: rayon over every core), against \
+         `parry3d_f64::query::distance` in a per-pair loop. Per round: the parry loop, the \
+         single-core call, the all-core call, back to back; ns per query = median over \
+         rounds; ratios = medians over rounds of the per-round ratios. Targets: ≥ 4× parry \
+         on one core; all-core throughput ≥ 1.8× single-core. The all-core figure needs \
+         idle cores: on this shared machine it depends on the other jobs' load (header).\n"
     );
+    let _ = writeln!(
+        s,
+        "| set | pairs | rows through the lanes | parry3d-f64 ns/query | batch 1 core ns/query | \
+         parry ÷ 1 core | status (≥ 4×) | batch all cores ns/query | parry ÷ all cores | \
+         all ÷ 1 core throughput | status (≥ 1.8×) |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|");
+    for r in rows {
+        let Some(b) = r.batch else { continue };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {:.2}× | {} | {} | {:.2}× | {:.2}× | {} |",
+            r.name,
+            b.pairs,
+            b.lane_rows,
+            ns(b.parry_ns),
+            ns(b.one_ns),
+            b.parry_over_one,
+            met(b.parry_over_one >= 4.0),
+            ns(b.all_ns),
+            b.parry_over_all,
+            b.one_over_all,
+            met(b.one_over_all >= 1.8)
+        );
+    }
+    s.push('\n');
 
     let _ = writeln!(s, "## Agreement (untimed, every pair)\n");
     let _ = writeln!(
@@ -704,6 +1021,8 @@ fn main() {
         pairs: a.num("pairs", 20_000usize).max(1),
         rounds: a.num("rounds", 15usize).max(1),
         chunk: a.num("chunk", 0usize),
+        started: now_utc(),
+        load_start: load(),
     };
     let sets: Option<Vec<String>> = a
         .get("sets")
