@@ -414,9 +414,7 @@ fn contains_boundary_and_identical_shapes_count_as_contained() {
         check_containment(v);
     }
     // The box moved by 1e-7 past the face: the gap is a lower bound on that excess.
-    let gap = lines[6]["certificate"]["gap"]
-        .as_f64()
-        .unwrap();
+    let gap = lines[6]["certificate"]["gap"].as_f64().unwrap();
     assert!(gap > 0.0 && gap <= 1e-7 + 1e-12, "{gap}");
 }
 

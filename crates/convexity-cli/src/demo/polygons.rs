@@ -8,7 +8,7 @@
 //! in purple with the SAT axis, separating lines dashed), and under them the L-shaped polygon
 //! with its query points coloured by location and a polyline overlapping its bottom edge.
 
-use crate::svg::Svg;
+use crate::svg::{Mark, Svg};
 
 use convexity::polytope::contact2d::{classify, ContactKind};
 use convexity::polytope::sat2d::sat;
@@ -76,11 +76,6 @@ fn point_in_polygon(r: &mut Report, svg: &mut Svg, origin: DVec2) {
     ];
     let moved: Vec<DVec2> = l_shape.iter().map(|&p| p + origin).collect();
     svg.rings(std::slice::from_ref(&moved), "#1f77b4", "#1f77b4", true);
-    svg.label(
-        origin + v(-1.0, 5.0),
-        "point location: green inside, orange boundary, red outside",
-        "black",
-    );
     // (point, expected even-odd = non-zero location, what it exercises)
     let cases = [
         (v(0.5, 0.5), Location::Inside, "interior"),
@@ -158,11 +153,6 @@ fn intersections(r: &mut Report, svg: &mut Svg, origin: DVec2) {
     ];
     let moved = |pts: &[DVec2]| -> Vec<DVec2> { pts.iter().map(|&p| p + origin).collect() };
     svg.polyline(&moved(&a), "#d62728", true);
-    svg.label(
-        origin + v(-2.0, 1.6),
-        "polylines: black = overlap and crossing",
-        "black",
-    );
     svg.polyline(&moved(&b[..3]), "#8c564b", false);
     svg.polyline(&moved(&b[4..]), "#8c564b", false);
     match polyline_intersections(&a, &b) {
@@ -357,6 +347,22 @@ fn contacts_and_sat(r: &mut Report, svg: &mut Svg) {
     }
 }
 
+/// The picture's legend: every mark the 2D section draws.
+const LEGEND: &[(Mark, &str, &str)] = &[
+    (Mark::Area, "#1f77b4", "shape A; the L-shaped polygon"),
+    (Mark::Area, "#2ca02c", "shape B"),
+    (Mark::Dot, "#2ca02c", "query point inside"),
+    (Mark::Dot, "#ff7f0e", "query point on the boundary"),
+    (Mark::Dot, "#d62728", "query point outside"),
+    (Mark::DashedPath, "#d62728", "polyline a"),
+    (Mark::Path, "#8c564b", "polyline b"),
+    (Mark::Dot, "black", "crossing"),
+    (Mark::Segment, "black", "collinear overlap"),
+    (Mark::Dot, "#9400d3", "contact point"),
+    (Mark::Arrow, "#9400d3", "SAT axis (A to B)"),
+    (Mark::Line, "gray", "separating line"),
+];
+
 /// Runs the 2D cases, writes the picture to `svg_path`, and returns the report text and
 /// whether every check passed.
 pub fn section(svg_path: &Path) -> (String, bool) {
@@ -366,6 +372,9 @@ pub fn section(svg_path: &Path) -> (String, bool) {
         checks: 0,
     };
     let mut svg = Svg::new("convexity demo: 2D contact classes, SAT axes, point location");
+    for (mark, color, text) in LEGEND {
+        svg.legend(*mark, color, text);
+    }
     point_in_polygon(&mut r, &mut svg, DVec2::ZERO);
     intersections(&mut r, &mut svg, v(10.0, 0.0));
     contacts_and_sat(&mut r, &mut svg);
