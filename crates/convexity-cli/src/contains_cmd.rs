@@ -14,8 +14,8 @@
 //! `certificate_checked`, and `vertices_a`/`vertices_b` (the world-frame vertex sets the
 //! certificate refers to). The certificate is either `{"weights": [...]}`, one list of
 //! `[vertex of b, weight]` pairs per vertex of `a` (non-negative, summing to 1, reproducing
-//! the vertex within the tolerance), or `{"vertex": k, "point": p, "separating_hyperplane":
-//! {"normal": n, "gap": g}}` with `n·p + g ≤ n·y` for every vertex `y` of `b`. Every
+//! the vertex within the tolerance), or `{"vertex": k, "point": p, "separating_axis":
+//! n, "gap": g}` (the certificate form every command uses) with `n·p + g ≤ n·y` for every vertex `y` of `b`. Every
 //! certificate is checked with [`convexity::nd::points::verify_n`] before printing.
 //!
 //! Exit status: 0 all pairs answered and certified; 1 some pair undetermined or a certificate
@@ -40,7 +40,7 @@ INPUT: a scene in the query format ({\"shapes\": {...}, \"pairs\": [{\"a\", \"b\
 
 OUTPUT: one JSON line per pair: pair, a, b, dim, contained (true/false/null), status,
   iterations, tolerance, certificate ({weights} per vertex of a, or {vertex, point,
-  separating_hyperplane}), certificate_checked, vertices_a, vertices_b.
+  separating_axis, gap}), certificate_checked, vertices_a, vertices_b.
 
 EXIT STATUS: 0 all pairs answered and certified; 1 some pair undetermined or a certificate
   rejected; 2 bad usage or bad input; 74 the output could not be written.";
@@ -207,10 +207,8 @@ pub fn answer(i: usize, pair: &VertexPair) -> (Value, Option<bool>) {
                 json!({
                     "vertex": vertex,
                     "point": p.as_deref().map(clean),
-                    "separating_hyperplane": {
-                        "normal": clean(&hyperplane.normal),
-                        "gap": hyperplane.gap,
-                    },
+                    "separating_axis": clean(&hyperplane.normal),
+                    "gap": hyperplane.gap,
                 }),
                 Some(check),
             )
@@ -221,9 +219,10 @@ pub fn answer(i: usize, pair: &VertexPair) -> (Value, Option<bool>) {
             None,
         ),
     };
+    // The status names of `query` (the library's `Status`): the vertex LP's when undetermined.
     let status = match &report.outcome {
-        ContainmentOutcome::Undetermined { .. } => "undetermined",
-        _ => "proved",
+        ContainmentOutcome::Undetermined { status, .. } => status.as_str(),
+        _ => "converged",
     };
     let checked = matches!(check, Some(Ok(())));
     if let Some(m) = v.as_object_mut() {

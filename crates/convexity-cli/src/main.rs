@@ -127,6 +127,9 @@ enum Command {
         /// Draw the scene to this SVG file
         #[arg(long, value_name = "OUT")]
         svg: Option<String>,
+        /// Fill rule of the picture: the polygons' fill and the points' colours
+        #[arg(long, default_value = "even-odd", value_parser = ["even-odd", "non-zero"])]
+        fill_rule: String,
     },
     /// Time of impact of moving 2D/3D bodies over a step h, one JSON line per pair
     #[command(after_help = toi_cmd::FORMAT_HELP)]
@@ -161,7 +164,18 @@ fn run(cli: Cli) -> Result<i32, Fatal> {
         Command::Query(args) => batch_run::run(&args),
         Command::Separate(args) => separate_cmd::run(&args),
         Command::Contains { file } => contains_cmd::run(&file),
-        Command::Polygon { file, svg } => polygon_cmd::run(&file, svg.as_deref()),
+        Command::Polygon {
+            file,
+            svg,
+            fill_rule,
+        } => {
+            let rule = if fill_rule == "non-zero" {
+                convexity::primitives::polygon::FillRule::NonZero
+            } else {
+                convexity::primitives::polygon::FillRule::EvenOdd
+            };
+            polygon_cmd::run(&file, svg.as_deref(), rule)
+        }
         Command::Toi { file } => toi_cmd::run(&file),
         Command::Demo { svg } => demo::run(svg.as_deref()),
         Command::Completions { shell } => {

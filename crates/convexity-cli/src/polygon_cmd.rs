@@ -48,8 +48,10 @@
 //! name ...`) on lines `{"polygon"|"polyline": name, "error"}`, `{"point": i, "error"}` or
 //! `{"pair": i, "error"}`; everything else is still answered and the exit status is 2.
 //!
-//! `--svg OUT` draws the polygons (filled, even–odd), the polylines, the query points coloured
-//! by their even–odd location (green inside, orange boundary, red outside), intersection
+//! `--svg OUT` draws the polygons (filled under `--fill-rule`, even–odd by default), the
+//! polylines, the query points coloured by their location under that rule (green inside,
+//! orange boundary, red outside; points outside the polygons' bounding box as diamonds at the
+//! border, the view fits the polygons and polylines), with a legend and numbered axes, intersection
 //! points (black; overlaps as thick black segments), contact points (purple) with the SAT
 //! axis as an arrow, and for separated convex pairs the separating line (dashed gray) half
 //! way across the gap.
@@ -57,7 +59,7 @@
 use crate::fields::{self, describe, quote};
 use crate::input::read_json;
 use crate::output::to_line;
-use crate::svg::Svg;
+use crate::svg::{Mark, Svg};
 use crate::{emit, exit, Fatal};
 use convexity::polytope::contact2d::classify;
 use convexity::polytope::sat2d::sat;
@@ -142,7 +144,7 @@ pub struct Report {
 }
 
 /// Answers a parsed input. `Err` for an unusable top level.
-pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
+pub fn answer_all(v: &Value, title: &str, rule: FillRule) -> Result<Report, String> {
     let obj = v.as_object().ok_or_else(|| {
         format!(
             "the input must be a JSON object with \"polygons\", \"polylines\", \"points\" and \
@@ -228,27 +230,9 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
         polylines.insert(name.clone(), p);
     }
 
-    // Drawing: polygons first (underneath), then polylines.
-    const COLORS: &[&str] = &[
-        "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#17becf", "#bcbd22",
-    ];
-    for (k, (name, p)) in polygons.iter().enumerate() {
-        if let Ok(p) = p {
-            let c = COLORS[k % COLORS.len()];
-            svg.rings(&p.rings, c, c, true);
-            if let Some(v) = p.rings.first().and_then(|r| r.first()) {
-                svg.label(*v, name, c);
-            }
-        }
-    }
-    for (name, l) in &polylines {
-        if let Ok(l) = l {
-            for r in parts(l) {
-                svg.polyline(&l[r.clone()], "#d62728", false);
-                svg.label(l[r.start], name, "#d62728");
-            }
-        }
-    }
+    let even_odd = rule == FillRule::EvenOdd;
+    let rule_name = if even_odd { "even-odd" } else { "non-zero" };
+    draw_scene(&mut svg, &polygons, &polylines, even_odd);
 
     for (i, pv) in points_v.iter().enumerate() {
         let field = format!("points[{i}]");
@@ -281,7 +265,8 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
             })();
             match r {
                 Ok(l) => {
-                    let loc = match l.even_odd {
+                    let chosen = if even_odd { l.even_odd } else { l.non_zero };
+                    let loc = match chosen {
                         "inside" => Location::Inside,
                         "boundary" => Location::Boundary,
                         _ => Location::Outside,
@@ -305,7 +290,13 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
             Location::Boundary => "#ff7f0e",
             Location::Outside => "#d62728",
         };
+        let meaning = match shown {
+            Location::Inside => "inside",
+            Location::Boundary => "on the boundary",
+            Location::Outside => "outside",
+        };
         svg.dot(p, color, 5.0);
+        svg.legend(Mark::Dot, color, &format!("point {meaning} ({rule_name})"));
         svg.label(p, &format!("p{i}"), color);
     }
 
@@ -363,10 +354,10 @@ pub fn answer_all(v: &Value, title: &str) -> Result<Report, String> {
 }
 
 /// Runs the command; returns the exit status.
-pub fn run(file: &str, svg: Option<&str>) -> Result<i32, Fatal> {
+pub fn run(file: &str, svg: Option<&str>, rule: FillRule) -> Result<i32, Fatal> {
     let v = read_json(file)?;
     let title = format!("convexity polygon {file}");
-    let report = answer_all(&v, &title).map_err(Fatal::input)?;
+    let report = answer_all(&v, &title, rule).map_err(Fatal::input)?;
     let mut out = String::new();
     for l in &report.lines {
         out.push_str(l);

@@ -19,7 +19,8 @@ pub use pose::{parse_pose2, parse_pose3};
 pub use shape::parse_shape;
 
 /// Every shape `type` the format knows, with the fields it takes (besides `type` and the
-/// free-form `"meta"`). The one table of shape type names: messages and key checks read it.
+/// free-form `"meta"`). The one table of shape type names: messages and key checks read it;
+/// the names are the library's `Shape2`/`Shape3::kind()` (pinned by a test in `scene/shape.rs`).
 pub const SHAPE_FIELDS: &[(&str, &[&str])] = &[
     ("points", &["points"]),
     ("sphere", &["radius"]),

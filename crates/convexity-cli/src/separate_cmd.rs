@@ -11,7 +11,7 @@
 //! `margin` (half the distance between the hulls; 0 when overlapping), `distance`,
 //! `hyperplane` `{w, c}` (unit `w` from A toward B; `w·x ≤ c − margin` on A and
 //! `w·x ≥ c + margin` on B), `point_a`/`point_b` (closest points), `certificate` (either
-//! `{"separating_hyperplane": {"normal", "gap"}}` with `max_A n·x + gap ≤ min_B n·x`, or
+//! `{"separating_axis": n, "gap": gap}` (the form every command uses) with `max_A n·x + gap ≤ min_B n·x`, or
 //! `{"common_point", "weights_a", "weights_b"}` with `[index within its class, weight]`
 //! pairs), `certificate_checked` and `tolerance` (the absolute tolerance of the check).
 //!
@@ -182,6 +182,7 @@ pub fn answer(data: &Labelled) -> Result<(Report, i32), String> {
         } => {
             put("result", json!("separable"));
             put("separable", json!(true));
+            put("status", json!("converged"));
             put("margin", json!(margin));
             put("distance", json!(2.0 * margin));
             put(
@@ -210,6 +211,7 @@ pub fn answer(data: &Labelled) -> Result<(Report, i32), String> {
         } => {
             put("result", json!("overlapping"));
             put("separable", json!(false));
+            put("status", json!("converged"));
             put("margin", json!(0.0));
             put("distance", json!(0.0));
             put("hyperplane", Value::Null);
@@ -260,7 +262,7 @@ pub fn answer(data: &Labelled) -> Result<(Report, i32), String> {
 }
 
 fn hyperplane_json(h: &SeparatingHyperplane) -> Value {
-    json!({"separating_hyperplane": {"normal": clean(&h.normal), "gap": h.gap}})
+    json!({"separating_axis": clean(&h.normal), "gap": h.gap})
 }
 
 /// A number for the summary line: plain in [1e-4, 1e9), else in exponent form.

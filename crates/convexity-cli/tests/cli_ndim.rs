@@ -86,8 +86,8 @@ fn check_separation(v: &Value, a: &[Vec<f64>], b: &[Vec<f64>]) {
                 .sum::<f64>()
                 .sqrt();
             assert!((d - 2.0 * m).abs() <= TOL);
-            let h = &v["certificate"]["separating_hyperplane"];
-            let n = vec_of(&h["normal"]);
+            let h = &v["certificate"];
+            let n = vec_of(&h["separating_axis"]);
             let gap = h["gap"].as_f64().unwrap();
             assert!(gap > 0.0);
             let hi_a = a
@@ -313,8 +313,8 @@ fn check_containment(v: &Value) {
             let k = cert["vertex"].as_u64().unwrap() as usize;
             let p = vec_of(&cert["point"]);
             assert_close(&p, &a[k], 0.0);
-            let n = vec_of(&cert["separating_hyperplane"]["normal"]);
-            let gap = cert["separating_hyperplane"]["gap"].as_f64().unwrap();
+            let n = vec_of(&cert["separating_axis"]);
+            let gap = cert["gap"].as_f64().unwrap();
             assert!(gap > 0.0);
             assert!((dot(&n, &n).sqrt() - 1.0).abs() <= 1e-9);
             for y in &b {
@@ -414,9 +414,7 @@ fn contains_boundary_and_identical_shapes_count_as_contained() {
         check_containment(v);
     }
     // The box moved by 1e-7 past the face: the gap is a lower bound on that excess.
-    let gap = lines[6]["certificate"]["separating_hyperplane"]["gap"]
-        .as_f64()
-        .unwrap();
+    let gap = lines[6]["certificate"]["gap"].as_f64().unwrap();
     assert!(gap > 0.0 && gap <= 1e-7 + 1e-12, "{gap}");
 }
 

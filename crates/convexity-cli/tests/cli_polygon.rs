@@ -236,8 +236,11 @@ fn check_svg(s: &str) {
             .next()
             .unwrap_or("");
         assert!(
-            ["svg", "rect", "text", "path", "polygon", "polyline", "circle", "line"]
-                .contains(&name),
+            [
+                "svg", "rect", "text", "path", "polygon", "polyline", "circle", "line", "g",
+                "clipPath"
+            ]
+            .contains(&name),
             "unexpected element {name}"
         );
         rest = &rest[j + 1..];
@@ -271,8 +274,9 @@ fn polygon_svg_is_well_formed_and_shows_the_scene() {
     }
     // Two overlaps drawn as thick segments (pairs 1 and 5 have 1 and 2), and separating lines
     // for the two separated convex pairs.
-    assert_eq!(s.matches(r#"stroke-width="5""#).count(), 3);
-    assert_eq!(s.matches(r#"stroke="gray" stroke-width="1.2""#).count(), 2);
+    // (Counted by mark class: the legend's swatches carry the class only as `data-mark`.)
+    assert_eq!(s.matches(r#"class="m-segment-black""#).count(), 3);
+    assert_eq!(s.matches(r#"class="m-line-gray""#).count(), 2);
     // Contact points of box1/box2 in purple.
     assert!(s.matches("#9400d3").count() >= 2);
     // Bad input still writes a picture of what is valid.

@@ -174,9 +174,9 @@ fn temp_file(name: &str, text: &str) -> String {
 
 /// Re-checks a `separate` certificate with `verify_n` on the classes the test wrote.
 fn check_separate(out: &Value, a: &[Vec<f64>], b: &[Vec<f64>]) {
-    let h = &out["certificate"]["separating_hyperplane"];
+    let h = &out["certificate"];
     let verdict = VerdictN::Separated(SeparatingHyperplane {
-        normal: vec_of(&h["normal"]),
+        normal: vec_of(&h["separating_axis"]),
         gap: h["gap"].as_f64().unwrap_or(f64::NAN),
     });
     let (pa, pb) = (

@@ -8,7 +8,7 @@
 //! in purple with the SAT axis, separating lines dashed), and under them the L-shaped polygon
 //! with its query points coloured by location and a polyline overlapping its bottom edge.
 
-use crate::svg::Svg;
+use crate::svg::{Mark, Svg};
 
 use convexity::polytope::contact2d::{classify, ContactKind};
 use convexity::polytope::sat2d::sat;
@@ -21,6 +21,9 @@ use convexity::toi::{
 use convexity::{gjk, gjk::epa, ConvexPolygon, DVec2, Pose2, Shape2};
 use std::fmt::Write as _;
 use std::path::Path;
+
+mod toi;
+use toi::time_of_impact;
 
 fn v(x: f64, y: f64) -> DVec2 {
     DVec2::new(x, y)
@@ -73,11 +76,6 @@ fn point_in_polygon(r: &mut Report, svg: &mut Svg, origin: DVec2) {
     ];
     let moved: Vec<DVec2> = l_shape.iter().map(|&p| p + origin).collect();
     svg.rings(std::slice::from_ref(&moved), "#1f77b4", "#1f77b4", true);
-    svg.label(
-        origin + v(-1.0, 5.0),
-        "point location: green inside, orange boundary, red outside",
-        "black",
-    );
     // (point, expected even-odd = non-zero location, what it exercises)
     let cases = [
         (v(0.5, 0.5), Location::Inside, "interior"),
@@ -155,11 +153,6 @@ fn intersections(r: &mut Report, svg: &mut Svg, origin: DVec2) {
     ];
     let moved = |pts: &[DVec2]| -> Vec<DVec2> { pts.iter().map(|&p| p + origin).collect() };
     svg.polyline(&moved(&a), "#d62728", true);
-    svg.label(
-        origin + v(-2.0, 1.6),
-        "polylines: black = overlap and crossing",
-        "black",
-    );
     svg.polyline(&moved(&b[..3]), "#8c564b", false);
     svg.polyline(&moved(&b[4..]), "#8c564b", false);
     match polyline_intersections(&a, &b) {
@@ -354,127 +347,21 @@ fn contacts_and_sat(r: &mut Report, svg: &mut Svg) {
     }
 }
 
-/// Sign of the vertex against the moving edge's line at time `t` (the cross product, in f64).
-fn side(vx: &Kinematic2, ea: &Kinematic2, eb: &Kinematic2, t: f64) -> f64 {
-    (eb.at(t) - ea.at(t)).perp_dot(vx.at(t) - ea.at(t))
-}
-
-fn time_of_impact(r: &mut Report) {
-    let _ = writeln!(r.text, "\ntime of impact:");
-    // Grazing: a box sliding along the top face of another, first touching at t = 0.3.
-    let boxed = |hx: f64, hy: f64| ConvexPolygon::new(&rect(-hx, -hy, hx, hy)).map(Shape2::Polygon);
-    if let (Ok(a), Ok(b)) = (boxed(1.0, 1.0), boxed(1.0, 1.0)) {
-        let pa = Pose2::IDENTITY;
-        let pb = Pose2::from_angle([-5.0, 2.0], 0.0).unwrap_or(Pose2::IDENTITY);
-        let t = swept_toi(
-            &a,
-            &pa,
-            DVec2::ZERO,
-            &b,
-            &pb,
-            v(10.0, 0.0),
-            1.0,
-            &SweptOptions::default(),
-        );
-        let got = t.as_ref().ok().and_then(|t| t.toi());
-        r.check(
-            "grazing slide along a face (swept ray cast)",
-            got.is_some_and(|x| (x - 0.3).abs() <= 1e-9),
-            format!("toi {} (expected 0.3)", opt(got)),
-        );
-    }
-    // Grazing vertex: y(t) = (1 - t)², a double root at t = 1 on the edge [-1, 1] × {0}.
-    let ea = Kinematic2::new(v(-1.0, 0.0), DVec2::ZERO);
-    let eb = Kinematic2::new(v(1.0, 0.0), DVec2::ZERO);
-    let vx = Kinematic2::with_acceleration(v(0.0, 1.0), v(0.0, -2.0), v(0.0, 2.0));
-    let t = vertex_edge_toi(&vx, &ea, &eb, 2.0)
-        .ok()
-        .and_then(|t| t.toi());
-    r.check(
-        "grazing vertex (double root) on an edge",
-        t.is_some_and(|x| (x - 1.0).abs() <= 1e-6),
-        format!("toi {} (expected 1, a tangential touch)", opt(t)),
-    );
-    // A genuine quartic: both edge ends and the vertex accelerate in different directions.
-    let ea = Kinematic2::with_acceleration(v(-1.0, -0.2), v(0.0, 0.3), v(0.5, 1.0));
-    let eb = Kinematic2::with_acceleration(v(1.0, -0.4), v(-0.2, 0.0), v(-0.3, 2.0));
-    let vx = Kinematic2::with_acceleration(v(0.1, 1.0), v(0.0, -0.5), v(0.2, -1.5));
-    let h = 1.5;
-    let got = vertex_edge_toi(&vx, &ea, &eb, h);
-    // Reference: the first sign change of the side function on a fine grid, refined by
-    // bisection, with the vertex within the edge there.
-    let mut reference = None;
-    let n = 20_000;
-    let s0 = side(&vx, &ea, &eb, 0.0);
-    for i in 1..=n {
-        let (t0, t1) = (h * (i - 1) as f64 / n as f64, h * i as f64 / n as f64);
-        if side(&vx, &ea, &eb, t1).signum() != s0.signum() {
-            let (mut lo, mut hi) = (t0, t1);
-            for _ in 0..60 {
-                let mid = 0.5 * (lo + hi);
-                if side(&vx, &ea, &eb, mid).signum() == s0.signum() {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-            let e = eb.at(lo) - ea.at(lo);
-            let u = (vx.at(lo) - ea.at(lo)).dot(e) / e.length_squared();
-            if (0.0..=1.0).contains(&u) {
-                reference = Some(lo);
-                break;
-            }
-        }
-    }
-    let got_t = got.as_ref().ok().and_then(|t| t.toi());
-    r.check(
-        "quartic vertex-edge TOI vs dense sampling",
-        matches!((got_t, reference), (Some(g), Some(x)) if (g - x).abs() <= 1e-6),
-        format!("toi {}, sampled {}", opt(got_t), opt(reference)),
-    );
-    // A falling triangle on the ground under gravity, through the CLI's polygon path: the
-    // lowest vertices reach y = 0 when 2 − 2t² = 0.
-    let ground = ConvexPolygon::new(&rect(-5.0, -1.0, 5.0, 0.0)).map(Shape2::Polygon);
-    let tri = ConvexPolygon::new(&[v(-0.5, 0.0), v(0.5, 0.0), v(0.0, 1.0)]).map(Shape2::Polygon);
-    if let (Ok(g), Ok(tr)) = (ground, tri) {
-        let pose_t = Pose2::from_angle([0.0, 2.0], 0.0).unwrap_or(Pose2::IDENTITY);
-        let ans = toi2(
-            &Body2 {
-                shape: &g,
-                pose: Pose2::IDENTITY,
-                velocity: DVec2::ZERO,
-                angular_velocity: 0.0,
-                acceleration: DVec2::ZERO,
-            },
-            &Body2 {
-                shape: &tr,
-                pose: pose_t,
-                velocity: DVec2::ZERO,
-                angular_velocity: 0.0,
-                acceleration: v(0.0, -4.0),
-            },
-            2.0,
-        );
-        let (method, t, normal) = match &ans {
-            Ok(a) => match a.toi {
-                TimeOfImpact::Hit { toi, normal, .. } => (a.method.name(), Some(toi), Some(normal)),
-                _ => (a.method.name(), None, None),
-            },
-            Err(_) => ("error", None, None),
-        };
-        r.check(
-            "falling triangle under gravity (quartic path)",
-            method == "vertex_edge_quartic"
-                && t.is_some_and(|x| (x - 1.0).abs() <= 1e-9)
-                && normal.is_some_and(|n| (n - v(0.0, 1.0)).length() <= 1e-9),
-            format!(
-                "{method}: toi {}, normal {} (expected 1, (0, 1))",
-                opt(t),
-                normal.map_or("none".to_string(), |n| format!("({}, {})", n.x, n.y))
-            ),
-        );
-    }
-}
+/// The picture's legend: every mark the 2D section draws.
+const LEGEND: &[(Mark, &str, &str)] = &[
+    (Mark::Area, "#1f77b4", "shape A; the L-shaped polygon"),
+    (Mark::Area, "#2ca02c", "shape B"),
+    (Mark::Dot, "#2ca02c", "query point inside"),
+    (Mark::Dot, "#ff7f0e", "query point on the boundary"),
+    (Mark::Dot, "#d62728", "query point outside"),
+    (Mark::DashedPath, "#d62728", "polyline a"),
+    (Mark::Path, "#8c564b", "polyline b"),
+    (Mark::Dot, "black", "crossing"),
+    (Mark::Segment, "black", "collinear overlap"),
+    (Mark::Dot, "#9400d3", "contact point"),
+    (Mark::Arrow, "#9400d3", "SAT axis (A to B)"),
+    (Mark::Line, "gray", "separating line"),
+];
 
 /// Runs the 2D cases, writes the picture to `svg_path`, and returns the report text and
 /// whether every check passed.
@@ -485,6 +372,9 @@ pub fn section(svg_path: &Path) -> (String, bool) {
         checks: 0,
     };
     let mut svg = Svg::new("convexity demo: 2D contact classes, SAT axes, point location");
+    for (mark, color, text) in LEGEND {
+        svg.legend(*mark, color, text);
+    }
     point_in_polygon(&mut r, &mut svg, DVec2::ZERO);
     intersections(&mut r, &mut svg, v(10.0, 0.0));
     contacts_and_sat(&mut r, &mut svg);
@@ -506,9 +396,4 @@ pub fn section(svg_path: &Path) -> (String, bool) {
         }
     );
     (r.text, r.ok)
-}
-
-/// An optional number for the report: the number, or `none`.
-fn opt(x: Option<f64>) -> String {
-    x.map_or("none".to_string(), |x| x.to_string())
 }

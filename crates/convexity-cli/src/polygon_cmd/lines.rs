@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::output::Certificate;
-use crate::svg::Svg;
+use crate::svg::{Mark, Svg};
 use convexity::polytope::contact2d::{ContactClass, ContactKind};
 use convexity::polytope::sat2d::{Body, SatResult};
 use convexity::primitives::polygon::{HitKind, Location, SegmentHit};
@@ -152,8 +152,14 @@ pub(super) fn contact_json(c: &ContactClass) -> Value {
 pub(super) fn draw_pair(svg: &mut Svg, d: &PairDrawing) {
     for h in &d.hits {
         match h.kind {
-            HitKind::Point(p) => svg.dot(p, "black", 3.5),
-            HitKind::Overlap(p, q) => svg.segment(p, q, "black", 5.0),
+            HitKind::Point(p) => {
+                svg.dot(p, "black", 3.5);
+                svg.legend(Mark::Dot, "black", "crossing");
+            }
+            HitKind::Overlap(p, q) => {
+                svg.segment(p, q, "black", 5.0);
+                svg.legend(Mark::Segment, "black", "collinear overlap");
+            }
         }
     }
     let Some((r, va)) = &d.sat else { return };
@@ -167,6 +173,8 @@ pub(super) fn draw_pair(svg: &mut Svg, d: &PairDrawing) {
             for &p in &c.points {
                 svg.dot(p, "#9400d3", 5.0);
                 svg.arrow(p, p + r.axis * len, "#9400d3");
+                svg.legend(Mark::Dot, "#9400d3", "contact point");
+                svg.legend(Mark::Arrow, "#9400d3", "SAT axis (A to B)");
             }
         }
     } else {
@@ -177,6 +185,8 @@ pub(super) fn draw_pair(svg: &mut Svg, d: &PairDrawing) {
         let through = r.axis * (m + 0.5 * r.separation);
         svg.line(through, r.axis.perp(), "gray");
         svg.arrow(through, through + r.axis * len, "gray");
+        svg.legend(Mark::Line, "gray", "separating line");
+        svg.legend(Mark::Arrow, "gray", "separating axis (A to B)");
     }
 }
 
@@ -199,4 +209,71 @@ pub(super) struct PairLine {
     pub(super) contact: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) note: Option<String>,
+}
+
+/// Draws the polygons (filled under the chosen rule, underneath) and the polylines, with their
+/// legend entries, and fits the view to them: query points outside it are drawn at its border
+/// as outliers rather than shrinking the scene.
+pub(super) fn draw_scene(
+    svg: &mut Svg,
+    polygons: &BTreeMap<String, Result<Poly, String>>,
+    polylines: &BTreeMap<String, Result<Vec<DVec2>, String>>,
+    even_odd: bool,
+) {
+    // Drawing: polygons first (underneath), then polylines.
+    const COLORS: &[&str] = &[
+        "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#17becf", "#bcbd22",
+    ];
+    let rule_name = if even_odd { "even-odd" } else { "non-zero" };
+    // The view fits the polygons and polylines; query points outside it are drawn at its
+    // border as outliers rather than shrinking the scene.
+    let mut view = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
+    let mut grow = |pts: &[DVec2]| {
+        for &q in pts.iter().filter(|q| q.is_finite()) {
+            view = (view.0.min(q), view.1.max(q));
+        }
+    };
+    for p in polygons.values().flatten() {
+        for r in &p.rings {
+            grow(r);
+        }
+    }
+    for l in polylines.values().flatten() {
+        grow(l);
+    }
+    svg.fit_to(view.0, view.1);
+    let mut names_by_color: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (k, (name, p)) in polygons.iter().enumerate() {
+        if p.is_ok() {
+            names_by_color
+                .entry(COLORS[k % COLORS.len()])
+                .or_default()
+                .push(name.as_str());
+        }
+    }
+    for (c, names) in &names_by_color {
+        svg.legend(
+            Mark::Area,
+            c,
+            &format!("polygon {} ({rule_name})", names.join(", ")),
+        );
+    }
+    for (k, (name, p)) in polygons.iter().enumerate() {
+        if let Ok(p) = p {
+            let c = COLORS[k % COLORS.len()];
+            svg.rings(&p.rings, c, c, even_odd);
+            if let Some(v) = p.rings.first().and_then(|r| r.first()) {
+                svg.label(*v, name, c);
+            }
+        }
+    }
+    for (name, l) in polylines {
+        if let Ok(l) = l {
+            for r in parts(l) {
+                svg.polyline(&l[r.clone()], "#d62728", false);
+                svg.legend(Mark::Path, "#d62728", "polyline");
+                svg.label(l[r.start], name, "#d62728");
+            }
+        }
+    }
 }

@@ -355,4 +355,44 @@ mod tests {
         );
         assert!(err(json!({"type": "sphere"})).contains("radius: missing field"));
     }
+
+    /// The type names of the scene format are the library's (`Shape2`/`Shape3::kind()`): every
+    /// entry of `SHAPE_FIELDS` parses to a shape whose `kind()` is that name, so the table cannot
+    /// drift from the library's list.
+    #[test]
+    fn table_names_are_the_library_kinds() {
+        use crate::scene::{SceneShape, SHAPE_FIELDS};
+        let boxed = json!({"type": "box", "half_extents": [1, 1, 1]});
+        let samples = [
+            json!({"type": "points", "points": [[0, 0, 0], [1, 0, 0]]}),
+            json!({"type": "sphere", "radius": 1}),
+            json!({"type": "circle", "radius": 1}),
+            boxed.clone(),
+            json!({"type": "capsule", "a": [0, 0, 0], "b": [1, 0, 0], "radius": 1}),
+            json!({"type": "cylinder", "half_height": 1, "radius": 1}),
+            json!({"type": "cone", "half_height": 1, "radius": 1}),
+            json!({"type": "segment", "a": [0, 0, 0], "b": [1, 0, 0]}),
+            json!({"type": "triangle", "a": [0, 0, 0], "b": [1, 0, 0], "c": [0, 1, 0]}),
+            json!({"type": "polygon", "points": [[0, 0], [1, 0], [0, 1]]}),
+            json!({"type": "halfspaces", "normals": [[1, 0], [-1, 0], [0, 1], [0, -1]],
+                   "offsets": [1, 1, 1, 1]}),
+            json!({"type": "rounded", "shape": boxed, "radius": 0.5}),
+            json!({"type": "transformed", "shape": boxed, "pose": {"translation": [1, 0, 0]}}),
+        ];
+        assert_eq!(
+            samples.len(),
+            SHAPE_FIELDS.len(),
+            "one sample per table entry"
+        );
+        for ((name, _), v) in SHAPE_FIELDS.iter().zip(&samples) {
+            assert_eq!(v["type"], *name);
+            let kind = match parse_shape(v) {
+                Ok(SceneShape::D2(s)) => s.kind(),
+                Ok(SceneShape::D3(s)) => s.kind(),
+                Ok(SceneShape::Nd(_)) => "n-D points",
+                Err(e) => panic!("{name}: {}", shape_error("S", &e)),
+            };
+            assert_eq!(kind, *name);
+        }
+    }
 }
