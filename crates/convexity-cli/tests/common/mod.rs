@@ -57,6 +57,9 @@ pub fn run_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
     if args.first() == Some(&"query") {
         check_query_run(args, stdin, &r);
     }
+    if args.first() == Some(&"polygon") {
+        check_polygon_run(args, &r);
+    }
     r
 }
 
@@ -485,4 +488,68 @@ pub fn ndjson_pairs(input: &str) -> Vec<Option<TestPair>> {
         }
     }
     pairs
+}
+
+/// Every `polygon` run on a file goes through here: each SAT certificate is re-checked by
+/// plain arithmetic on the vertex lists of the input file (a separating axis by both
+/// polygons' extents along it; a common point by the sign of every edge's cross product, the
+/// polygons being convex), at the tolerance the line reports.
+fn check_polygon_run(args: &[&str], r: &Run) {
+    let Some(text) = args.get(1).and_then(|p| std::fs::read_to_string(p).ok()) else {
+        return;
+    };
+    let Ok(input) = serde_json::from_str::<Value>(&text) else {
+        return;
+    };
+    for line in r
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    {
+        let sat = &line["sat"];
+        if !sat["certificate"].is_object() {
+            continue;
+        }
+        let poly = |k: &str| -> Vec<[f64; 2]> {
+            let name = line[k].as_str().expect("pair names its polygons");
+            rows(&input["polygons"][name])
+                .unwrap_or_else(|| panic!("polygon {name} is a plain vertex list"))
+                .iter()
+                .map(|c| [c[0], c[1]])
+                .collect()
+        };
+        let (a, b) = (poly("a"), poly("b"));
+        let tol = sat["tolerance"].as_f64().unwrap_or(0.0);
+        assert!(
+            polygon_certificate_holds(&a, &b, &sat["certificate"], tol),
+            "polygon certificate rejected: {line}"
+        );
+    }
+}
+
+/// Whether a polygon SAT certificate holds for the convex vertex lists `a` and `b`.
+pub fn polygon_certificate_holds(a: &[[f64; 2]], b: &[[f64; 2]], cert: &Value, tol: f64) -> bool {
+    if let Some(p) = cert.get("common_point") {
+        let p = vec_of(p);
+        let inside = |poly: &[[f64; 2]]| {
+            let n = poly.len();
+            let cross = |i: usize| {
+                let (u, v) = (poly[i], poly[(i + 1) % n]);
+                let len = ((v[0] - u[0]).powi(2) + (v[1] - u[1]).powi(2)).sqrt();
+                ((v[0] - u[0]) * (p[1] - u[1]) - (v[1] - u[1]) * (p[0] - u[0])) / len
+            };
+            // Either orientation: every signed edge distance ≥ −tol, or every one ≤ tol.
+            (0..n).all(|i| cross(i) >= -tol) || (0..n).all(|i| cross(i) <= tol)
+        };
+        return inside(a) && inside(b);
+    }
+    let Some(axis) = cert.get("separating_axis") else {
+        return false;
+    };
+    let n = vec_of(axis);
+    let gap = cert["gap"].as_f64().unwrap_or(f64::NAN);
+    let proj = |q: &[f64; 2]| n[0] * q[0] + n[1] * q[1];
+    let hi_a = a.iter().map(proj).fold(f64::NEG_INFINITY, f64::max);
+    let lo_b = b.iter().map(proj).fold(f64::INFINITY, f64::min);
+    (norm(&n) - 1.0).abs() <= 1e-9 && gap > 0.0 && hi_a + gap <= lo_b + tol
 }
