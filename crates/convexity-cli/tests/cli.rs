@@ -606,3 +606,43 @@ fn unused_bad_shape_is_reported_and_fails_the_run() {
     );
     assert!(r.stderr.contains("not used by any pair"), "{}", r.stderr);
 }
+
+/// Issue 14: every certificate `query --all` prints for the fixtures is re-checked on pairs the
+/// test rebuilds itself (not on the CLI's "verified" field), and a tampered certificate fails.
+#[test]
+fn every_printed_certificate_is_rechecked_independently() {
+    for name in [
+        "all_shapes.json",
+        "scene.json",
+        "analytic.json",
+        "reference_tetrahedra.json",
+    ] {
+        let out = lines(&run(&["query", &fixture(name), "--all"]));
+        let decided = out
+            .iter()
+            .filter(|v| v["intersecting"].is_boolean())
+            .count();
+        assert!(decided > 0, "{name}");
+        assert_eq!(check_fixture_lines(name, &out), decided, "{name}");
+        // Moving a common point 1e3 off, or widening a gap by 1e3, is caught.
+        let text = std::fs::read_to_string(fixture(name)).unwrap();
+        let pairs = scene_pairs(&text);
+        for v in out.iter().filter(|v| v["intersecting"].is_boolean()) {
+            let mut bad = v.clone();
+            let c = &mut bad["certificate"];
+            if let Some(p) = c.get_mut("common_point") {
+                p[0] = serde_json::json!(p[0].as_f64().unwrap() + 1e3);
+            } else {
+                c["gap"] = serde_json::json!(c["gap"].as_f64().unwrap() + 1e3);
+            }
+            let pair = pairs[v["pair"].as_u64().unwrap() as usize]
+                .as_ref()
+                .unwrap();
+            let r = recheck(pair, &bad);
+            assert!(
+                matches!(r, Some(Err(_))),
+                "tampered certificate passed: {bad}"
+            );
+        }
+    }
+}

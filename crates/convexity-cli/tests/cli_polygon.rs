@@ -122,6 +122,10 @@ fn polygon_intersections_match_the_constructions() {
     assert_eq!(point_hits(pair_line(&out, 7)), vec![(3, 0, vec![2.0, 0.0])]);
 }
 
+fn p_x_shift(cert: &Value) -> f64 {
+    vec_of(&cert["common_point"])[0] + 1.0
+}
+
 #[test]
 fn polygon_sat_and_contacts_for_convex_pairs() {
     let out = lines(&run(&["polygon", &fixture("polygons.json")]));
@@ -135,6 +139,19 @@ fn polygon_sat_and_contacts_for_convex_pairs() {
     );
     assert!(close(&vec_of(&sat["axis"]), &[1.0, 0.0], 1e-12), "{sat}");
     assert_eq!(sat["certificate_verified"], true);
+    // Re-checked independently (every polygon run is, in `common`); a shifted point fails.
+    let (b1, b2) = (
+        [[0.0, -10.0], [2.0, -10.0], [2.0, -8.0], [0.0, -8.0]],
+        [[1.5, -9.5], [3.5, -9.5], [3.5, -7.5], [1.5, -7.5]],
+    );
+    assert!(polygon_certificate_holds(
+        &b1,
+        &b2,
+        &sat["certificate"],
+        1e-9
+    ));
+    let bad = serde_json::json!({"common_point": [p_x_shift(&sat["certificate"]), -9.0]});
+    assert!(!polygon_certificate_holds(&b1, &b2, &bad, 1e-9));
     let p = vec_of(&sat["certificate"]["common_point"]);
     assert!(
         (1.5..=2.0).contains(&p[0]) && (-9.5..=-8.0).contains(&p[1]),

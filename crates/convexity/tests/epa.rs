@@ -313,6 +313,9 @@ fn random_hulls_3d_against_oracle() {
             (hn - depth).abs() < 1e-9 * scale,
             "h(n) {hn} vs depth {depth}"
         );
+        // The normal keeps an angular tolerance: the oracle returns a normal only when no other
+        // facet is within 1e-7 of the minimum, and two facets that close in depth make the
+        // minimising direction ill-conditioned (a depth error e moves it by about e / gap).
         if let Some(n) = normal {
             assert!((p.normal - n).length() < 1e-6, "{:?} vs {n:?}", p.normal);
         }
@@ -332,7 +335,7 @@ fn random_hulls_3d_against_oracle() {
             let m = pose3(unit3(&mut rng) * rng.gen_range(0.0..100.0), &mut rng);
             let (ma, mb) = (m.compose(&pa), m.compose(&pb));
             let r = pen(&a, &ma, &b, &mb);
-            assert!((r.depth - p.depth).abs() < 1e-8 * scale, "{r:?} vs {p:?}");
+            assert!((r.depth - p.depth).abs() < 1e-9 * scale, "{r:?} vs {p:?}");
             if normal.is_some() {
                 assert!((r.normal - m.transform_vector(p.normal)).length() < 1e-6);
             }
@@ -344,12 +347,12 @@ fn random_hulls_3d_against_oracle() {
             let spb = Pose3::new(pb.translation() * s, pb.rotation()).unwrap();
             let t = pen(&sa, &spa, &sb, &spb);
             assert!(
-                (t.depth - p.depth * s).abs() < 1e-8 * scale * s,
+                (t.depth - p.depth * s).abs() < 1e-9 * scale * s,
                 "{} vs {}",
                 t.depth,
                 p.depth * s
             );
-            check_translation(&a, &pa, &b, &pb, &p, 1e-7 * scale);
+            check_translation(&a, &pa, &b, &pb, &p, 1e-9 * scale);
             assert!(dist_to(&a, &pa, p.point_a) < 1e-9 * scale);
             assert!(dist_to(&b, &pb, p.point_b) < 1e-9 * scale);
         }
@@ -407,15 +410,15 @@ fn random_hulls_2d_against_oracle() {
         if done % 4 == 0 {
             let m = pose2(unit2(&mut rng) * rng.gen_range(0.0..100.0), &mut rng);
             let r = pen(&a, &m.compose(&pa), &b, &m.compose(&pb));
-            assert!((r.depth - p.depth).abs() < 1e-8 * scale);
+            assert!((r.depth - p.depth).abs() < 1e-9 * scale);
             let s = [1e-3, 7.5, 1e3][done % 3];
             let sa = Points::new(&la.iter().map(|x| *x * s).collect::<Vec<_>>()).unwrap();
             let sb = Points::new(&lb.iter().map(|x| *x * s).collect::<Vec<_>>()).unwrap();
             let spa = Pose2::new(pa.translation() * s, pa.rotation()).unwrap();
             let spb = Pose2::new(pb.translation() * s, pb.rotation()).unwrap();
             let t = pen(&sa, &spa, &sb, &spb);
-            assert!((t.depth - p.depth * s).abs() < 1e-8 * scale * s);
-            check_translation(&a, &pa, &b, &pb, &p, 1e-7 * scale);
+            assert!((t.depth - p.depth * s).abs() < 1e-9 * scale * s);
+            check_translation(&a, &pa, &b, &pb, &p, 1e-9 * scale);
             assert!(dist_to(&a, &pa, p.point_a) < 1e-9 * scale);
             assert!(dist_to(&b, &pb, p.point_b) < 1e-9 * scale);
         }
@@ -504,7 +507,7 @@ fn box_box_axis_aligned_analytic() {
             assert!((p.normal - expected_n).length() < 1e-9, "{p:?}");
         }
         check_answer(&a, &pa, &b, &pb, &p, tol);
-        check_translation(&a, &pa, &b, &pb, &p, 1e-7 * (a.size() + b.size()));
+        check_translation(&a, &pa, &b, &pb, &p, 1e-9 * (a.size() + b.size()));
     }
     let mut n2 = 0;
     while n2 < 300 {
@@ -724,13 +727,13 @@ fn consistent_with_gjk_on_random_pairs() {
         let scale = a.size() + b.size();
         // Curved shapes converge to the EPA tolerance or stop at the cap with a lower bound.
         let tol = if p.status == Status::Converged {
-            1e-8
+            1e-9
         } else {
             1e-3
         } * scale;
         check_answer(&a, &pa, &b, &pb, &p, tol);
         if p.status == Status::Converged {
-            check_translation(&a, &pa, &b, &pb, &p, 1e-7 * scale);
+            check_translation(&a, &pa, &b, &pb, &p, 1e-9 * scale);
         }
     }
     assert!(seen[0] > 100 && seen[1] > 100, "{seen:?}");
@@ -1162,6 +1165,11 @@ fn never_nan_on_mixed_and_degenerate_inputs() {
         assert!((p.normal.length() - 1.0).abs() < 1e-12, "{p:?}");
         let scale = a.size() + b.size() + 1e-300;
         let d = p.point_a - p.point_b - p.normal * p.depth;
+        // Witness points, not depth: they stay at 1e-6 × scale. Checked to 1e-9 this fails
+        // once in 1500 (seed 12, case 1241: a capsule of core length 1000 and radius 100
+        // against a unit sphere, scale 601): converged, depth 100.9999172 in a certified
+        // interval 1.2e-7 wide, yet |point_a − point_b − depth·normal| = 1.24e-4 (2e-7 ×
+        // scale) — the witness points are ~1e3 times less accurate than the depth.
         assert!(d.length() <= 1e-6 * scale + 1e-12, "{p:?}");
         if p.verdict.intersecting() == Some(true) {
             assert!(p.depth >= 0.0);
@@ -1224,7 +1232,7 @@ fn iteration_cap_reports_best_face() {
     }
     // Curved shapes: the result is still a valid (translation-checked) answer.
     let scale = cyl.size() + cone.size();
-    check_answer(&cyl, &id, &cone, &pb, &full, 1e-6 * scale);
+    check_answer(&cyl, &id, &cone, &pb, &full, 1e-9 * scale);
 }
 
 #[test]

@@ -784,3 +784,269 @@ fn swept_toi_at_offset_1e6_and_size_ratio_1e4() {
     eprintln!("offset 1e6 / ratio 1e4: {hits} hits, worst |Δt| near vs far {worst:e}");
     assert!(hits > 50, "{hits}");
 }
+
+// ---- issue 14: independent oracles (analytic times, dense sampling) -----------------------
+
+/// First time in [0, h] at which |c0 + v t| = r (moving balls of radii summing to r), if any.
+fn ball_time(c0: &[f64], v: &[f64], r: f64, h: f64) -> Option<f64> {
+    let dot = |x: &[f64], y: &[f64]| x.iter().zip(y).map(|(a, b)| a * b).sum::<f64>();
+    let (a, b, c) = (dot(v, v), 2.0 * dot(c0, v), dot(c0, c0) - r * r);
+    let disc = b * b - 4.0 * a * c;
+    if a == 0.0 || disc < 0.0 {
+        return None;
+    }
+    // The smaller root, in the cancellation-free form.
+    let q = -0.5 * (b + b.signum() * disc.sqrt());
+    let t = (q / a).min(c / q);
+    (0.0..=h).contains(&t).then_some(t)
+}
+
+/// First time in [0, h] at which axis-aligned boxes of summed half-extents `e` (centre offset
+/// `c0`, B's centre minus A's, relative velocity `v` of B) touch: the slab entry time.
+fn box_time(c0: &[f64], v: &[f64], e: &[f64], h: f64) -> Option<f64> {
+    let (mut enter, mut exit) = (0.0f64, h);
+    for k in 0..c0.len() {
+        if v[k] == 0.0 {
+            if c0[k].abs() > e[k] {
+                return None;
+            }
+            continue;
+        }
+        let (t1, t2) = ((-e[k] - c0[k]) / v[k], (e[k] - c0[k]) / v[k]);
+        enter = enter.max(t1.min(t2));
+        exit = exit.min(t1.max(t2));
+    }
+    (enter <= exit).then_some(enter)
+}
+
+/// Compares swept TOI and conservative advancement with an analytic time: A moves with `vel`,
+/// B is static. Never late (at the returned time the GJK distance is ≥ −tolerance, and the
+/// time is at most the analytic one plus tolerance / speed); never early by more than
+/// 2 · tolerance in distance (advancement stops within its tolerance of contact). Returns the
+/// largest distance at the returned time, in tolerances.
+fn check_analytic<V, A, B>(
+    a: &A,
+    pa: Pose<V>,
+    vel: V,
+    b: &B,
+    pb: Pose<V>,
+    exact: Option<f64>,
+) -> f64
+where
+    V: Vector + Spin,
+    A: SupportMap<V>,
+    B: SupportMap<V>,
+{
+    let h = 1.0;
+    let tol = 1e-9 * (a.size() + b.size());
+    let speed = vel.length();
+    let swept = swept_toi(a, &pa, vel, b, &pb, V::ZERO, h, &SweptOptions::default()).unwrap();
+    let ma = Motion::translating(pa, vel);
+    let mb = Motion::translating(pb, V::ZERO);
+    let adv = conservative_advancement(a, &ma, b, &mb, h, &AdvancementOptions::default()).unwrap();
+    let mut worst = 0.0f64;
+    for (name, r) in [("swept", swept), ("advancement", adv)] {
+        match (r, exact) {
+            (TimeOfImpact::Hit { toi, .. }, Some(t)) => {
+                let at = ma.pose_at(toi).unwrap();
+                let d = convexity::gjk::distance(a, &at, b, &pb, &Default::default(), None);
+                let gjk_tol = d.tolerance.max(tol);
+                assert!(
+                    d.distance >= -gjk_tol,
+                    "{name}: overlap {} at {toi}",
+                    d.distance
+                );
+                assert!(toi <= t + gjk_tol / speed, "{name} late: {toi} > {t}");
+                // Not early: at the returned time the shapes are within 2 tolerances of
+                // touching (a bound in distance; in time it is 2 · tol over the closing speed
+                // along the contact normal, which can be far below |vel| for glancing hits).
+                assert!(
+                    d.distance <= 2.0 * gjk_tol,
+                    "{name} early: {toi} < {t}, speed {speed}, tol {gjk_tol:e}, distance {:e}",
+                    d.distance
+                );
+                worst = worst.max(d.distance / gjk_tol);
+            }
+            (TimeOfImpact::Separated, None) => {}
+            // A graze within the tolerance may go either way.
+            (TimeOfImpact::Hit { toi, .. }, None) => {
+                let at = ma.pose_at(toi).unwrap();
+                let d = convexity::gjk::distance(a, &at, b, &pb, &Default::default(), None);
+                assert!(
+                    d.distance <= 2.0 * d.tolerance.max(tol),
+                    "{name}: spurious hit {r:?}"
+                );
+            }
+            (r, Some(t)) => panic!("{name}: {r:?}, analytic hit at {t}"),
+            (r, None) => panic!("{name}: {r:?}"),
+        }
+    }
+    worst
+}
+
+#[test]
+fn swept_and_advancement_match_analytic_times_for_balls_and_boxes() {
+    let mut r = rng(0xa11);
+    let (mut hits, mut worst) = (0, 0.0f64);
+    for i in 0..200 {
+        let off = [0.0, 1e3, 1e6][i % 3];
+        // 3D balls.
+        let (ra, rb) = (r.gen_range(0.1..0.9), r.gen_range(0.1..0.9));
+        let c0 = DVec3::new(
+            r.gen_range(2.0..6.0),
+            r.gen_range(-2.0..2.0),
+            r.gen_range(-2.0..2.0),
+        ) * if i % 2 == 0 { 1.0 } else { -1.0 };
+        let vel = c0 * r.gen_range(0.3..2.0)
+            + DVec3::new(r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0), 0.0);
+        let pa = Pose3::from_translation(DVec3::splat(off)).unwrap();
+        let pb = Pose3::from_translation(DVec3::splat(off) + c0).unwrap();
+        // B relative to A moves with −vel.
+        let t = ball_time(&c0.to_array(), &(-vel).to_array(), ra + rb, 1.0);
+        hits += usize::from(t.is_some());
+        worst = worst.max(check_analytic(
+            &Ball::new(ra).unwrap(),
+            pa,
+            vel,
+            &Ball::new(rb).unwrap(),
+            pb,
+            t,
+        ));
+        // 3D axis-aligned boxes.
+        let (ea, eb) = (
+            DVec3::new(0.5, 0.3, 0.8),
+            DVec3::new(r.gen_range(0.1..1.0), 0.4, 0.2),
+        );
+        let t = box_time(
+            &c0.to_array(),
+            &(-vel).to_array(),
+            &(ea + eb).to_array(),
+            1.0,
+        );
+        hits += usize::from(t.is_some());
+        worst = worst.max(check_analytic(
+            &Cuboid::new(ea).unwrap(),
+            pa,
+            vel,
+            &Cuboid::new(eb).unwrap(),
+            pb,
+            t,
+        ));
+        // 2D circles and rectangles.
+        let c2 = v2(c0.x, c0.y);
+        let v2d = v2(vel.x, vel.y);
+        let pa2 = Pose2::from_angle([off, off], 0.0).unwrap();
+        let pb2 = Pose2::from_angle([off + c2.x, off + c2.y], 0.0).unwrap();
+        let t = ball_time(&c2.to_array(), &(-v2d).to_array(), ra + rb, 1.0);
+        hits += usize::from(t.is_some());
+        worst = worst.max(check_analytic(
+            &Ball::new(ra).unwrap(),
+            pa2,
+            v2d,
+            &Ball::new(rb).unwrap(),
+            pb2,
+            t,
+        ));
+        let (fa, fb) = (v2(0.5, 0.3), v2(eb.x, 0.4));
+        let t = box_time(
+            &c2.to_array(),
+            &(-v2d).to_array(),
+            &(fa + fb).to_array(),
+            1.0,
+        );
+        hits += usize::from(t.is_some());
+        worst = worst.max(check_analytic(
+            &Cuboid::new(fa).unwrap(),
+            pa2,
+            v2d,
+            &Cuboid::new(fb).unwrap(),
+            pb2,
+            t,
+        ));
+    }
+    eprintln!("analytic TOI: {hits} hits of 800, worst distance at toi = {worst:.3} tolerances");
+    assert!(hits > 300, "{hits}");
+}
+
+/// Rotating 3D cubes: the motion sampled at N = 2000 steps; the first sampled step k with
+/// GJK distance ≤ 0 brackets first contact in (t_{k−1}, t_k]. Advancement's time lies at or
+/// before t_k (never past a sampled overlap) and at it the distance is ≥ −tolerance; when no
+/// sample overlaps, a hit must still be at distance ≤ tolerance (a contact between samples).
+#[test]
+fn advancement_on_rotating_cubes_lies_in_the_dense_sampling_bracket() {
+    let mut r = rng(0xb7ac);
+    let a = Cuboid::new(DVec3::new(1.0, 0.2, 0.3)).unwrap();
+    let b = Cuboid::new(DVec3::splat(0.3)).unwrap();
+    let n = 2000;
+    let (mut bracketed, mut misses) = (0, 0);
+    let dist = |pa: &Pose3, pb: &Pose3| {
+        convexity::gjk::distance(&a, pa, &b, pb, &Default::default(), None)
+    };
+    for _ in 0..60 {
+        let ma = Motion::new(
+            Pose3::new(DVec3::ZERO, random_quat(&mut r)).unwrap(),
+            DVec3::new(r.gen_range(-0.5..0.5), 0.0, 0.0),
+            DVec3::new(
+                r.gen_range(-6.0..6.0),
+                r.gen_range(-6.0..6.0),
+                r.gen_range(-6.0..6.0),
+            ),
+        );
+        let mb = Motion::new(
+            Pose3::new(
+                DVec3::new(r.gen_range(1.6..2.5), r.gen_range(-1.0..1.0), 0.0),
+                random_quat(&mut r),
+            )
+            .unwrap(),
+            DVec3::new(
+                r.gen_range(-3.0..0.0),
+                r.gen_range(-1.0..1.0),
+                r.gen_range(-0.5..0.5),
+            ),
+            DVec3::new(r.gen_range(-6.0..6.0), 0.0, r.gen_range(-6.0..6.0)),
+        );
+        if dist(&ma.pose, &mb.pose).distance <= 0.0 {
+            continue;
+        }
+        let h = 1.0;
+        let first = (1..=n)
+            .map(|k| h * k as f64 / n as f64)
+            .find(|&t| dist(&ma.pose_at(t).unwrap(), &mb.pose_at(t).unwrap()).distance <= 0.0);
+        let res =
+            conservative_advancement(&a, &ma, &b, &mb, h, &AdvancementOptions::default()).unwrap();
+        let tol = 1e-9 * (a.size() + b.size());
+        match (res, first) {
+            (TimeOfImpact::Hit { toi, .. }, Some(tk)) => {
+                assert!(toi <= tk, "late: toi {toi} after sampled overlap at {tk}");
+                let d = dist(&ma.pose_at(toi).unwrap(), &mb.pose_at(toi).unwrap());
+                assert!(
+                    d.distance >= -d.tolerance.max(tol),
+                    "overlap {} at {toi}",
+                    d.distance
+                );
+                assert!(
+                    d.distance <= 2.0 * d.tolerance.max(tol),
+                    "not in contact at {toi}: {}",
+                    d.distance
+                );
+                bracketed += usize::from(toi > tk - h / n as f64);
+            }
+            (TimeOfImpact::Hit { toi, .. }, None) => {
+                let d = dist(&ma.pose_at(toi).unwrap(), &mb.pose_at(toi).unwrap());
+                assert!(
+                    d.distance.abs() <= 2.0 * d.tolerance.max(tol),
+                    "hit at {toi}, distance {}",
+                    d.distance
+                );
+                misses += 1;
+            }
+            (TimeOfImpact::Separated, None) => {}
+            (o, Some(tk)) => panic!("{o:?} but sampled overlap at {tk}"),
+            (o, None) => panic!("{o:?}"),
+        }
+    }
+    eprintln!(
+        "rotating cubes: {bracketed} in the sampling bracket, {misses} contacts between samples"
+    );
+    assert!(bracketed > 10, "{bracketed}");
+}

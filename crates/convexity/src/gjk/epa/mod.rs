@@ -636,7 +636,6 @@ where
     let intersecting = verdict.intersecting() == Some(true);
     let ra = a.core_radius();
     let rb = b.core_radius();
-    let rsum = ra + rb;
 
     if r.simplex.len == 0 || !r.upper.is_finite() {
         return fallback(a, pose_a, r.iterations, verdict, summary.tolerance);
@@ -651,52 +650,116 @@ where
     let near_contact =
         !matches!(summary.verdict, Verdict::Separated(_)) && r.upper <= NEAR_CONTACT * scale;
 
-    let (status, iterations, mut depth, normal, pa, pb, mut lower, mut upper);
-    if r.contains_origin || r.upper <= r.abs_tol || near_contact {
-        // The cores overlap or touch: EPA on the cores.
-        // The same mechanism as GJK's tolerance, with EPA's relative tolerance.
-        let floor = mink.rounding_floor();
-        let abs_tol = mink.tolerance(opts.rel_tolerance);
-        let params = Params {
-            abs_tol,
-            rel_tol: opts.rel_tolerance,
-            eps: abs_tol.max(r.abs_tol),
-            vis_eps: 1e-13 * scale + floor,
-            max_iterations: opts.max_iterations,
-            toward_b: -mink.center(),
-            witness_a: wa,
-            witness_b: wb,
-        };
-        let e = V::expand(&mink, &r.simplex, &params, ctx);
-        status = e.status;
-        iterations = r.iterations.saturating_add(e.iterations);
-        // The core depth is signed: the origin may lie just outside `K` (cores touching within
-        // tolerance, or apart by up to `NEAR_CONTACT · scale` for rounded shapes).
-        depth = e.depth + rsum;
-        normal = e.normal;
-        pa = e.pa + normal * ra;
-        pb = e.pb - normal * rb;
+    let local = if r.contains_origin || r.upper <= r.abs_tol || near_contact {
+        core_epa(&mink, &r, opts, ctx, (ra, rb), (wa, wb))
+    } else {
+        cores_apart(&r, summary.normal, (ra, rb), (wa, wb))
+    };
+    let iterations = local.iterations;
+    let out = finish(local, pose_a, intersecting, verdict, summary.tolerance);
+    if out.depth.is_finite() && out.point_a.is_finite() && out.point_b.is_finite() {
+        out
+    } else {
+        fallback(a, pose_a, iterations, verdict, summary.tolerance)
+    }
+}
+
+/// An answer in A's frame, before the touch clamp and the move to the world frame.
+struct Local<V> {
+    status: Status,
+    iterations: u32,
+    depth: f64,
+    normal: V,
+    pa: V,
+    pb: V,
+    lower: f64,
+    upper: f64,
+}
+
+/// The cores overlap or touch (or are within a hair): EPA on the cores from GJK's simplex,
+/// the radii `(ra, rb)` added back; `(wa, wb)` are GJK's witness points.
+fn core_epa<V, A, B>(
+    mink: &MinkowskiDifference<'_, V, A, B>,
+    r: &gjk::Run<V>,
+    opts: &Options,
+    ctx: &mut Context<V>,
+    (ra, rb): (f64, f64),
+    (wa, wb): (V, V),
+) -> Local<V>
+where
+    V: EpaSpace,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let rsum = ra + rb;
+    let scale = mink.scale();
+    // The same mechanism as GJK's tolerance, with EPA's relative tolerance.
+    let floor = mink.rounding_floor();
+    let abs_tol = mink.tolerance(opts.rel_tolerance);
+    let params = Params {
+        abs_tol,
+        rel_tol: opts.rel_tolerance,
+        eps: abs_tol.max(r.abs_tol),
+        vis_eps: 1e-13 * scale + floor,
+        max_iterations: opts.max_iterations,
+        toward_b: -mink.center(),
+        witness_a: wa,
+        witness_b: wb,
+    };
+    let e = V::expand(mink, &r.simplex, &params, ctx);
+    let normal = e.normal;
+    Local {
+        status: e.status,
+        iterations: r.iterations.saturating_add(e.iterations),
+        // The core depth is signed: the origin may lie just outside `K` (cores touching
+        // within tolerance, or apart by up to `NEAR_CONTACT · scale` for rounded shapes).
+        depth: e.depth + rsum,
+        normal,
+        pa: e.pa + normal * ra,
+        pb: e.pb - normal * rb,
         // The core depth is at least minus GJK's upper bound on the core distance (0 when its
         // simplex held the origin).
-        lower = e.lower.max(-r.upper) + rsum;
-        upper = e.upper + rsum;
-    } else {
-        // The cores are apart by d = |v|: depth = rsum − d along the closest-point direction.
-        status = r.status;
-        iterations = r.iterations;
-        normal = summary.normal;
-        // Same resolution as `gjk::distance` (the certified lower bound can exceed |v| by an
-        // ulp at convergence), so that a separated answer is exactly minus GJK's distance.
-        depth = rsum - r.upper.max(r.lower);
-        pa = wa + normal * ra;
-        pb = wb - normal * rb;
-        lower = rsum - r.upper.max(r.lower);
-        upper = if r.lower.is_finite() {
+        lower: e.lower.max(-r.upper) + rsum,
+        upper: e.upper + rsum,
+    }
+}
+
+/// The cores are apart by d = |v|: depth = rsum − d along GJK's closest-point `normal`.
+fn cores_apart<V: Vector>(
+    r: &gjk::Run<V>,
+    normal: V,
+    (ra, rb): (f64, f64),
+    (wa, wb): (V, V),
+) -> Local<V> {
+    let rsum = ra + rb;
+    // Same resolution as `gjk::distance` (the certified lower bound can exceed |v| by an
+    // ulp at convergence), so that a separated answer is exactly minus GJK's distance.
+    let depth = rsum - r.upper.max(r.lower);
+    Local {
+        status: r.status,
+        iterations: r.iterations,
+        depth,
+        normal,
+        pa: wa + normal * ra,
+        pb: wb - normal * rb,
+        lower: depth,
+        upper: if r.lower.is_finite() {
             rsum - r.lower
         } else {
             f64::INFINITY
-        };
+        },
     }
+}
+
+/// The touch clamp, the interval kept around the depth, and the move to the world frame.
+fn finish<V: Vector>(
+    l: Local<V>,
+    pose_a: &Pose<V>,
+    intersecting: bool,
+    verdict: Verdict<V>,
+    tolerance: f64,
+) -> Penetration<V> {
+    let mut depth = l.depth;
     if intersecting {
         // Touching within tolerance counts as intersecting, whose depth is ≥ 0 (the clamp
         // moves it by at most the touch tolerance).
@@ -704,11 +767,11 @@ where
     }
     // Rounding (or the clamp) may move `depth` past a bound by a hair; keep the interval
     // around it.
-    lower = lower.min(depth);
-    upper = upper.max(depth);
+    let lower = l.lower.min(depth);
+    let upper = l.upper.max(depth);
     // A unit normal rotated by a unit rotation is unit to a few ulps; renormalise only beyond
     // that, so that a separated answer carries exactly GJK's normal.
-    let rotated = pose_a.transform_vector(normal);
+    let rotated = pose_a.transform_vector(l.normal);
     let normal_w = if (rotated.length() - 1.0).abs() <= 1e-14 {
         rotated
     } else {
@@ -716,22 +779,17 @@ where
             .try_normalize()
             .unwrap_or_else(|| pose_a.transform_vector(V::AXIS))
     };
-    let out = Penetration {
-        status,
-        iterations,
+    Penetration {
+        status: l.status,
+        iterations: l.iterations,
         depth,
         normal: normal_w,
-        point_a: pose_a.transform_point(pa),
-        point_b: pose_a.transform_point(pb),
+        point_a: pose_a.transform_point(l.pa),
+        point_b: pose_a.transform_point(l.pb),
         verdict,
-        tolerance: summary.tolerance,
+        tolerance,
         depth_lower: lower,
         depth_upper: upper,
-    };
-    if out.depth.is_finite() && out.point_a.is_finite() && out.point_b.is_finite() {
-        out
-    } else {
-        fallback(a, pose_a, iterations, verdict, summary.tolerance)
     }
 }
 
