@@ -266,7 +266,13 @@ fn outcome_result<V: Vector>(o: Outcome<V>) -> PyQueryResult {
     r.intersecting = o.verdict.intersecting();
     r.point_a = o.point_a.map(coords);
     r.point_b = o.point_b.map(coords);
-    r.normal = o.normal.map(coords);
+    // As the CLI reports it: an intersecting pair without a penetration depth has no
+    // meaningful normal (GJK's last direction there is an artefact of the run), so none.
+    r.normal = if r.intersecting == Some(true) && o.penetration_depth.is_none() {
+        None
+    } else {
+        o.normal.map(coords)
+    };
     r.certificate = PyCertificate::from_verdict(&o.verdict);
     r.check = Some(o.check.describe());
     r
