@@ -25,7 +25,10 @@ with open(path, "w") as f:
 PY
 ls -l "$F"
 for t in 1 2; do
-  /usr/bin/time -v "$BIN" query "$F" --ndjson --threads $t > /tmp/convexity-out-$t.ndjson 2> /tmp/convexity-time-$t.txt || true
+  # One thread on one core (pinned: the output writer runs beside the workers) vs two threads
+  # on both cores.
+  pin=""; [ "$t" = 1 ] && command -v taskset >/dev/null && pin="taskset -c 0"
+  /usr/bin/time -v $pin "$BIN" query "$F" --ndjson --threads $t > /tmp/convexity-out-$t.ndjson 2> /tmp/convexity-time-$t.txt || true
   echo "threads $t: $(grep -E 'Elapsed \(wall' /tmp/convexity-time-$t.txt | sed 's/.*: //') wall, $(grep 'Maximum resident' /tmp/convexity-time-$t.txt | sed 's/.*: //') kB peak RSS, $(wc -l < /tmp/convexity-out-$t.ndjson) lines"
 done
 cmp /tmp/convexity-out-1.ndjson /tmp/convexity-out-2.ndjson && echo "outputs identical"

@@ -104,6 +104,45 @@ fn answer_chunk<W: Write>(
     Ok(())
 }
 
+/// A chunk of answered pair lines: the number of its first pair, and each pair's output
+/// lines and tally, in input order.
+type Answered = (usize, Vec<(Vec<String>, Tally)>);
+
+/// [`answer_chunk`]'s answering half for raw pair lines (numbered from `first`), each parsed
+/// by the worker that answers it.
+fn answer_lines(plan: &Plan, scene: &Scene, first: usize, raw: &[(usize, String)]) -> Answered {
+    let results = raw
+        .par_iter()
+        .enumerate()
+        .map(|(k, (n, l))| {
+            let here = format!("line {n}");
+            match input::parse(l.as_bytes()) {
+                Ok(v) => answer_pair(plan, first + k, scene.resolve_value(&here, &v)),
+                Err(e) => answer_pair(plan, first + k, Err(format!("line {n}: {e}"))),
+            }
+        })
+        .collect();
+    (first, results)
+}
+
+/// [`answer_chunk`]'s writing half: prints an answered chunk in order and counts it.
+fn write_answered<W: Write>(
+    answered: Option<Answered>,
+    plan: &Plan,
+    sink: &mut Sink<W>,
+    totals: &mut Totals,
+) -> Result<(), Fatal> {
+    let Some((first, results)) = answered else {
+        return Ok(());
+    };
+    for (k, (lines, tally)) in results.into_iter().enumerate() {
+        sink.write(&lines)?;
+        totals.add(first + k, tally, plan.several);
+    }
+    sink.progress(totals.pairs);
+    Ok(())
+}
+
 /// Runs `convexity query`; returns the exit status.
 pub fn run(args: &QueryArgs) -> Result<i32, Fatal> {
     let plan = Plan::new(args);
@@ -246,8 +285,33 @@ fn run_ndjson<W: Write>(
         }
     });
     let mut next_pair = 0usize;
+    let mut prev: Option<Answered> = None;
     for raw in rx {
         let raw = raw.map_err(Fatal::input)?;
+        // The common case, a chunk of pair lines only: parse and answer in one parallel pass
+        // (two passes would make every worker wait at the barrier between them). A line that
+        // could define shapes names the key, so the textual test never misses one.
+        if !raw.iter().any(|(_, l)| l.contains("\"shapes\"")) {
+            let first = next_pair;
+            next_pair += raw.len();
+            // Write the previous chunk while the workers answer this one.
+            // (The output lock cannot leave this thread, so the answering goes to a scoped
+            // thread that hands its chunk to the worker pool.)
+            let scene = &scene;
+            let raw = &raw;
+            let answered = std::thread::scope(|s| {
+                let answering = s.spawn(move || answer_lines(plan, scene, first, raw));
+                let written = write_answered(prev.take(), plan, sink, totals);
+                // `answer_lines` does not panic on input; a panic would be a bug, re-raised.
+                let answered = answering
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p));
+                written.map(|()| answered)
+            })?;
+            prev = Some(answered);
+            continue;
+        }
+        write_answered(prev.take(), plan, sink, totals)?;
         let parsed: Vec<Result<Value, String>> = raw
             .par_iter()
             .map(|(n, l)| input::parse(l.as_bytes()).map_err(|e| format!("line {n}: {e}")))
@@ -268,6 +332,7 @@ fn run_ndjson<W: Write>(
         }
         answer_chunk(plan, &scene, &pending, sink, totals)?;
     }
+    write_answered(prev.take(), plan, sink, totals)?;
     // The reader has finished (the channel closed); it cannot panic on input.
     let _ = reader_thread.join();
     Ok(())

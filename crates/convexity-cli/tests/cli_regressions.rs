@@ -471,3 +471,32 @@ fn methods_subset_prints_time_summary() {
     assert!(r.stderr.contains("agreement:"), "{}", r.stderr);
     assert!(r.stderr.contains("time per method: epa"), "{}", r.stderr);
 }
+
+/// A `shapes` line after a whole chunk of pair lines (the chunk answered while the one before
+/// it is written): pairs before it use the old shape, pairs after it the new one, in order.
+#[test]
+fn ndjson_shapes_redefined_after_a_full_chunk_apply_in_order() {
+    let mut text = String::from("{\"shapes\": {\"c\": {\"type\": \"circle\", \"radius\": 1}}}\n");
+    let before = 5000; // more than one chunk of pair lines, so the pipelined path runs
+    let pair = "{\"a\": \"c\", \"b\": \"c\", \"pose_b\": {\"translation\": [3, 0]}}\n";
+    for _ in 0..before {
+        text.push_str(pair);
+    }
+    text.push_str("{\"shapes\": {\"c\": {\"type\": \"circle\", \"radius\": 2}}}\n");
+    for _ in 0..10 {
+        text.push_str(pair);
+    }
+    let f = temp_file("redefine.ndjson", &text);
+    for threads in ["1", "2"] {
+        let r = run(&["query", &f, "--ndjson", "--threads", threads]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let ls = lines(&r);
+        assert_eq!(ls.len(), before + 10);
+        for (i, l) in ls.iter().enumerate() {
+            assert_eq!(l["pair"].as_u64(), Some(i as u64), "{l}");
+            // Radius 1: centres 3 apart, gap 1; radius 2: overlapping by 1.
+            let hit = i >= before;
+            assert_eq!(l["intersecting"], Value::Bool(hit), "pair {i}: {l}");
+        }
+    }
+}
