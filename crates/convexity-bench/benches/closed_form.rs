@@ -17,6 +17,7 @@
 
 use convexity::gjk::{self, epa};
 use convexity::{Ball, Capsule, DQuat, DVec3, Pose3, Shape3};
+use convexity_bench::harness::median;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use parry3d_f64::query as pq;
 use parry3d_f64::shape as ps;
@@ -346,11 +347,6 @@ fn bench(c: &mut Criterion) {
             .flatten()
             .map_or(0.0, |c| c.dist))
     );
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 criterion_group!(benches, bench);

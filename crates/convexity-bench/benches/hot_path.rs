@@ -12,6 +12,7 @@
 
 use convexity::gjk::{self, epa};
 use convexity::{ConvexPolyhedron, DQuat, DVec3, Pose3, SupportMap};
+use convexity_bench::harness::median;
 use convexity_bench::{box_set_with_pairs, hull_set_with_pairs, DataSet, Pairs};
 use parry3d_f64::query as pq;
 use std::hint::black_box;
@@ -22,11 +23,6 @@ fn env(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
 }
 
 /// Times `parry(k)` and `ours(k)` over `0..n` alternately for `rounds` rounds; returns the

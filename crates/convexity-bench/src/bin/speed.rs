@@ -43,6 +43,7 @@ use convexity::gjk::{self, epa};
 use convexity::{
     Ball, Capsule, ConvexPolyhedron, Cuboid, DVec3, Pose3, Shape3, Status, SupportMap, Verdict,
 };
+use convexity_bench::harness::median;
 use convexity_bench::harness::{interleave, Args, Competitor, Stop};
 use convexity_bench::tables::machine;
 use convexity_bench::{
@@ -394,11 +395,6 @@ impl Out {
             error: &mut self.e,
         }
     }
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
 }
 
 /// `batch::distance` over every pair of the set (a `Shape3` table), single-core
