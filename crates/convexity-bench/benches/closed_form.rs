@@ -7,28 +7,21 @@
 //! pose pairs (radii and segments in [0.3, 1], random rotations, centres within 2.5 per axis:
 //! about half overlap), so `median / BATCH` is the time per query.
 //!
-//! After the criterion groups, the same queries are timed *interleaved* (ours, then parry, on
-//! the same 1000 pairs, [`ROUNDS`] rounds; median ns per query of each and the median of the
-//! per-round ratios parry / ours), which a shared machine's drifting load cannot bias the way
-//! it biases two criterion medians taken seconds apart. `BENCH_INTERLEAVED_ONLY=1` skips the
-//! criterion groups.
+//! The interleaved, load-robust ratios for these pairs (sphere and capsule sets) are in
+//! `bench-results/speed.md` (`crates/convexity-bench/run.sh speed`), timed by the one harness.
 //!
 //! `cargo bench -p convexity-bench --bench closed_form -- --warm-up-time 1 --measurement-time 2`
 
 use convexity::gjk::{self, epa};
 use convexity::{Ball, Capsule, DQuat, DVec3, Pose3, Shape3};
-use convexity_bench::harness::median;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use parry3d_f64::query as pq;
 use parry3d_f64::shape as ps;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
-use std::time::Instant;
 
 const BATCH: usize = 1000;
-/// Rounds of the interleaved comparison.
-const ROUNDS: usize = 31;
 
 fn quat<R: Rng>(r: &mut R) -> DQuat {
     let q = DQuat::from_xyzw(
@@ -74,7 +67,6 @@ fn pairs() -> Vec<Pair> {
 }
 
 fn bench(c: &mut Criterion) {
-    let interleaved_only = std::env::var("BENCH_INTERLEAVED_ONLY").is_ok_and(|v| v == "1");
     let ps_ = pairs();
     let mut r = ChaCha8Rng::seed_from_u64(8);
     let radii: Vec<(f64, f64)> = (0..BATCH)
@@ -198,155 +190,19 @@ fn bench(c: &mut Criterion) {
         }};
     }
 
-    if !interleaved_only {
-        let mut g = c.benchmark_group("ball-ball");
-        g.throughput(Throughput::Elements(BATCH as u64));
-        ours!(g, "", balls);
-        ours!(g, "-enum", balls3);
-        parry!(g, pballs);
-        g.finish();
+    let mut g = c.benchmark_group("ball-ball");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    ours!(g, "", balls);
+    ours!(g, "-enum", balls3);
+    parry!(g, pballs);
+    g.finish();
 
-        let mut g = c.benchmark_group("capsule-capsule");
-        g.throughput(Throughput::Elements(BATCH as u64));
-        ours!(g, "", caps);
-        ours!(g, "-enum", caps3);
-        parry!(g, pcaps);
-        g.finish();
-    }
-
-    // Interleaved: (label, ours, parry) closures over the whole batch.
-    let mut ctx = epa::Context::new();
-    let mut ctx2 = epa::Context::new();
-    println!("\ninterleaved, {ROUNDS} rounds of {BATCH} pairs: ns/query ours (Shape3), parry, median ratio parry/ours");
-    macro_rules! duel {
-        ($label:expr, $ours:expr, $ours_enum:expr, $parry:expr) => {{
-            let mut t_ours = Vec::new();
-            let mut t_enum = Vec::new();
-            let mut t_parry = Vec::new();
-            let mut ratio = Vec::new();
-            let mut ratio_enum = Vec::new();
-            for _ in 0..ROUNDS {
-                let t0 = Instant::now();
-                black_box($ours);
-                let t1 = Instant::now();
-                black_box($ours_enum);
-                let t2 = Instant::now();
-                black_box($parry);
-                let t3 = Instant::now();
-                let (o, e, p) = (t1 - t0, t2 - t1, t3 - t2);
-                let ns = |d: std::time::Duration| d.as_secs_f64() * 1e9 / BATCH as f64;
-                t_ours.push(ns(o));
-                t_enum.push(ns(e));
-                t_parry.push(ns(p));
-                ratio.push(ns(p) / ns(o));
-                ratio_enum.push(ns(p) / ns(e));
-            }
-            println!(
-                "{:<28} ours {:>7.1} ({:>7.1})  parry {:>7.1}  ratio {:>5.2}x ({:>5.2}x)",
-                $label,
-                median(&mut t_ours),
-                median(&mut t_enum),
-                median(&mut t_parry),
-                median(&mut ratio),
-                median(&mut ratio_enum)
-            );
-        }};
-    }
-    macro_rules! sum_ours {
-        ($shapes:expr, |$a:ident, $p:ident, $b:ident, $q:ident| $e:expr) => {{
-            let mut s = 0.0;
-            for (pp, ($a, $b)) in ps_.iter().zip($shapes.iter()) {
-                let ($p, $q) = (&pp.a, &pp.b);
-                s += $e;
-            }
-            s
-        }};
-    }
-    macro_rules! sum_parry {
-        ($shapes:expr, |$a:ident, $p:ident, $b:ident, $q:ident| $e:expr) => {{
-            let mut s = 0.0;
-            for (pp, ($a, $b)) in ps_.iter().zip($shapes.iter()) {
-                let ($p, $q) = (&pp.pa, &pp.pb);
-                s += $e;
-            }
-            s
-        }};
-    }
-    let hit = |x: Option<bool>| if x == Some(true) { 1.0 } else { 0.0 };
-    duel!(
-        "ball-ball distance",
-        sum_ours!(balls, |a, p, b, q| gjk::distance(a, p, b, q, &go, None)
-            .distance),
-        sum_ours!(balls3, |a, p, b, q| gjk::distance(a, p, b, q, &go, None)
-            .distance),
-        sum_parry!(pballs, |a, p, b, q| pq::distance(p, a, q, b)
-            .map_or(0.0, |d| d.distance))
-    );
-    duel!(
-        "ball-ball boolean",
-        sum_ours!(balls, |a, p, b, q| hit(gjk::intersects(
-            a, p, b, q, &go, None
-        )
-        .intersecting())),
-        sum_ours!(balls3, |a, p, b, q| hit(gjk::intersects(
-            a, p, b, q, &go, None
-        )
-        .intersecting())),
-        sum_parry!(pballs, |a, p, b, q| pq::intersection_test(p, a, q, b)
-            .map_or(0.0, |i| if i.intersecting { 1.0 } else { 0.0 }))
-    );
-    duel!(
-        "ball-ball contact",
-        sum_ours!(balls, |a, p, b, q| epa::penetration(
-            a, p, b, q, &eo, &mut ctx
-        )
-        .depth),
-        sum_ours!(balls3, |a, p, b, q| epa::penetration(
-            a, p, b, q, &eo, &mut ctx2
-        )
-        .depth),
-        sum_parry!(pballs, |a, p, b, q| pq::contact(p, a, q, b, 0.0)
-            .ok()
-            .flatten()
-            .map_or(0.0, |c| c.dist))
-    );
-    duel!(
-        "capsule-capsule distance",
-        sum_ours!(caps, |a, p, b, q| gjk::distance(a, p, b, q, &go, None)
-            .distance),
-        sum_ours!(caps3, |a, p, b, q| gjk::distance(a, p, b, q, &go, None)
-            .distance),
-        sum_parry!(pcaps, |a, p, b, q| pq::distance(p, a, q, b)
-            .map_or(0.0, |d| d.distance))
-    );
-    duel!(
-        "capsule-capsule boolean",
-        sum_ours!(caps, |a, p, b, q| hit(gjk::intersects(
-            a, p, b, q, &go, None
-        )
-        .intersecting())),
-        sum_ours!(caps3, |a, p, b, q| hit(gjk::intersects(
-            a, p, b, q, &go, None
-        )
-        .intersecting())),
-        sum_parry!(pcaps, |a, p, b, q| pq::intersection_test(p, a, q, b)
-            .map_or(0.0, |i| if i.intersecting { 1.0 } else { 0.0 }))
-    );
-    duel!(
-        "capsule-capsule contact",
-        sum_ours!(caps, |a, p, b, q| epa::penetration(
-            a, p, b, q, &eo, &mut ctx
-        )
-        .depth),
-        sum_ours!(caps3, |a, p, b, q| epa::penetration(
-            a, p, b, q, &eo, &mut ctx2
-        )
-        .depth),
-        sum_parry!(pcaps, |a, p, b, q| pq::contact(p, a, q, b, 0.0)
-            .ok()
-            .flatten()
-            .map_or(0.0, |c| c.dist))
-    );
+    let mut g = c.benchmark_group("capsule-capsule");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    ours!(g, "", caps);
+    ours!(g, "-enum", caps3);
+    parry!(g, pcaps);
+    g.finish();
 }
 
 criterion_group!(benches, bench);
