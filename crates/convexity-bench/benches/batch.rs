@@ -14,57 +14,14 @@
 //!
 //! Run: `cargo bench -p convexity-bench --bench batch -- --warm-up-time 1 --measurement-time 2`.
 
-use convexity::batch::{self, BatchOptions, DistanceOut, Pair3};
-use convexity::{gjk, DVec3, Pose3, Shape3, Status, SupportMap, Verdict};
+use convexity::batch::{self, BatchOptions, Pair3};
+use convexity::{gjk, DVec3, Shape3, SupportMap};
 use convexity_bench::{box_set_with_pairs, hull_set_with_pairs, DataSet};
+use convexity_bench::{raw_pose, BatchDistanceBuffers};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
 const PAIRS: usize = 20_000;
-
-fn raw(p: &Pose3) -> [f64; 7] {
-    let t = p.translation();
-    let q = p.rotation();
-    [t.x, t.y, t.z, q.x, q.y, q.z, q.w]
-}
-
-struct Out {
-    d: Vec<f64>,
-    pa: Vec<DVec3>,
-    pb: Vec<DVec3>,
-    n: Vec<DVec3>,
-    s: Vec<Status>,
-    it: Vec<u32>,
-    v: Vec<Verdict<DVec3>>,
-    e: Vec<Option<convexity::InputError>>,
-}
-
-impl Out {
-    fn new(n: usize) -> Self {
-        Out {
-            d: vec![0.0; n],
-            pa: vec![DVec3::ZERO; n],
-            pb: vec![DVec3::ZERO; n],
-            n: vec![DVec3::ZERO; n],
-            s: vec![Status::Converged; n],
-            it: vec![0; n],
-            v: vec![Verdict::Undetermined; n],
-            e: vec![None; n],
-        }
-    }
-    fn out(&mut self) -> DistanceOut<'_, DVec3> {
-        DistanceOut {
-            distance: &mut self.d,
-            point_a: &mut self.pa,
-            point_b: &mut self.pb,
-            normal: &mut self.n,
-            status: &mut self.s,
-            iterations: &mut self.it,
-            verdict: &mut self.v,
-            error: &mut self.e,
-        }
-    }
-}
 
 fn bench_set<S: SupportMap<DVec3>>(c: &mut Criterion, set: &DataSet<S>, table: Vec<Shape3>) {
     let pairs: Vec<Pair3> = set
@@ -74,20 +31,20 @@ fn bench_set<S: SupportMap<DVec3>>(c: &mut Criterion, set: &DataSet<S>, table: V
         .zip(set.pairs.ours.iter())
         .map(|(&(a, b), (pa, pb))| Pair3 {
             a: a as usize,
-            pose_a: raw(pa),
+            pose_a: raw_pose(pa),
             b: b as usize,
-            pose_b: raw(pb),
+            pose_b: raw_pose(pb),
         })
         .collect();
     let n = pairs.len();
-    let mut out = Out::new(n);
+    let mut out = BatchDistanceBuffers::new(n);
     let one = BatchOptions {
         parallel: false,
         ..BatchOptions::default()
     };
     let rep = batch::distance(&table, &pairs, &one, out.out()).expect("valid batch");
     let overlapping = out
-        .v
+        .verdict
         .iter()
         .filter(|v| v.intersecting() == Some(true))
         .count();

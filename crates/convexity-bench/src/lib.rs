@@ -858,6 +858,55 @@ pub fn sphere_points(n: usize, seed: u64) -> Vec<DVec3> {
     (0..n).map(|_| unit_vector(&mut rng)).collect()
 }
 
+/// A pose as the batch API's raw row: translation xyz, then the quaternion xyzw.
+pub fn raw_pose(p: &Pose3) -> [f64; 7] {
+    let t = p.translation();
+    let q = p.rotation();
+    [t.x, t.y, t.z, q.x, q.y, q.z, q.w]
+}
+
+/// Owned output slices for `convexity::batch::distance` over `n` rows.
+pub struct BatchDistanceBuffers {
+    pub distance: Vec<f64>,
+    pub point_a: Vec<DVec3>,
+    pub point_b: Vec<DVec3>,
+    pub normal: Vec<DVec3>,
+    pub status: Vec<convexity::Status>,
+    pub iterations: Vec<u32>,
+    pub verdict: Vec<convexity::Verdict<DVec3>>,
+    pub error: Vec<Option<convexity::InputError>>,
+}
+
+impl BatchDistanceBuffers {
+    /// Buffers for `n` rows.
+    pub fn new(n: usize) -> Self {
+        BatchDistanceBuffers {
+            distance: vec![0.0; n],
+            point_a: vec![DVec3::ZERO; n],
+            point_b: vec![DVec3::ZERO; n],
+            normal: vec![DVec3::ZERO; n],
+            status: vec![convexity::Status::Converged; n],
+            iterations: vec![0; n],
+            verdict: vec![convexity::Verdict::Undetermined; n],
+            error: vec![None; n],
+        }
+    }
+
+    /// The slices a batch call writes into.
+    pub fn out(&mut self) -> convexity::batch::DistanceOut<'_, DVec3> {
+        convexity::batch::DistanceOut {
+            distance: &mut self.distance,
+            point_a: &mut self.point_a,
+            point_b: &mut self.point_b,
+            normal: &mut self.normal,
+            status: &mut self.status,
+            iterations: &mut self.iterations,
+            verdict: &mut self.verdict,
+            error: &mut self.error,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

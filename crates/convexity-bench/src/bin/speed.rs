@@ -37,12 +37,10 @@
 //! [--chunk C] [--sets hull8,box,...] [--out FILE] [--command TEXT]`
 //! (documented entry point: `crates/convexity-bench/run.sh speed`).
 
-use convexity::batch::{self, BatchOptions, DistanceOut, Pair3};
+use convexity::batch::{self, BatchOptions, Pair3};
 use convexity::gjk::minkowski::MinkowskiDifference;
 use convexity::gjk::{self, epa};
-use convexity::{
-    Ball, Capsule, ConvexPolyhedron, Cuboid, DVec3, Pose3, Shape3, Status, SupportMap, Verdict,
-};
+use convexity::{Ball, Capsule, ConvexPolyhedron, Cuboid, DVec3, Pose3, Shape3, SupportMap};
 use convexity_bench::harness::median;
 use convexity_bench::harness::{interleave, Args, Competitor, Stop};
 use convexity_bench::tables::machine;
@@ -50,6 +48,7 @@ use convexity_bench::{
     box_set_with_pairs, directions, hull_set_with_pairs, pose_pairs, seed_for_id,
     sphere_set_with_pairs, trajectories, DataSet, Kind, Pairs, SHAPES,
 };
+use convexity_bench::{raw_pose, BatchDistanceBuffers};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -352,51 +351,6 @@ impl<A: SupportMap<DVec3>, B: SupportMap<DVec3>> Case<'_, A, B> {
     }
 }
 
-fn raw_pose(p: &Pose3) -> [f64; 7] {
-    let t = p.translation();
-    let q = p.rotation();
-    [t.x, t.y, t.z, q.x, q.y, q.z, q.w]
-}
-
-/// Output slices of a batch distance call.
-struct Out {
-    d: Vec<f64>,
-    pa: Vec<DVec3>,
-    pb: Vec<DVec3>,
-    n: Vec<DVec3>,
-    s: Vec<Status>,
-    it: Vec<u32>,
-    v: Vec<Verdict<DVec3>>,
-    e: Vec<Option<convexity::InputError>>,
-}
-
-impl Out {
-    fn new(n: usize) -> Self {
-        Out {
-            d: vec![0.0; n],
-            pa: vec![DVec3::ZERO; n],
-            pb: vec![DVec3::ZERO; n],
-            n: vec![DVec3::ZERO; n],
-            s: vec![Status::Converged; n],
-            it: vec![0; n],
-            v: vec![Verdict::Undetermined; n],
-            e: vec![None; n],
-        }
-    }
-    fn out(&mut self) -> DistanceOut<'_, DVec3> {
-        DistanceOut {
-            distance: &mut self.d,
-            point_a: &mut self.pa,
-            point_b: &mut self.pb,
-            normal: &mut self.n,
-            status: &mut self.s,
-            iterations: &mut self.it,
-            verdict: &mut self.v,
-            error: &mut self.e,
-        }
-    }
-}
-
 /// `batch::distance` over every pair of the set (a `Shape3` table), single-core
 /// (`parallel: false`) and all-core, against `parry3d_f64::query::distance` per pair;
 /// `cfg.rounds` rounds of parry, single-core, all-core back to back (one untimed warm-up).
@@ -414,7 +368,7 @@ fn batch_row<S>(set: &DataSet<S>, table: &[Shape3], cfg: &Cfg) -> BatchRow {
         })
         .collect();
     let n = pairs.len();
-    let mut out = Out::new(n);
+    let mut out = BatchDistanceBuffers::new(n);
     let one = BatchOptions {
         parallel: false,
         ..BatchOptions::default()
