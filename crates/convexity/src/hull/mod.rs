@@ -174,10 +174,14 @@ pub struct ConvexPolyhedron {
     vertex_out: Vec<usize>,
     nbr_start: Vec<usize>,
     nbr: Vec<usize>,
+    /// The edge to each neighbour in `nbr` (parallel to it).
+    nbr_edge: Vec<usize>,
     edge_he: Vec<usize>,
     /// The edge (index into `edge_he`) of every half-edge.
     he_edge: Vec<usize>,
     far: Vec<(DVec3, usize)>,
+    /// The SAT's pruning constants (`None` below three dimensions).
+    prune: Option<crate::polytope::sat3d::PruneData>,
     /// The vertices as a `Points` for the four-lane linear scan (`None` only for the empty
     /// placeholder that an impossible `cuboid` failure would return).
     scan: Option<Points<DVec3>>,
@@ -450,15 +454,18 @@ impl ConvexPolyhedron {
         nbr_start.push(acc);
         let mut fill = nbr_start.clone();
         let mut nbr = vec![0usize; acc];
-        for e in &half_edges {
+        let mut nbr_he = vec![0usize; acc];
+        for (h, e) in half_edges.iter().enumerate() {
             let b = half_edges[e.next].origin;
             nbr[fill[e.origin]] = b;
+            nbr_he[fill[e.origin]] = h;
             fill[e.origin] += 1;
         }
         let edge_he: Vec<usize> = (0..half_edges.len())
             .filter(|&h| h < half_edges[h].twin)
             .collect();
         let he_edge = edge_of_half_edge(&half_edges, &edge_he);
+        let nbr_edge = nbr_he.iter().map(|&h| he_edge[h]).collect();
         let (face_normal, face_offset) = planes.into_iter().unzip();
         let scan = Some(Points::new(&vertices).ok()?);
         let mut poly = ConvexPolyhedron {
@@ -471,15 +478,18 @@ impl ConvexPolyhedron {
             vertex_out,
             nbr_start,
             nbr,
+            nbr_edge,
             edge_he,
             he_edge,
             far: Vec::new(),
+            prune: None,
             scan,
             tolerance: tol,
             skipped,
             dim: 3,
         };
         poly.far = hill_climb::far_starts(&poly);
+        poly.prune = crate::polytope::sat3d::PruneData::of(&poly);
         Some(poly)
     }
 
@@ -575,10 +585,10 @@ impl ConvexPolyhedron {
                     .unwrap_or(usize::MAX)
             })
             .collect();
-        let (nbr_start, nbr) = if half_edges.is_empty() {
-            (vec![0; nv + 1], Vec::new())
+        let (nbr_start, nbr, nbr_edge) = if half_edges.is_empty() {
+            (vec![0; nv + 1], Vec::new(), Vec::new())
         } else {
-            (vec![0, 1, 2], vec![1, 0])
+            (vec![0, 1, 2], vec![1, 0], vec![0, 0])
         };
         let tolerance = default_tolerance(&vertices);
         let scan = Points::new(&vertices).ok();
@@ -598,13 +608,16 @@ impl ConvexPolyhedron {
             vertex_out,
             nbr_start,
             nbr,
+            nbr_edge,
             far: Vec::new(),
+            prune: None,
             scan,
             tolerance,
             skipped: 0,
             dim,
         };
         p.far = hill_climb::far_starts(&p);
+        p.prune = crate::polytope::sat3d::PruneData::of(&p);
         p
     }
 
@@ -711,6 +724,17 @@ impl ConvexPolyhedron {
                 next: 0,
                 face: 0,
             })
+    }
+
+    /// The vertices joined to `v` by an edge, and those edges (two parallel slices).
+    pub fn vertex_neighbor_edges(&self, v: usize) -> (&[usize], &[usize]) {
+        match (self.nbr_start.get(v), self.nbr_start.get(v + 1)) {
+            (Some(&a), Some(&b)) => match (self.nbr.get(a..b), self.nbr_edge.get(a..b)) {
+                (Some(n), Some(e)) => (n, e),
+                _ => (&[], &[]),
+            },
+            _ => (&[], &[]),
+        }
     }
 
     /// The vertices joined to `v` by an edge.
@@ -997,6 +1021,11 @@ impl ConvexPolyhedron {
         hill_climb::climb(self, dir, start)
     }
 
+    /// The SAT's pruning constants, computed once at construction.
+    pub(crate) fn cached_prune_data(&self) -> Option<crate::polytope::sat3d::PruneData> {
+        self.prune
+    }
+
     /// Hill climbing started from the precomputed far start best aligned with `dir`.
     pub fn support_far(&self, dir: DVec3) -> usize {
         hill_climb::climb(self, dir, hill_climb::best_start(self, dir)).0
@@ -1039,9 +1068,11 @@ fn unreachable_box() -> ConvexPolyhedron {
         vertex_out: Vec::new(),
         nbr_start: vec![0],
         nbr: Vec::new(),
+        nbr_edge: Vec::new(),
         edge_he: Vec::new(),
         he_edge: Vec::new(),
         far: Vec::new(),
+        prune: None,
         scan: None,
         tolerance: 0.0,
         skipped: 0,

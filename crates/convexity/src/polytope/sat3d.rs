@@ -42,17 +42,29 @@
 //! point), accepted when it satisfies every face inequality of both shapes within a quarter of
 //! the tolerance; otherwise [`crate::gjk::intersects`] supplies it.
 //!
-//! Complexity: face axes O(F_A + F_B) support calls (O(V) each, or less for hill-climbing
-//! implementations of [`Faceted::support_vertex`]). Edge pairs: when B exposes its vertex
-//! adjacency ([`Faceted::adjacent`], as [`crate::hull::ConvexPolyhedron`] does) the crossing
-//! pairs are found by walking each arc of A across the Gauss map of `−B` (`edge_walk`):
-//! O(Σ (1 + crossings) · degree), about 2 steps per arc on 128-vertex hulls; otherwise (and in
-//! [`sat_full_scan`], the test oracle) by the O(E_A·E_B) scan of sign tests. Measured
-//! (`cargo bench -p convexity-bench --bench sat_polyhedra`, loaded 2-core machine): hull128
-//! SAT + manifold 412 µs per query with the walk, 1.16 ms with the scan, parry3d-f64's
-//! `contact` 28 µs: the face stage (≈ 500 support calls) and the manifold now dominate, and
-//! the 2× target is not met. Lower-dimensional shapes take the unpruned axis set
-//! ([`low_dim_axes`]): O((E_A·E_B + extra axes) · V) support work, for small shapes.
+//! Pruning: most axes cannot win, and a bound proves it without a support call. With a centre
+//! `c` and radii `r_in ≤ r_out` of each solid ([`PruneData`], cached by
+//! [`crate::hull::ConvexPolyhedron`]), the separation along A's face `f` lies between
+//! `φ_f − r_out_B` and `φ_f − r_in_B`, `φ_f = n_f·c_B − d_f` (and likewise for B's faces); an
+//! edge's axes are bounded by the largest value of `L·(c_B − p0)` on its arc, whose end values
+//! are the two faces' `φ`. A face or edge is skipped only when its upper bound (plus the touch
+//! tolerance as slack) shows that the running search would not take it (no better than the
+//! best so far by the margin it needs), or, for A's faces, that it is below a lower bound on
+//! the best face and not separating: the answer is the one the unpruned order gives. Only the
+//! edges of *warm* faces are walked (see `warm_edges` for why cold-cold edges cannot win).
+//!
+//! Complexity: O(F_A + F_B) bound evaluations, plus support calls (hill climbing from the
+//! previous answer on [`crate::hull::ConvexPolyhedron`]) for the faces that survive. Edge pairs:
+//! when B exposes its vertex adjacency ([`Faceted::adjacent`]) the crossing pairs of the
+//! surviving edges of A are found by walking each arc across the Gauss map of `−B`
+//! (`edge_walk`, angles compared as pseudo-angles, no trigonometry): O(Σ (1 + crossings) ·
+//! degree), about 2 steps per arc; otherwise (and in [`sat_full_scan`], the unpruned test
+//! oracle) by the O(E_A·E_B) scan of sign tests. Measured on the overlapping hull128 pairs
+//! (callgrind, instructions per query, `sat_polyhedra` bench): 116 k for SAT + manifold against
+//! 122 k for parry3d-f64's `contact` (GJK + EPA); before the pruning 330 k with the walk, and
+//! the full scan about 1.2 ms per query. Timings: `bench-results/polyhedra.md`.
+//! Lower-dimensional shapes take the unpruned axis set ([`low_dim_axes`]):
+//! O((E_A·E_B + extra axes) · V) support work, for small shapes.
 //! Manifold: O(F) to find the incident face and O(k·m) clipping.
 //! Buffers live in a [`SatContext`] that can be reused to avoid allocation.
 //!
@@ -73,7 +85,6 @@ use crate::polytope::manifold::{
 use crate::shape::SupportMap;
 use crate::verdict::Status;
 use crate::verdict::{CommonPoint, SeparatingAxis, Verdict};
-use core::f64::consts::{FRAC_PI_2, TAU};
 use glam::DVec3;
 
 /// Edge pairs with `|e_A × e_B| < EDGE_PARALLEL · |e_A| |e_B|` are skipped.
@@ -150,13 +161,21 @@ pub trait Faceted {
     fn adjacent(&self, _v: usize, _out: &mut Vec<(usize, usize)>) -> bool {
         false
     }
+    /// Appends the edges bounding face `f` and returns true; the default (unknown) returns
+    /// false and every edge is examined instead.
+    fn face_edges(&self, _f: usize, _out: &mut Vec<usize>) -> bool {
+        false
+    }
+    /// The pruning constants ([`PruneData::of`], computed per call by default; shapes that
+    /// cache them return the cached value).
+    fn prune_data(&self) -> Option<PruneData> {
+        PruneData::of(self)
+    }
 }
 
 /// Reusable buffers for [`sat_with`] and [`polyhedron_manifold_with`].
 #[derive(Clone, Debug, Default)]
 pub struct SatContext {
-    /// B's face normals and offsets in A's frame.
-    b_planes: Vec<(DVec3, f64)>,
     /// Per edge of A: endpoints, `n2 × n1`, `n1 + n2`.
     a_edges: Vec<EdgeData>,
     /// Per edge of B (A's frame, normals negated for `−B`).
@@ -165,6 +184,12 @@ pub struct SatContext {
     a_face_support: Vec<usize>,
     /// Neighbour buffer for the walk.
     nbrs: Vec<(usize, usize)>,
+    /// The pruning bounds of the current pair (`None` in the oracle scan).
+    prune: Option<Prune>,
+    /// Per face of A with pruning: `n·c_B − d`.
+    a_face_phi: Vec<f64>,
+    /// The edges of A the walk examines.
+    edge_list: Vec<usize>,
     poly_ref: Vec<DVec3>,
     poly_inc: Vec<DVec3>,
     clip_a: Vec<DVec3>,
@@ -213,6 +238,130 @@ struct Best {
     n: DVec3,
     sep: f64,
     feature: Feature,
+}
+
+/// Constants of a solid that let [`sat`] skip axes without support calls (see `Prune`): a
+/// centre `c` (the vertex mean), a ball about it inside every face plane (`r_in`), one holding
+/// every vertex (`r_out`), and the smallest cosine between the two face normals of an edge.
+/// They bound the separation along any unit axis: `c·n − r_out ≤ min_y n·y ≤ c·n − r_in`
+/// (the left side holds for the vertices, the right for the face planes, which a hull's
+/// vertices satisfy to within its thick-plane tolerance, far below the touch tolerance the
+/// SAT adds as slack). [`crate::hull::ConvexPolyhedron`] computes them once when it is built.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PruneData {
+    /// The vertex mean (local frame).
+    pub centre: DVec3,
+    /// Distance from the centre to the nearest face plane.
+    pub r_in: f64,
+    /// Distance from the centre to the farthest vertex.
+    pub r_out: f64,
+    /// `min n1·n2` over the edges (normals of the two faces of the edge); 1 without edges.
+    pub edge_cos_min: f64,
+}
+
+impl PruneData {
+    /// The constants of a solid, O(V + F + E); `None` for a lower-dimensional shape, one
+    /// without faces, or one whose vertex mean lies outside a face plane (a topology the
+    /// bounds cannot trust).
+    pub fn of<P: Faceted + ?Sized>(p: &P) -> Option<PruneData> {
+        let nv = p.num_vertices();
+        if nv == 0 || p.num_faces() == 0 || p.dimension() < 3 {
+            return None;
+        }
+        let mut c = DVec3::ZERO;
+        for v in 0..nv {
+            c += p.vertex(v)?;
+        }
+        c /= nv as f64;
+        let mut r2: f64 = 0.0;
+        for v in 0..nv {
+            r2 = r2.max((p.vertex(v)? - c).length_squared());
+        }
+        let r_in = (0..p.num_faces())
+            .map(|f| {
+                let (n, d) = p.face_plane(f);
+                d - n.dot(c)
+            })
+            .fold(f64::INFINITY, f64::min);
+        let edge_cos_min = (0..p.num_edges())
+            .map(|e| {
+                let (f1, f2) = p.edge_faces(e);
+                p.face_plane(f1).0.dot(p.face_plane(f2).0)
+            })
+            .fold(1.0, f64::min);
+        let r_out = r2.sqrt();
+        (r_in >= 0.0 && r_out.is_finite() && edge_cos_min.is_finite()).then_some(PruneData {
+            centre: c,
+            r_in,
+            r_out,
+            edge_cos_min,
+        })
+    }
+}
+
+/// A shape's [`PruneData`] with the centre in A's frame.
+#[derive(Clone, Copy, Debug)]
+struct Balls {
+    c: DVec3,
+    r_in: f64,
+    r_out: f64,
+    edge_cos_min: f64,
+}
+
+fn balls<P: Faceted + ?Sized>(p: &P, rot: &glam::DMat3, t: DVec3) -> Option<Balls> {
+    let d = p.prune_data()?;
+    Some(Balls {
+        c: *rot * d.centre + t,
+        r_in: d.r_in,
+        r_out: d.r_out,
+        edge_cos_min: d.edge_cos_min,
+    })
+}
+
+/// The pruning bounds of a pair of solids (not in the oracle scan, where every axis is tested).
+#[derive(Clone, Copy, Debug)]
+struct Prune {
+    a: Balls,
+    b: Balls,
+    /// Added to every upper bound: the touch tolerance covers rounding in the bounds and the
+    /// hulls' thick planes.
+    slack: f64,
+}
+
+impl Prune {
+    fn new<A, B>(pair: &Pair<'_, A, B>) -> Option<Prune>
+    where
+        A: Faceted + ?Sized,
+        B: Faceted + ?Sized,
+    {
+        if pair.scan || pair.a.dimension() < 3 || pair.b.dimension() < 3 {
+            return None;
+        }
+        Some(Prune {
+            a: balls(pair.a, &glam::DMat3::IDENTITY, DVec3::ZERO)?,
+            b: balls(pair.b, &pair.rot, pair.t)?,
+            slack: pair.tol,
+        })
+    }
+
+    /// Upper bound on the separation along the axes of A's edge `ea`: every axis `L` on its
+    /// arc has `max_A L·x = L·p0`, so `s(L) ≤ L·(c_B − p0) − r_in_B`, and the largest `L·v` on
+    /// the arc from `n1` to `n2` is `|v|`'s projection when `v` projects inside the arc (bounded
+    /// here by `|v|`), otherwise the larger end value. `v` projects inside iff
+    /// `(n1 × v)·(n1 × n2) = n2·v − cosΘ n1·v ≥ 0` and `(v × n2)·(n1 × n2) = n1·v − cosΘ n2·v ≥ 0`.
+    #[inline]
+    fn edge_bound(&self, ea: &EdgeData) -> f64 {
+        let v = self.b.c - ea.p0;
+        let (c1, c2, cos) = (ea.n1.dot(v), ea.n2.dot(v), ea.n1.dot(ea.n2));
+        let inside = c2 - cos * c1 >= 0.0 && c1 - cos * c2 >= 0.0;
+        // A nearly antipodal pair of normals makes the sector test fragile: no pruning there.
+        let reach = if inside || cos < -0.99 {
+            v.length()
+        } else {
+            c1.max(c2)
+        };
+        reach - self.b.r_in + self.slack
+    }
 }
 
 fn edge_data<P: Faceted + ?Sized>(
@@ -358,20 +507,16 @@ impl Faceted for crate::hull::ConvexPolyhedron {
         crate::hull::ConvexPolyhedron::dimension(self)
     }
     fn adjacent(&self, v: usize, out: &mut Vec<(usize, usize)>) -> bool {
-        let h0 = self.vertex_half_edge(v);
-        let mut h = h0;
-        for _ in 0..self.num_half_edges() {
-            let e = self.half_edge(h);
-            if e.origin != v {
-                break;
-            }
-            out.push((self.half_edge(e.next).origin, self.half_edge_edge(h)));
-            h = self.half_edge(e.twin).next;
-            if h == h0 {
-                break;
-            }
-        }
+        let (nbrs, edges) = self.vertex_neighbor_edges(v);
+        out.extend(nbrs.iter().copied().zip(edges.iter().copied()));
         true
+    }
+    fn face_edges(&self, f: usize, out: &mut Vec<usize>) -> bool {
+        out.extend(self.face_half_edges(f).map(|h| self.half_edge_edge(h)));
+        true
+    }
+    fn prune_data(&self) -> Option<PruneData> {
+        self.cached_prune_data()
     }
 }
 
@@ -444,17 +589,43 @@ where
     (s.best, s.tested)
 }
 
-/// Face normals of A (`s = min_B n·y − d`), then of B (axis `−m`, `s = min_A m·x − e`); fills
-/// the context's B planes. True when an axis separates.
+/// Face normals of A (`s = min_B n·y − d`), then of B (axis `−m`, `s = min_A m·x − e`). True
+/// when an axis separates.
+///
+/// Pruning (with [`Prune`]) skips the support call of a face only when the skip cannot change
+/// the result: when its upper bound is no better than the running best plus the margin that
+/// axis needs to be taken (so it would not have been taken), or, for A's faces, when the bound
+/// is below `T = max_f (n_f·c_B − r_out_B − d_f)`, a lower bound on the best face of A, and
+/// not above the tolerance (such a face is neither the first maximum nor a separating axis).
 fn face_axes<A, B>(pair: &Pair<'_, A, B>, ctx: &mut SatContext, s: &mut Search) -> bool
 where
     A: Faceted + ?Sized,
     B: Faceted + ?Sized,
 {
     let (a, b, tol) = (pair.a, pair.b, pair.tol);
+    let prune = Prune::new(pair);
+    ctx.prune = prune;
+    // φ_f = n_f·c_B − d_f, the separation of B's centre from face f.
+    ctx.a_face_phi.clear();
+    let mut floor = f64::NEG_INFINITY;
+    if let Some(p) = prune {
+        for f in 0..a.num_faces() {
+            let (n, d) = a.face_plane(f);
+            let phi = n.dot(p.b.c) - d;
+            ctx.a_face_phi.push(phi);
+            floor = floor.max(phi - p.b.r_out - p.slack);
+        }
+    }
     let mut hint = 0;
     ctx.a_face_support.clear();
     for f in 0..a.num_faces() {
+        if let (Some(p), Some(&phi)) = (prune, ctx.a_face_phi.get(f)) {
+            let upper = phi - p.b.r_in + p.slack;
+            if upper <= s.best.sep || (upper < floor && upper <= tol) {
+                ctx.a_face_support.push(usize::MAX);
+                continue;
+            }
+        }
         let (n, d) = a.face_plane(f);
         hint = b.support_vertex(pair.rot.transpose() * -n, hint);
         ctx.a_face_support.push(hint);
@@ -465,13 +636,19 @@ where
             return true;
         }
     }
-    ctx.b_planes.clear();
+    // The bound is taken in B's frame, where `m·c_A − e` has the same value: only the planes
+    // that survive it are moved to A's frame.
+    let a_centre_in_b = prune.map(|p| pair.rot.transpose() * (p.a.c - pair.t));
     let mut hint = 0;
     for g in 0..b.num_faces() {
         let (m_local, e_local) = b.face_plane(g);
+        if let (Some(p), Some(c)) = (prune, a_centre_in_b) {
+            if m_local.dot(c) - e_local - p.a.r_in + p.slack <= s.best.sep + tol {
+                continue;
+            }
+        }
         let m = pair.rot * m_local;
         let e = e_local + m.dot(pair.t);
-        ctx.b_planes.push((m, e));
         hint = a.support_vertex(-m, hint);
         let Some(x) = a.vertex(hint) else {
             continue;
@@ -549,21 +726,55 @@ where
     A: Faceted + ?Sized,
     B: Faceted + ?Sized,
 {
-    fill_edges(pair, ctx);
     let (a, b) = (pair.a, pair.b);
-    let nv = b.num_vertices();
+    let (nv, ne_b) = (b.num_vertices(), b.num_edges());
     let mut nbrs = std::mem::take(&mut ctx.nbrs);
-    for (ia, ea) in ctx.a_edges.iter().enumerate() {
+    let mut edges = std::mem::take(&mut ctx.edge_list);
+    let all = !warm_edges(pair, ctx, s.best.sep, &mut edges);
+    let mut hint = 0;
+    for k in 0..if all { a.num_edges() } else { edges.len() } {
+        let ia = if all { k } else { edges[k] };
+        // Skipped edges cannot be taken (see `face_axes` for the rule). The arc's end values
+        // `n_i·(c_B − p0)` are the faces' φ (`p0` lies on both planes): when both are too low,
+        // only an arc containing the direction to `c_B` can reach higher (see `edge_bound`).
+        if let Some(p) = ctx.prune {
+            let cut = s.best.sep + pair.tol + p.b.r_in - p.slack;
+            let (f1, f2) = a.edge_faces(ia);
+            if let (Some(&c1), Some(&c2)) = (ctx.a_face_phi.get(f1), ctx.a_face_phi.get(f2)) {
+                let cos = a.face_plane(f1).0.dot(a.face_plane(f2).0);
+                let inside = c2 - cos * c1 >= 0.0 && c1 - cos * c2 >= 0.0;
+                if c1.max(c2) <= cut && !inside && cos >= -0.99 {
+                    continue;
+                }
+            }
+        }
+        let ea = edge_data(a, ia, &glam::DMat3::IDENTITY, DVec3::ZERO, false);
         if !ea.valid {
+            continue;
+        }
+        if ctx
+            .prune
+            .is_some_and(|p| p.edge_bound(&ea) <= s.best.sep + pair.tol)
+        {
             continue;
         }
         let (n1, n2) = (ea.n1, ea.n2);
         let Some(u) = (n2 - n1 * n1.dot(n2)).try_normalize() else {
             continue;
         };
-        let end = n1.cross(n2).length().atan2(n1.dot(n2));
+        let end = pseudo_angle(n1.cross(n2).length(), n1.dot(n2));
         let f1 = a.edge_faces(ia).0;
-        let mut w = ctx.a_face_support.get(f1).copied().unwrap_or(0);
+        let mut w = match ctx.a_face_support.get(f1) {
+            Some(&w) if w != usize::MAX => w,
+            _ => {
+                // The face stage pruned this face: B's support on its normal now.
+                hint = b.support_vertex(pair.rot.transpose() * -n1, hint);
+                if let Some(slot) = ctx.a_face_support.get_mut(f1) {
+                    *slot = hint;
+                }
+                hint
+            }
+        };
         let mut came = usize::MAX;
         let mut theta = 0.0;
         for _ in 0..nv {
@@ -581,11 +792,13 @@ where
                     continue;
                 };
                 // g(θ) = R cos(θ − φ), φ = atan2(u·Δ, n1·Δ): it turns negative at φ + π/2
-                // (mod 2π), the first such angle not before the current one.
+                // (mod 2π), the first such angle not before the current one. Angles are only
+                // compared, so they are kept as pseudo-angles; φ + π/2 is the angle of Δ's
+                // components (n1·Δ, u·Δ) turned a quarter: (−u·Δ, n1·Δ).
                 let d = y2 - yw;
-                let mut th = u.dot(d).atan2(n1.dot(d)) + FRAC_PI_2;
+                let mut th = pseudo_angle(n1.dot(d), -u.dot(d));
                 if th < theta - 1e-12 {
-                    th += TAU;
+                    th += 4.0;
                 }
                 if th < exit.0 {
                     exit = (th, w2, eb);
@@ -594,14 +807,16 @@ where
             if !(exit.0 <= end) {
                 break;
             }
-            if let Some(eb) = ctx.b_edges.get(exit.2) {
-                if let Some((l, sep)) = crossing_axis(ea, eb) {
+            if exit.2 < ne_b {
+                let eb = edge_data(b, exit.2, &pair.rot, pair.t, true);
+                if let Some((l, sep)) = crossing_axis(&ea, &eb) {
                     let feature = Feature::Edges {
                         edge_a: ia,
                         edge_b: exit.2,
                     };
                     if s.offer(l, sep, feature, pair.tol, pair.tol) {
                         ctx.nbrs = nbrs;
+                        ctx.edge_list = edges;
                         return;
                     }
                 }
@@ -612,6 +827,67 @@ where
         }
     }
     ctx.nbrs = nbrs;
+    ctx.edge_list = edges;
+}
+
+/// The edges of A that can still be taken, in increasing order, or false when every edge is
+/// to be examined (no pruning, or no face-to-edge map). An edge is listed when one of its faces
+/// is *warm*, `φ > cut·cos(Θmax/2)` (`cut` as in the edge test, for `cut > 0`; `cut` itself
+/// otherwise), with `Θmax` the largest turn between the normals of an edge. Cold-cold edges
+/// cannot reach `cut`: if `c_B − p0` projects outside the edge's arc, its bound is the larger
+/// end value `max φ ≤ cut`; inside, the nearer end is within `Θ/2` of it, so
+/// `max φ ≥ ρ cos(Θ/2)` and the bound `ρ ≤ max φ / cos(Θmax/2) ≤ cut` (for `cut ≤ 0` the
+/// inside case needs `ρ cos(Θ/2) ≤ max φ ≤ 0`, so `ρ = 0 ≤ cut` or it cannot happen). The cut
+/// is taken from the best axis before the edge stage; the best only grows, so every edge left
+/// out stays prunable.
+fn warm_edges<A, B>(
+    pair: &Pair<'_, A, B>,
+    ctx: &mut SatContext,
+    best: f64,
+    out: &mut Vec<usize>,
+) -> bool
+where
+    A: Faceted + ?Sized,
+    B: Faceted + ?Sized,
+{
+    out.clear();
+    let Some(p) = ctx.prune else {
+        return false;
+    };
+    // cos(Θmax/2) from cos Θmax; a near-antipodal pair of normals leaves nothing to prune.
+    if !(p.a.edge_cos_min > -0.99) {
+        return false;
+    }
+    let half = (0.5 * (1.0 + p.a.edge_cos_min)).sqrt();
+    let cut = best + pair.tol + p.b.r_in - p.slack;
+    let warm = if cut > 0.0 { cut * half } else { cut };
+    for (f, &phi) in ctx.a_face_phi.iter().enumerate() {
+        if phi > warm && !pair.a.face_edges(f, out) {
+            return false;
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    true
+}
+
+/// A pseudo-angle of the direction `(x, y)`: a value in `[0, 4)` increasing with the angle
+/// `atan2(y, x)` taken in `[0, 2π)` (0, 1, 2 and 3 at the quarter turns; linear in `y / (|x| +
+/// |y|)` in between), so comparisons of angles need no `atan2`. The zero vector maps to 0.
+#[inline]
+fn pseudo_angle(y: f64, x: f64) -> f64 {
+    let s = x.abs() + y.abs();
+    if !(s > 0.0) {
+        return 0.0;
+    }
+    let p = y / s;
+    if x < 0.0 {
+        2.0 - p
+    } else if y < 0.0 {
+        4.0 + p
+    } else {
+        p
+    }
 }
 
 /// The axis `e_A × e_B` of a crossing pair, oriented into A's normal cone, and its separation
@@ -819,7 +1095,7 @@ fn incident_face(planes: impl Iterator<Item = DVec3>, n: DVec3) -> usize {
     k
 }
 
-/// The manifold for a non-separating axis (uses the context's edge data and B planes).
+/// The manifold for a non-separating axis.
 fn manifold_for<A, B>(
     pair: &Pair<'_, A, B>,
     best: &Best,
@@ -831,7 +1107,7 @@ where
     B: Faceted + ?Sized,
 {
     match best.feature {
-        Feature::Edges { edge_a, edge_b } => edges_manifold(best, ctx, edge_a, edge_b, pose_a),
+        Feature::Edges { edge_a, edge_b } => edges_manifold(pair, best, edge_a, edge_b, pose_a),
         Feature::FaceA(f) => face_a_manifold(pair, best, ctx, f, pose_a),
         Feature::FaceB(g) => face_b_manifold(pair, best, ctx, g, pose_a),
         Feature::Supports => supports_manifold(pair, best, pose_a),
@@ -839,15 +1115,21 @@ where
 }
 
 /// One contact: the closest points of the two edges.
-fn edges_manifold(
+fn edges_manifold<A, B>(
+    pair: &Pair<'_, A, B>,
     best: &Best,
-    ctx: &SatContext,
     edge_a: usize,
     edge_b: usize,
     pose_a: &Pose3,
-) -> Manifold {
+) -> Manifold
+where
+    A: Faceted + ?Sized,
+    B: Faceted + ?Sized,
+{
     let mut m = Manifold::new(pose_a.transform_vector(best.n), best.feature);
-    if let (Some(ea), Some(eb)) = (ctx.a_edges.get(edge_a), ctx.b_edges.get(edge_b)) {
+    if edge_a < pair.a.num_edges() && edge_b < pair.b.num_edges() {
+        let ea = edge_data(pair.a, edge_a, &glam::DMat3::IDENTITY, DVec3::ZERO, false);
+        let eb = edge_data(pair.b, edge_b, &pair.rot, pair.t, true);
         let (ua, ha) = unit_half(ea.p1 - ea.p0);
         let (ub, hb) = unit_half(eb.p1 - eb.p0);
         let (pa, pb) =
@@ -897,23 +1179,22 @@ where
     let (n, d) = a.face_plane(f);
     ctx.poly_ref.clear();
     a.face_polygon(f, &mut ctx.poly_ref);
-    if ctx.b_planes.len() != b.num_faces() {
-        ctx.b_planes.clear();
-        for g in 0..b.num_faces() {
-            let (m, e) = b.face_plane(g);
-            let m = pair.rot * m;
-            ctx.b_planes.push((m, e + m.dot(pair.t)));
-        }
-    }
-    // B's deepest point along −n, and the most anti-parallel face through it.
-    let qi = b.support_vertex(pair.rot.transpose() * -n, 0);
-    let q = pair.b_point(qi).unwrap_or(pair.t);
+    // B's deepest point along −n, and the most anti-parallel face through it (in B's frame).
+    let n_b = pair.rot.transpose() * n;
+    let qi = b.support_vertex(-n_b, 0);
+    let q_b = b.vertex(qi).unwrap_or(DVec3::ZERO);
+    let q = pair.rot * q_b + pair.t;
     let eps = 8.0 * pair.tol;
     let g = incident_face(
-        ctx.b_planes
-            .iter()
-            .map(|&(m, e)| if e - m.dot(q) <= eps { m } else { DVec3::ZERO }),
-        n,
+        (0..b.num_faces()).map(|g| {
+            let (m, e) = b.face_plane(g);
+            if e - m.dot(q_b) <= eps {
+                m
+            } else {
+                DVec3::ZERO
+            }
+        }),
+        n_b,
     );
     ctx.poly_inc.clear();
     b.face_polygon(g, &mut ctx.poly_inc);
@@ -956,14 +1237,9 @@ where
     B: Faceted + ?Sized,
 {
     let (a, b) = (pair.a, pair.b);
-    let (m, e) = match ctx.b_planes.get(g) {
-        Some(p) => *p,
-        None => {
-            let (m, e) = b.face_plane(g);
-            let m = pair.rot * m;
-            (m, e + m.dot(pair.t))
-        }
-    };
+    let (m, e) = b.face_plane(g);
+    let m = pair.rot * m;
+    let e = e + m.dot(pair.t);
     ctx.poly_ref.clear();
     b.face_polygon(g, &mut ctx.poly_ref);
     for p in ctx.poly_ref.iter_mut() {
@@ -1016,16 +1292,21 @@ fn unit_half(d: DVec3) -> (DVec3, f64) {
     }
 }
 
-/// Whether `p` (A's frame) satisfies every face inequality of both shapes within `slack`.
-fn in_both<A, B>(pair: &Pair<'_, A, B>, b_planes: &[(DVec3, f64)], p: DVec3, slack: f64) -> bool
+/// Whether `p` (A's frame) satisfies every face inequality of both shapes within `slack` (B's
+/// in its own frame).
+fn in_both<A, B>(pair: &Pair<'_, A, B>, p: DVec3, slack: f64) -> bool
 where
     A: Faceted + ?Sized,
     B: Faceted + ?Sized,
 {
+    let p_b = pair.rot.transpose() * (p - pair.t);
     (0..pair.a.num_faces()).all(|f| {
         let (n, d) = pair.a.face_plane(f);
         n.dot(p) <= d + slack
-    }) && b_planes.iter().all(|(m, e)| m.dot(p) <= e + slack)
+    }) && (0..pair.b.num_faces()).all(|g| {
+        let (m, e) = pair.b.face_plane(g);
+        m.dot(p_b) <= e + slack
+    })
 }
 
 /// SAT with a reusable context; also returns the manifold when the shapes are not separated.
@@ -1102,14 +1383,6 @@ where
         return (out, None);
     }
     let m = manifold_for(&pair, &best, ctx, pose_a);
-    if ctx.b_planes.len() != b.num_faces() {
-        ctx.b_planes.clear();
-        for g in 0..b.num_faces() {
-            let (mm, e) = b.face_plane(g);
-            let mm = pair.rot * mm;
-            ctx.b_planes.push((mm, e + mm.dot(pair.t)));
-        }
-    }
     let slack = 0.25 * tol;
     let mut common = None;
     // The face inequalities bound a solid only: a lower-dimensional shape's common point
@@ -1119,7 +1392,7 @@ where
         let pa = pose_a.inverse_transform_point(c.point_a);
         let pb = pose_a.inverse_transform_point(c.point_b);
         for p in [(pa + pb) * 0.5, pb, pa] {
-            if in_both(&pair, &ctx.b_planes, p, slack) {
+            if in_both(&pair, p, slack) {
                 common = Some(pose_a.transform_point(p));
                 break 'search;
             }
@@ -1186,4 +1459,30 @@ where
         return None;
     }
     Some(manifold_for(&pair, &best, ctx, pose_a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pseudo_angle;
+
+    /// The walk compares pseudo-angles instead of angles: the order must be the same.
+    #[test]
+    fn pseudo_angle_orders_directions_like_the_angle() {
+        let n = 4000;
+        let mut prev = -1.0;
+        for k in 0..n {
+            let t = std::f64::consts::TAU * k as f64 / n as f64;
+            let p = pseudo_angle(t.sin(), t.cos());
+            assert!((0.0..4.0).contains(&p), "{t}: {p}");
+            assert!(p > prev, "not increasing at {t}: {p} after {prev}");
+            prev = p;
+        }
+        for (q, (y, x)) in [(0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0)]
+            .iter()
+            .enumerate()
+        {
+            assert_eq!(pseudo_angle(*y, *x), q as f64);
+        }
+        assert_eq!(pseudo_angle(0.0, 0.0), 0.0);
+    }
 }
