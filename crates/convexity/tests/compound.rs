@@ -170,8 +170,108 @@ fn check_pair(case: u64, scale: f64, offset: f64) -> bool {
             (c.penetration.normal.length() - 1.0).abs() < 1e-9,
             "case {case}"
         );
+        check_manifold(case, c, (&x.shape, &qa), (&y.shape, &qb), t);
     }
     i.intersecting == Some(true)
+}
+
+/// A part pair's manifold: not empty, a unit normal, every point pair on its own part (within
+/// the touch tolerance, by GJK from the point), `point_a − point_b = depth · normal`, and no
+/// depth beyond EPA's certified upper bound.
+fn check_manifold(
+    case: u64,
+    c: &convexity::gjk::compound::PartContact,
+    (sa, qa): (&Shape3, &Pose3),
+    (sb, qb): (&Shape3, &Pose3),
+    t: f64,
+) {
+    let m = &c.manifold;
+    assert!(!m.is_empty(), "case {case}: empty manifold");
+    assert!((m.normal.length() - 1.0).abs() < 1e-9, "case {case}");
+    let to_part = |p: DVec3, s: &Shape3, q: &Pose3| {
+        let pt = Points::new(&[p]).unwrap();
+        gjk::distance(&pt, &Pose3::IDENTITY, s, q, &Options::default(), None).distance
+    };
+    for (k, cp) in m.points().iter().enumerate() {
+        let ctx = format!("case {case} parts ({}, {}) point {k}", c.part_a, c.part_b);
+        assert!(
+            to_part(cp.point_a, sa, qa) <= 4.0 * t,
+            "{ctx}: point_a off A"
+        );
+        assert!(
+            to_part(cp.point_b, sb, qb) <= 4.0 * t,
+            "{ctx}: point_b off B"
+        );
+        let gap = (cp.point_a - cp.point_b - m.normal * cp.depth).length();
+        assert!(
+            gap <= 4.0 * t,
+            "{ctx}: point_a − point_b − depth·n = {gap:e}\n{m:?}\n{sa:?}\n{sb:?}"
+        );
+        assert!(
+            cp.depth <= c.penetration.depth_upper + 4.0 * t && cp.depth >= -4.0 * t,
+            "{ctx}: depth {} outside [0, {}]",
+            cp.depth,
+            c.penetration.depth_upper
+        );
+    }
+}
+
+/// Contact manifolds between polytope parts carry the whole patch: a box part resting 0.01
+/// deep on a wider box part gives four points at the small box's bottom corners, each 0.01
+/// deep; a ball part (curved) gives EPA's one point.
+#[test]
+fn compound_contacts_carry_face_manifolds_for_polytope_parts() {
+    use convexity::polytope::manifold::Feature;
+    let floor = Compound::new(vec![Part {
+        shape: Shape3::Cuboid(Cuboid::new(DVec3::new(5.0, 5.0, 0.5)).unwrap()),
+        pose: Pose3::IDENTITY,
+    }])
+    .unwrap();
+    let crate_and_ball = Compound::new(vec![
+        Part {
+            shape: Shape3::Cuboid(Cuboid::new(DVec3::splat(0.25)).unwrap()),
+            pose: Pose3::IDENTITY,
+        },
+        Part {
+            shape: Shape3::Sphere(Ball::new(0.25).unwrap()),
+            pose: Pose3::from_translation(DVec3::new(2.0, 0.0, 0.0)).unwrap(),
+        },
+    ])
+    .unwrap();
+    let pb = Pose3::from_translation(DVec3::new(0.3, -0.2, 0.74)).unwrap();
+    let cs = contacts(
+        &floor,
+        &Pose3::IDENTITY,
+        &crate_and_ball,
+        &pb,
+        &epa::Options::default(),
+    );
+    assert_eq!(cs.len(), 2);
+    let boxes = &cs[0];
+    assert_eq!((boxes.part_a, boxes.part_b), (0, 0));
+    assert_ne!(boxes.manifold.feature, Feature::Supports);
+    assert!((boxes.manifold.normal - DVec3::Z).length() < 1e-12);
+    assert_eq!(boxes.manifold.len(), 4);
+    let mut corners: Vec<(f64, f64)> = boxes
+        .manifold
+        .points()
+        .iter()
+        .map(|p| {
+            assert!((p.depth - 0.01).abs() < 1e-12, "depth {}", p.depth);
+            assert!((p.point_b.z - 0.49).abs() < 1e-12);
+            (p.point_b.x, p.point_b.y)
+        })
+        .collect();
+    corners.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let want = [(0.05, -0.45), (0.05, 0.05), (0.55, -0.45), (0.55, 0.05)];
+    for (got, want) in corners.iter().zip(want) {
+        assert!((got.0 - want.0).abs() < 1e-12 && (got.1 - want.1).abs() < 1e-12);
+    }
+    let ball = &cs[1];
+    assert_eq!((ball.part_a, ball.part_b), (0, 1));
+    assert_eq!(ball.manifold.feature, Feature::Supports);
+    assert_eq!(ball.manifold.len(), 1);
+    assert!((ball.manifold.points()[0].depth - 0.01).abs() < 1e-9);
 }
 
 #[test]

@@ -710,3 +710,75 @@ fn sat_pruning_equals_the_full_scan_far_out_and_at_size_ratios() {
         "{hits} not separated, {near} near touching"
     );
 }
+
+/// Regression (found by the compound contact checks): for a flat or thin polytope the SAT tries
+/// every edge pair only to name axes, so an edge–edge axis need not come from the supporting
+/// edges, and the manifold took the closest points of two unrelated edges (point_a − point_b
+/// off the normal by 0.92 on a triangle against a box). Every contact of 2,000 random
+/// triangle, segment and flat-polygon pairs against boxes and hulls now has point_a on A,
+/// point_b on B (GJK distance from the point) and point_a − point_b = depth·normal.
+#[test]
+fn lower_dimensional_manifolds_keep_the_contact_convention() {
+    use convexity::hull::ConvexPolyhedron;
+    use convexity::polytope::sat3d::polyhedron_manifold;
+    use convexity_testkit::gen3::sphere_points;
+    use rand::Rng;
+    let mut r = rng(0x10d1);
+    let (mut checked, mut edges) = (0, 0);
+    for i in 0..2000 {
+        let flat: Vec<DVec3> = match i % 3 {
+            0 => (0..3).map(|_| unit_vector3(&mut r)).collect(),
+            1 => (0..2).map(|_| unit_vector3(&mut r)).collect(),
+            _ => sphere_points(&mut r, 8, 1.0)
+                .into_iter()
+                .map(|p| DVec3::new(p.x, p.y, 0.0))
+                .collect(),
+        };
+        let solid = if i % 2 == 0 {
+            box_corners3(DVec3::new(
+                r.gen_range(0.1..0.8),
+                r.gen_range(0.1..0.8),
+                r.gen_range(0.1..0.8),
+            ))
+        } else {
+            sphere_points(&mut r, 24, 0.7)
+        };
+        let a = ConvexPolyhedron::from_points_any(&flat).unwrap();
+        let b = ConvexPolyhedron::from_points_any(&solid).unwrap();
+        let pa = random_pose3(&mut r, 1.0);
+        let pb = Pose3::new(
+            pa.translation() + unit_vector3(&mut r) * r.gen_range(0.0..1.0),
+            random_quat(&mut r),
+        )
+        .unwrap();
+        let Some(m) = polyhedron_manifold(&a, &pa, &b, &pb) else {
+            continue;
+        };
+        let t = tolerance_for(&a, &pa, &b, &pb);
+        let off = |p: DVec3, s: &ConvexPolyhedron, q: &Pose3| {
+            let pt = Points::new(&[p]).unwrap();
+            gjk::distance(&pt, &Pose3::IDENTITY, s, q, &gjk::Options::default(), None).distance
+        };
+        checked += 1;
+        edges += usize::from(matches!(
+            m.feature,
+            convexity::polytope::manifold::Feature::Edges { .. }
+        ));
+        for c in m.points() {
+            let gap = (c.point_a - c.point_b - m.normal * c.depth).length();
+            assert!(gap <= 4.0 * t, "pair {i}: {m:?}");
+            assert!(
+                off(c.point_a, &a, &pa) <= 4.0 * t,
+                "pair {i}: point_a off A {m:?}"
+            );
+            assert!(
+                off(c.point_b, &b, &pb) <= 4.0 * t,
+                "pair {i}: point_b off B {m:?}"
+            );
+        }
+    }
+    assert!(
+        checked > 800 && edges > 50,
+        "{checked} manifolds, {edges} edge axes"
+    );
+}

@@ -17,7 +17,10 @@
 //!   proved separated (each with its separating axis) and every other pair's boxes are disjoint;
 //!   [`verify_intersection`] re-checks all of that with the independent checker.
 //! * [`contacts`]: EPA on every box-overlapping pair; the pairs that intersect, each with its
-//!   depth, normal and witness points.
+//!   depth, normal, witness points and contact manifold: for two polytope parts (point hulls,
+//!   boxes, triangles, segments) the SAT manifold of up to four points by face clipping
+//!   ([`crate::polytope::sat3d::polyhedron_manifold_with`], on hulls built once with the
+//!   compound), otherwise EPA's one point.
 //! * [`mesh_convex_intersects`], [`mesh_convex_distance`]: the same over the triangles of a
 //!   [`TriMesh`] (through its AABB tree), plus exact point location for a shape wholly inside
 //!   the solid.
@@ -33,7 +36,10 @@ use glam::DVec3;
 use crate::error::{InputError, Problem};
 use crate::gjk::certificate::{tolerance_for, verify};
 use crate::gjk::{self, epa, Distance, Options};
+use crate::hull::ConvexPolyhedron;
 use crate::math::pose::Pose3;
+use crate::polytope::manifold::{ContactPoint, Feature, Manifold};
+use crate::polytope::sat3d::{polyhedron_manifold_with, SatContext};
 use crate::primitives::bounds::Aabb;
 use crate::primitives::mesh::{AabbTree, MeshLocation, TriMesh};
 use crate::shape::{Points, Shape3, SupportMap, Triangle};
@@ -54,6 +60,20 @@ pub struct Compound {
     parts: Vec<Part>,
     boxes: Vec<Aabb<DVec3>>,
     tree: AabbTree,
+    /// Each polytope part as a polyhedron in its own frame, for contact manifolds (`None` for
+    /// curved parts).
+    hulls: Vec<Option<ConvexPolyhedron>>,
+}
+
+/// A polytope part as a (possibly lower-dimensional) polyhedron; `None` for curved shapes.
+fn part_hull(shape: &Shape3) -> Option<ConvexPolyhedron> {
+    match shape {
+        Shape3::Points(p) => ConvexPolyhedron::from_points_any(p.points()).ok(),
+        Shape3::Cuboid(c) => Some(ConvexPolyhedron::cuboid(c.half_extents())),
+        Shape3::Triangle(t) => ConvexPolyhedron::from_points_any(&t.vertices()).ok(),
+        Shape3::Segment(g) => ConvexPolyhedron::from_points_any(&[g.a(), g.b()]).ok(),
+        _ => None,
+    }
 }
 
 /// The box of a support-mapped shape at `pose`, from six support calls, padded for rounding.
@@ -96,7 +116,13 @@ impl Compound {
             }
         }
         let tree = AabbTree::new(&boxes);
-        Ok(Compound { parts, boxes, tree })
+        let hulls = parts.iter().map(|p| part_hull(&p.shape)).collect();
+        Ok(Compound {
+            parts,
+            boxes,
+            tree,
+            hulls,
+        })
     }
 
     /// One [`Points`] part (its hull) per point set, at the identity pose: what
@@ -415,7 +441,7 @@ pub fn verify_intersection(
     Ok(())
 }
 
-/// One overlapping part pair with its EPA contact.
+/// One overlapping part pair with its EPA contact and its contact manifold.
 #[derive(Clone, Debug)]
 pub struct PartContact {
     /// Index of the part of compound A.
@@ -424,10 +450,38 @@ pub struct PartContact {
     pub part_b: usize,
     /// EPA's depth, normal (A → B) and deepest points for that pair (world frame).
     pub penetration: epa::Penetration<DVec3>,
+    /// The contact patch (world frame): for two polytope parts, the SAT manifold (up to four
+    /// points by face clipping; its normal is the SAT's minimum-penetration axis, its deepest
+    /// point at EPA's depth); otherwise EPA's one point, with feature
+    /// [`Feature::Supports`].
+    pub manifold: Manifold,
+}
+
+/// The manifold of one intersecting part pair: SAT's for two polytopes, else EPA's point.
+fn part_manifold(
+    hulls: (Option<&ConvexPolyhedron>, Option<&ConvexPolyhedron>),
+    poses: (&Pose3, &Pose3),
+    pen: &epa::Penetration<DVec3>,
+    ctx: &mut SatContext,
+) -> Manifold {
+    if let (Some(ha), Some(hb)) = hulls {
+        if let Some(m) = polyhedron_manifold_with(ha, poses.0, hb, poses.1, ctx) {
+            if !m.is_empty() {
+                return m;
+            }
+        }
+    }
+    let mut m = Manifold::new(pen.normal, Feature::Supports);
+    m.push(ContactPoint {
+        point_a: pen.point_a,
+        point_b: pen.point_b,
+        depth: pen.depth,
+    });
+    m
 }
 
 /// Every part pair that intersects (touching included), each with its EPA depth, normal (A →
-/// B), witness points and common-point certificate.
+/// B), witness points, common-point certificate and contact manifold.
 pub fn contacts(
     a: &Compound,
     pose_a: &Pose3,
@@ -436,6 +490,7 @@ pub fn contacts(
     opts: &epa::Options,
 ) -> Vec<PartContact> {
     let mut ctx = epa::Context::new();
+    let mut sat_ctx = SatContext::new();
     let mut out = Vec::new();
     for (i, j) in overlapping_pairs(a, pose_a, b, pose_b) {
         let (Some(pa), Some(pb)) = (a.part_pose(i, pose_a), b.part_pose(j, pose_b)) else {
@@ -450,10 +505,16 @@ pub fn contacts(
             &mut ctx,
         );
         if p.verdict.intersecting() == Some(true) {
+            let hulls = (
+                a.hulls.get(i).and_then(Option::as_ref),
+                b.hulls.get(j).and_then(Option::as_ref),
+            );
+            let manifold = part_manifold(hulls, (&pa, &pb), &p, &mut sat_ctx);
             out.push(PartContact {
                 part_a: i,
                 part_b: j,
                 penetration: p,
+                manifold,
             });
         }
     }

@@ -1100,17 +1100,25 @@ fn manifold_for<A, B>(
     pair: &Pair<'_, A, B>,
     best: &Best,
     ctx: &mut SatContext,
-    pose_a: &Pose3,
+    (pose_a, pose_b): (&Pose3, &Pose3),
 ) -> Manifold
 where
-    A: Faceted + ?Sized,
-    B: Faceted + ?Sized,
+    A: Faceted + SupportMap<DVec3> + ?Sized,
+    B: Faceted + SupportMap<DVec3> + ?Sized,
 {
+    let solids = pair.a.dimension() == 3 && pair.b.dimension() == 3;
     match best.feature {
-        Feature::Edges { edge_a, edge_b } => edges_manifold(pair, best, edge_a, edge_b, pose_a),
+        // A crossing pair of solids: the two edges are the supporting features.
+        Feature::Edges { edge_a, edge_b } if solids => {
+            edges_manifold(pair, best, edge_a, edge_b, pose_a)
+        }
         Feature::FaceA(f) => face_a_manifold(pair, best, ctx, f, pose_a),
         Feature::FaceB(g) => face_b_manifold(pair, best, ctx, g, pose_a),
-        Feature::Supports => supports_manifold(pair, best, pose_a),
+        // An edge pair of a lower-dimensional shape only named the axis (every pair is tried,
+        // not only the supporting ones), and a `Supports` axis has no features.
+        Feature::Edges { .. } | Feature::Supports => {
+            touching_manifold(pair, best, (pose_a, pose_b))
+        }
     }
 }
 
@@ -1143,20 +1151,50 @@ where
     m
 }
 
-/// One contact: A's support point along the axis and B's along its opposite.
-fn supports_manifold<A, B>(pair: &Pair<'_, A, B>, best: &Best, pose_a: &Pose3) -> Manifold
+/// One contact for an axis whose supporting features are unknown: with `D = −sep` and `n` the
+/// axis, B moved by `D·n` touches A (the axis is a facet normal of `A − B` at distance `D`
+/// from the origin), and a common point `c` of that touching pair gives `point_a = c` (on A)
+/// and `point_b = c − D·n` (on B at its pose), so `point_a − point_b = D·n` as for every other
+/// contact. One GJK boolean call; if GJK cannot name a common point (rounding), the support
+/// points along `±n` are the contact instead.
+fn touching_manifold<A, B>(
+    pair: &Pair<'_, A, B>,
+    best: &Best,
+    (pose_a, pose_b): (&Pose3, &Pose3),
+) -> Manifold
 where
-    A: Faceted + ?Sized,
-    B: Faceted + ?Sized,
+    A: Faceted + SupportMap<DVec3> + ?Sized,
+    B: Faceted + SupportMap<DVec3> + ?Sized,
 {
-    let mut m = Manifold::new(pose_a.transform_vector(best.n), best.feature);
+    let n = pose_a.transform_vector(best.n);
+    let depth = -best.sep;
+    let mut m = Manifold::new(n, best.feature);
+    let moved = Pose3::new(pose_b.translation() + n * depth, pose_b.rotation());
+    if let Ok(moved) = moved {
+        let g = gjk::intersects(
+            pair.a,
+            pose_a,
+            pair.b,
+            &moved,
+            &gjk::GjkOptions::default(),
+            None,
+        );
+        if let Verdict::Intersecting(c) = g.verdict {
+            m.push(ContactPoint {
+                point_a: c.point,
+                point_b: c.point - n * depth,
+                depth,
+            });
+            return m;
+        }
+    }
     let x = pair.a.vertex(pair.a.support_vertex(best.n, 0));
     let y = pair.b_point(pair.b.support_vertex(pair.rot.transpose() * -best.n, 0));
     if let (Some(x), Some(y)) = (x, y) {
         m.push(ContactPoint {
             point_a: pose_a.transform_point(x),
             point_b: pose_a.transform_point(y),
-            depth: -best.sep,
+            depth,
         });
     }
     m
@@ -1382,7 +1420,7 @@ where
         });
         return (out, None);
     }
-    let m = manifold_for(&pair, &best, ctx, pose_a);
+    let m = manifold_for(&pair, &best, ctx, (pose_a, pose_b));
     let slack = 0.25 * tol;
     let mut common = None;
     // The face inequalities bound a solid only: a lower-dimensional shape's common point
@@ -1458,7 +1496,7 @@ where
     if !(best.sep <= tol) {
         return None;
     }
-    Some(manifold_for(&pair, &best, ctx, pose_a))
+    Some(manifold_for(&pair, &best, ctx, (pose_a, pose_b)))
 }
 
 #[cfg(test)]
