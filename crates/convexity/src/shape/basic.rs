@@ -76,7 +76,12 @@ impl<V: Vector> Cuboid<V> {
     pub fn new(half_extents: V) -> Result<Self, InputError> {
         finite_vec("half_extents", half_extents)?;
         for i in 0..V::DIM {
-            non_negative(&format!("half_extents[{i}]"), half_extents.coord(i))?;
+            let h = half_extents.coord(i);
+            // The field name is formatted only for an error (a box is built per query on hot
+            // paths: the closed forms, the batch API).
+            if !(h >= 0.0) {
+                non_negative(&format!("half_extents[{i}]"), h)?;
+            }
         }
         Ok(Cuboid { half_extents })
     }
