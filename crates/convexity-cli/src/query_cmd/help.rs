@@ -11,10 +11,11 @@ INPUT (JSON scene):
   Shape types and their fields: points (points), sphere/circle (radius), box (half_extents,
   2 or 3 numbers), capsule (a, b, radius), cylinder/cone (half_height, radius), segment (a, b),
   triangle (a, b, c), polygon (points, 2D), halfspaces (normals, offsets), rounded (shape,
-  radius), transformed (shape, pose), mesh (file, as; see MESH FILES). A pair takes a, b (a shape name or an inline shape
-  object), pose_a, pose_b (2D: translation [x, y], angle; 3D: translation, rotation as a unit
-  quaternion [x, y, z, w]); n-dimensional point sets take no pose. Any object may carry a
-  free-form \"meta\" field; every other unknown field is an error.
+  radius), transformed (shape, pose), mesh (file, as; see MESH FILES). A pair takes a, b (a
+  shape name or an inline shape object), pose_a, pose_b (2D: translation [x, y], angle; 3D:
+  translation, rotation as a unit quaternion [x, y, z, w]); n-dimensional point sets take no
+  pose. Any object may carry a free-form \"meta\" field; every other unknown field is an
+  error.
 
 MESH FILES: {\"type\": \"mesh\", \"file\": \"part.obj\", \"as\": \"hull\"} reads an OBJ, STL or PLY
   file; a relative path is relative to the scene file's directory (to the current directory
