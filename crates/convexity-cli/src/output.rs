@@ -38,7 +38,8 @@ pub enum Certificate {
     },
     /// Separated shapes read from mesh files: every element pair (part or triangle) whose
     /// bounding boxes overlap, each with its own separating axis; every other pair's boxes
-    /// are disjoint, and a convex shape facing a mesh has its centre outside the solid.
+    /// are disjoint, and facing a mesh, every piece of the other side (a convex shape, a
+    /// part, a triangle's first vertex) lies outside the solid (exact point location).
     ElementsSeparated {
         separated: Vec<ElementAxis>,
     },

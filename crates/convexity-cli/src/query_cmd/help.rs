@@ -21,9 +21,10 @@ MESH FILES: {\"type\": \"mesh\", \"file\": \"part.obj\", \"as\": \"hull\"} reads
   file; a relative path is relative to the scene file's directory (to the current directory
   when the scene is read from standard input). \"as\" is required: \"hull\" is the convex hull
   of the file's vertices (the points shape; every method), \"parts\" one convex part per OBJ
-  object/group (else per connected component), \"mesh\" a closed triangle mesh. Parts and
-  meshes are answered by gjk only (other methods print a \"skipped\" line with the reason); a
-  mesh pairs with convex shapes only. Their certificates name the element (part or triangle):
+  object/group (else per connected component), \"mesh\" a closed triangle mesh (a solid: a
+  shape wholly inside it intersects it). Parts and meshes are answered by gjk only (other
+  methods print a \"skipped\" line with the reason), with no penetration depth (--contact
+  says so in contact_status). Their certificates name the element (part or triangle):
   {common_point, element_a, element_b} or {separated: [{element_a, element_b,
   separating_axis, gap, tolerance}, ...]}. A file error names the file and the line or face.
 

@@ -7,11 +7,15 @@
 //!   certificate: a common point of one part pair, or every box-overlapping part pair with
 //!   its separating axis), [`compound::distance`] for the distance and closest points, and
 //!   [`compound::verify_intersection`] to check the certificate before printing.
-//! * a closed mesh against a convex shape: [`compound::mesh_convex_intersects`] and
-//!   [`compound::mesh_convex_distance`]; the certificate is a common point (on a triangle, or
-//!   the shape's centre inside the solid) or every candidate triangle's separating axis,
-//!   checked here by [`check_mesh`].
-//! * a mesh against parts or another mesh: refused (not answered by the CLI yet).
+//! * a closed mesh against a convex shape: [`mesh_convex`] (the library's
+//!   `mesh_convex_intersects` and `mesh_convex_distance`).
+//! * a closed mesh against parts or another mesh: the mesh's triangles as a compound (one
+//!   part per triangle) through the same compound code, which answers for the surfaces; when
+//!   the surfaces are apart, each element of the other side (a part, or a connected piece of
+//!   the other mesh) lies wholly inside or outside the solid, and one probe point per element
+//!   (a part's centre, a triangle's first vertex) decides which by exact location
+//!   ([`TriMesh::locate`]). A probe inside makes the pair intersect, with that point as the
+//!   common point; the distance is then 0, else the surfaces' distance.
 //!
 //! `--contact` adds no penetration depth for these pairs: its absence is stated in
 //! `contact_status` (`"not available for mesh files"`), never left silent.
@@ -19,13 +23,15 @@
 use super::{Line, Plan};
 use crate::output::{Answer, Certificate, ElementAxis, SkipLine};
 use crate::scene::{Pair, PoseAny, SceneShape, SolidBody};
-use convexity::gjk::certificate::tolerance_for;
-use convexity::gjk::compound::{self, support_box, Compound};
+use convexity::gjk::compound::{self, Compound};
 use convexity::gjk::Options;
 use convexity::primitives::mesh::{MeshLocation, TriMesh};
 use convexity::query::Method;
-use convexity::{verify, DVec3, Pose3, Shape3, SupportMap, Triangle, Verdict};
+use convexity::{DVec3, Pose3, Shape3, SupportMap, Verdict};
 use std::borrow::Cow;
+
+mod mesh_convex;
+use mesh_convex::mesh_convex;
 
 /// One side of a pair: a convex shape, convex parts, or a closed mesh, at its world pose.
 enum Side<'a> {
@@ -98,12 +104,7 @@ pub(super) fn answer(plan: &Plan, i: usize, pair: &Pair<'_>) -> Vec<Line> {
         let answer = match (&a, &b) {
             (Side::Mesh(m), Side::Convex(s)) => Ok(mesh_convex(i, m, &pa, s, &pb, false)),
             (Side::Convex(s), Side::Mesh(m)) => Ok(mesh_convex(i, m, &pb, s, &pa, true)),
-            (Side::Mesh(_), _) | (_, Side::Mesh(_)) => Err(
-                "gjk: a closed mesh is answered against a convex shape only (not against parts \
-                 or another mesh yet); read one of the files with \"as\": \"hull\""
-                    .to_string(),
-            ),
-            _ => parts_parts(i, &a, &pa, &b, &pb),
+            _ => compounds(i, &a, &pa, &b, &pb).map(|ans| contained(ans, &a, &pa, &b, &pb)),
         };
         lines.push(match answer {
             Ok(mut ans) => {
@@ -123,15 +124,72 @@ fn coords(v: DVec3) -> Vec<f64> {
     v.to_array().to_vec()
 }
 
-/// A compound for a side that is parts or a convex shape.
+/// A side as a compound: the parts, a convex shape as one part, a mesh's triangles as parts
+/// (part `k` is triangle `k`).
 fn as_compound<'a>(s: &'a Side<'a>) -> Result<Cow<'a, Compound>, String> {
+    let built = match s {
+        Side::Parts(c) => return Ok(Cow::Borrowed(*c)),
+        Side::Convex(c) => Compound::single((*c).clone()),
+        Side::Mesh(m) => {
+            let tris: Vec<[DVec3; 3]> = (0..m.triangles().len())
+                .filter_map(|t| m.triangle(t))
+                .collect();
+            Compound::from_point_sets(tris.iter().map(|t| t.as_slice()))
+        }
+    };
+    built.map(Cow::Owned).map_err(|e| e.to_string())
+}
+
+/// One probe point per element of a side (world frame) with the element it belongs to: a
+/// convex shape's centre, each part's centre, each triangle's first vertex.
+fn probes(s: &Side<'_>, pose: &Pose3) -> Vec<(Option<usize>, DVec3)> {
     match s {
-        Side::Parts(c) => Ok(Cow::Borrowed(*c)),
-        Side::Convex(c) => Compound::single((*c).clone())
-            .map(Cow::Owned)
-            .map_err(|e| e.to_string()),
-        Side::Mesh(_) => Err("a mesh is not a compound".to_string()),
+        Side::Convex(c) => vec![(None, pose.transform_point(c.center()))],
+        Side::Parts(c) => (0..c.parts().len())
+            .filter_map(|k| {
+                let p = c.part_pose(k, pose)?;
+                Some((Some(k), p.transform_point(c.parts()[k].shape.center())))
+            })
+            .collect(),
+        Side::Mesh(m) => (0..m.triangles().len())
+            .filter_map(|t| Some((Some(t), pose.transform_point(m.triangle(t)?[0]))))
+            .collect(),
     }
+}
+
+/// A pair with a mesh side whose surfaces were proved apart: intersecting after all when a
+/// probe of the other side lies in the mesh's solid (see the module notes).
+fn contained(mut ans: Answer, a: &Side<'_>, pa: &Pose3, b: &Side<'_>, pb: &Pose3) -> Answer {
+    if ans.intersecting != Some(false) {
+        return ans;
+    }
+    for (m, pm, other, po, m_is_a) in [(a, pa, b, pb, true), (b, pb, a, pa, false)] {
+        let Side::Mesh(mesh) = m else {
+            continue;
+        };
+        let inside = probes(other, po)
+            .into_iter()
+            .find(|(_, p)| mesh.locate(pm.inverse_transform_point(*p)) != MeshLocation::Outside);
+        if let Some((k, p)) = inside {
+            let (element_a, element_b) = if m_is_a { (None, k) } else { (k, None) };
+            ans.intersecting = Some(true);
+            ans.distance = Some(0.0);
+            ans.point_a = Some(coords(p));
+            ans.point_b = Some(coords(p));
+            ans.normal = None;
+            ans.certificate = Some(Certificate::ElementCommon {
+                common_point: coords(p),
+                element_a,
+                element_b,
+            });
+            ans.tolerance = 0.0;
+            // Exact location put the probe in the solid; the probe is a point of its element.
+            ans.verified = true;
+            ans.check = "verified".to_string();
+            return ans;
+        }
+    }
+    ans
 }
 
 /// An element index for a side (`None` for a convex shape, which is a single element).
@@ -139,8 +197,8 @@ fn element(s: &Side<'_>, k: usize) -> Option<usize> {
     (!matches!(s, Side::Convex(_))).then_some(k)
 }
 
-/// Parts (or a convex shape) against parts.
-fn parts_parts(
+/// Two sides as compounds (parts, a convex shape, a mesh's triangles): the surfaces' answer.
+fn compounds(
     i: usize,
     a: &Side<'_>,
     pa: &Pose3,
@@ -221,167 +279,4 @@ fn parts_parts(
             Err(e) => format!("rejected: {e:?}"),
         },
     })
-}
-
-/// A closed mesh against a convex shape; `swapped` when the shape is the pair's A (then the
-/// points, normal and axes are turned to read A → B).
-fn mesh_convex(
-    i: usize,
-    mesh: &TriMesh,
-    pm: &Pose3,
-    shape: &Shape3,
-    ps: &Pose3,
-    swapped: bool,
-) -> Answer {
-    let opts = Options::default();
-    let inter = compound::mesh_convex_intersects(mesh, pm, shape, ps, &opts);
-    let dist = compound::mesh_convex_distance(mesh, pm, shape, ps, &opts);
-    let flip = |v: DVec3| if swapped { -v } else { v };
-    let elems = |t: Option<usize>| if swapped { (None, t) } else { (t, None) };
-    let tol = |t: usize| {
-        mesh.triangle(t)
-            .and_then(|[x, y, z]| Triangle::new(x, y, z).ok())
-            .map_or(0.0, |tri| tolerance_for(&tri, pm, shape, ps))
-    };
-    let common = match (&inter.witness, inter.inside_point) {
-        (Some((t, Verdict::Intersecting(c))), _) => Some((Some(*t), c.point)),
-        (_, Some(p)) => Some((None, p)),
-        _ => None,
-    };
-    let (certificate, tolerance) = match (inter.intersecting, common) {
-        (Some(true), Some((t, p))) => {
-            let (element_a, element_b) = elems(t);
-            let cert = Certificate::ElementCommon {
-                common_point: coords(p),
-                element_a,
-                element_b,
-            };
-            (Some(cert), t.map_or(0.0, tol))
-        }
-        (Some(false), _) => {
-            let separated: Vec<ElementAxis> = inter
-                .separated
-                .iter()
-                .filter_map(|(t, v)| match v {
-                    Verdict::Separated(s) => {
-                        let (element_a, element_b) = elems(Some(*t));
-                        Some(ElementAxis {
-                            element_a,
-                            element_b,
-                            separating_axis: coords(flip(s.axis)),
-                            gap: s.gap,
-                            tolerance: tol(*t),
-                        })
-                    }
-                    _ => None,
-                })
-                .collect();
-            let t = separated.iter().map(|e| e.tolerance).fold(0.0, f64::max);
-            (Some(Certificate::ElementsSeparated { separated }), t)
-        }
-        _ => (None, 0.0),
-    };
-    let check = check_mesh(mesh, pm, shape, ps, &inter);
-    let intersecting = if check.is_ok() {
-        inter.intersecting
-    } else {
-        None
-    };
-    let (point_a, point_b, normal) = match (&common, intersecting, &dist.closest) {
-        (Some((_, p)), Some(true), _) => (Some(coords(*p)), Some(coords(*p)), None),
-        (_, _, Some((_, d))) if !swapped => (
-            Some(coords(d.point_a)),
-            Some(coords(d.point_b)),
-            Some(coords(d.normal)),
-        ),
-        (_, _, Some((_, d))) => (
-            Some(coords(d.point_b)),
-            Some(coords(d.point_a)),
-            Some(coords(-d.normal)),
-        ),
-        _ => (None, None, None),
-    };
-    Answer {
-        pair: i,
-        algorithm: Method::Gjk.name(),
-        intersecting,
-        distance: match intersecting {
-            Some(true) => Some(0.0),
-            _ => dist.distance.is_finite().then_some(dist.distance),
-        },
-        penetration_depth: None,
-        point_a,
-        point_b,
-        normal,
-        status: dist.status.as_str(),
-        iterations: 0,
-        contact_status: None,
-        certificate,
-        tolerance,
-        verified: check.is_ok(),
-        check: match check {
-            Ok(()) => "verified".to_string(),
-            Err(e) => e,
-        },
-    }
-}
-
-/// Checks a mesh–convex answer: the witness triangle's certificate with `verify`; a point
-/// inside the solid by exact location and by being a point of the shape; "separated" by every
-/// listed triangle's axis, every other triangle's box being disjoint from the shape's, and
-/// the shape's centre lying outside the solid.
-fn check_mesh(
-    mesh: &TriMesh,
-    pm: &Pose3,
-    shape: &Shape3,
-    ps: &Pose3,
-    inter: &compound::MeshIntersection,
-) -> Result<(), String> {
-    let tri = |t: usize| {
-        mesh.triangle(t)
-            .and_then(|[x, y, z]| Triangle::new(x, y, z).ok())
-            .ok_or_else(|| format!("rejected: no triangle {t}"))
-    };
-    let one = |t: usize, v: &Verdict<DVec3>| -> Result<(), String> {
-        let tr = tri(t)?;
-        verify(&tr, pm, shape, ps, v, tolerance_for(&tr, pm, shape, ps))
-            .map_err(|e| format!("rejected: triangle {t}: {e}"))
-    };
-    match inter.intersecting {
-        None => Err("no certificate".to_string()),
-        Some(true) => match (&inter.witness, inter.inside_point) {
-            (Some((t, v)), _) => one(*t, v),
-            (None, Some(p)) => {
-                let inside = mesh.locate(pm.inverse_transform_point(p)) != MeshLocation::Outside;
-                let c = ps.transform_point(shape.center());
-                if inside && c.distance(p) <= 1e-12 * (1.0 + c.abs().max_element()) {
-                    Ok(())
-                } else {
-                    Err("rejected: the point is not the shape's centre inside the solid".into())
-                }
-            }
-            _ => Err("no certificate".to_string()),
-        },
-        Some(false) => {
-            for (t, v) in &inter.separated {
-                one(*t, v)?;
-            }
-            let q = support_box(shape, &pm.relative(ps));
-            for t in 0..mesh.triangles().len() {
-                let listed = inter.separated.iter().any(|(u, _)| *u == t);
-                let [x, y, z] = mesh.triangle(t).unwrap_or([DVec3::ZERO; 3]);
-                let (lo, hi) = (x.min(y).min(z), x.max(y).max(z));
-                let overlap = lo.cmple(q.max).all() && q.min.cmple(hi).all();
-                if overlap && !listed {
-                    return Err(format!("rejected: triangle {t} is not covered"));
-                }
-            }
-            let c = pm.inverse_transform_point(ps.transform_point(shape.center()));
-            if mesh.locate(c) == MeshLocation::Outside {
-                Ok(())
-            } else {
-                Err("rejected: the shape's centre is inside the solid".to_string())
-            }
-        }
-    }
 }

@@ -133,14 +133,36 @@ pub fn recheck(
             }
         }
     }
-    for (m, pm, other, po) in [(a, pa, b, pb), (b, pb, a, pa)] {
-        if let (Side::Mesh(m), Side::Convex(s)) = (m, other) {
-            let c =
-                pm.inverse_transform_point(po.transform_point(convexity::SupportMap::center(s)));
-            if m.locate(c) != MeshLocation::Outside {
-                return Some(Err("the convex shape's centre is inside the mesh".into()));
-            }
-        }
+    if inside(a, pa, b, pb) {
+        return Some(Err(
+            "a piece of one side lies inside the other's mesh".into()
+        ));
     }
     Some(Ok(()))
+}
+
+/// Whether, for a mesh side, a piece of the other side lies inside its solid, judged by exact
+/// location of a point of each piece: a convex shape's centre, each part's centre, every
+/// vertex of a mesh. (When the surfaces are apart each piece is wholly inside or outside.)
+pub fn inside(a: &Side, pa: &Pose3, b: &Side, pb: &Pose3) -> bool {
+    let center = |s: &Shape3, p: &Pose3| p.transform_point(convexity::SupportMap::center(s));
+    [(a, pa, b, pb), (b, pb, a, pa)]
+        .into_iter()
+        .any(|(m, pm, o, po)| {
+            let Side::Mesh(m) = m else {
+                return false;
+            };
+            let points: Vec<DVec3> = match o {
+                Side::Convex(s) => vec![center(s, po)],
+                Side::Parts(parts) => parts.iter().map(|s| center(s, po)).collect(),
+                Side::Mesh(x) => x
+                    .vertices()
+                    .iter()
+                    .map(|v| po.transform_point(*v))
+                    .collect(),
+            };
+            points
+                .iter()
+                .any(|p| m.locate(pm.inverse_transform_point(*p)) != MeshLocation::Outside)
+        })
 }
