@@ -341,3 +341,44 @@ fn contains_and_toi_refuse_parts_and_meshes() {
         r.stderr
     );
 }
+
+/// An NDJSON stream reads mesh files relative to the stream file, named (on a shapes line)
+/// or inline; a missing file fails only its line's pair.
+#[test]
+fn ndjson_streams_read_mesh_files_next_to_the_stream() {
+    let elsewhere = scratch("ndjson");
+    let stream = std::fs::canonicalize(fixture("meshes/pairs.ndjson")).expect("exists");
+    let (code, out, err) = run_in(
+        &elsewhere,
+        &["query", "--ndjson", stream.to_str().expect("utf-8")],
+        None,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(out.len(), 4);
+    assert_eq!(out[0]["intersecting"], true, "{}", out[0]);
+    assert_eq!(
+        out[1]["intersecting"], true,
+        "a ball inside the solid: {}",
+        out[1]
+    );
+    assert_eq!(
+        out[1]["certificate"]["element_a"],
+        Value::Null,
+        "{}",
+        out[1]
+    );
+    assert_eq!(out[2]["intersecting"], false, "{}", out[2]);
+    let e = out[3]["error"].as_str().unwrap_or("");
+    assert!(
+        e.starts_with("line 5.a.file: ") && e.contains("missing.stl"),
+        "{e}"
+    );
+    // The same stream through the checked runner (certificates re-checked independently).
+    let r = run(&["query", stream.to_str().expect("utf-8"), "--ndjson"]);
+    let checked = lines(&r);
+    assert_eq!(checked.len(), 4);
+    assert_eq!(
+        common::ndjson_pairs(&std::fs::read_to_string(&stream).expect("reads")).len(),
+        4
+    );
+}
