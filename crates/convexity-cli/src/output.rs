@@ -4,7 +4,7 @@
 //! first. Optional fields that a method does not compute, or that mean nothing for the
 //! answer (`normal` of an intersecting pair without a penetration depth), are `null`, except
 //! `penetration_depth` and `contact_status`, which appear only when a penetration was
-//! computed. −0 is written as 0 here, once, for every coordinate ([`coords`]).
+//! computed. −0 is written as 0 here, once, for every coordinate (`coords`).
 
 use convexity::nd::points::{verify_n, PointsN, VerdictN};
 use convexity::query::{Outcome, OutcomeN};
