@@ -1,5 +1,5 @@
 //! `convexity query` on pairs with a mesh file read as parts or as a closed mesh (a
-//! [`Solid`]): only `gjk` answers them, part pair by part pair (or triangle by triangle)
+//! [`Solid`](crate::scene::Solid)): only `gjk` answers them, part pair by part pair (or triangle by triangle)
 //! through `convexity::gjk::compound`; every other method is refused with the reason, never
 //! answered on a different shape.
 //!
@@ -37,7 +37,8 @@ use mesh_convex::mesh_convex;
 enum Side<'a> {
     Convex(&'a Shape3),
     Parts(&'a Compound),
-    Mesh(&'a TriMesh),
+    /// The mesh and its triangles as a compound (part `k` is triangle `k`).
+    Mesh(&'a TriMesh, &'a Compound),
 }
 
 /// The side of a pair and its world pose (the pair's pose composed with a `transformed`
@@ -51,8 +52,8 @@ fn side<'a>(s: &'a SceneShape, pose: PoseAny) -> Option<(Side<'a>, Pose3)> {
         SceneShape::Solid(sol) => {
             let world = p.compose(&sol.local);
             match &sol.body {
-                SolidBody::Parts(c, _) => Some((Side::Parts(c), world)),
-                SolidBody::Mesh(m) => Some((Side::Mesh(m), world)),
+                SolidBody::Parts(c) => Some((Side::Parts(c), world)),
+                SolidBody::Mesh(m, c) => Some((Side::Mesh(m, c), world)),
             }
         }
         _ => None,
@@ -102,8 +103,8 @@ pub(super) fn answer(plan: &Plan, i: usize, pair: &Pair<'_>) -> Vec<Line> {
             continue;
         };
         let answer = match (&a, &b) {
-            (Side::Mesh(m), Side::Convex(s)) => Ok(mesh_convex(i, m, &pa, s, &pb, false)),
-            (Side::Convex(s), Side::Mesh(m)) => Ok(mesh_convex(i, m, &pb, s, &pa, true)),
+            (Side::Mesh(m, _), Side::Convex(s)) => Ok(mesh_convex(i, m, &pa, s, &pb, false)),
+            (Side::Convex(s), Side::Mesh(m, _)) => Ok(mesh_convex(i, m, &pb, s, &pa, true)),
             _ => compounds(i, &a, &pa, &b, &pb).map(|ans| contained(ans, &a, &pa, &b, &pb)),
         };
         lines.push(match answer {
@@ -127,17 +128,12 @@ fn coords(v: DVec3) -> Vec<f64> {
 /// A side as a compound: the parts, a convex shape as one part, a mesh's triangles as parts
 /// (part `k` is triangle `k`).
 fn as_compound<'a>(s: &'a Side<'a>) -> Result<Cow<'a, Compound>, String> {
-    let built = match s {
-        Side::Parts(c) => return Ok(Cow::Borrowed(*c)),
-        Side::Convex(c) => Compound::single((*c).clone()),
-        Side::Mesh(m) => {
-            let tris: Vec<[DVec3; 3]> = (0..m.triangles().len())
-                .filter_map(|t| m.triangle(t))
-                .collect();
-            Compound::from_point_sets(tris.iter().map(|t| t.as_slice()))
-        }
-    };
-    built.map(Cow::Owned).map_err(|e| e.to_string())
+    match s {
+        Side::Parts(c) | Side::Mesh(_, c) => Ok(Cow::Borrowed(*c)),
+        Side::Convex(c) => Compound::single((*c).clone())
+            .map(Cow::Owned)
+            .map_err(|e| e.to_string()),
+    }
 }
 
 /// One probe point per element of a side (world frame) with the element it belongs to: a
@@ -151,7 +147,7 @@ fn probes(s: &Side<'_>, pose: &Pose3) -> Vec<(Option<usize>, DVec3)> {
                 Some((Some(k), p.transform_point(c.parts()[k].shape.center())))
             })
             .collect(),
-        Side::Mesh(m) => (0..m.triangles().len())
+        Side::Mesh(m, _) => (0..m.triangles().len())
             .filter_map(|t| Some((Some(t), pose.transform_point(m.triangle(t)?[0]))))
             .collect(),
     }
@@ -164,7 +160,7 @@ fn contained(mut ans: Answer, a: &Side<'_>, pa: &Pose3, b: &Side<'_>, pb: &Pose3
         return ans;
     }
     for (m, pm, other, po, m_is_a) in [(a, pa, b, pb, true), (b, pb, a, pa, false)] {
-        let Side::Mesh(mesh) = m else {
+        let Side::Mesh(mesh, _) = m else {
             continue;
         };
         let inside = probes(other, po)

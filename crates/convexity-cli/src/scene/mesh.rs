@@ -20,7 +20,7 @@ use crate::fields::{self, describe, quote, Object};
 use convexity::gjk::compound::Compound;
 use convexity::primitives::io::{self, LoadAs, Loaded};
 use convexity::primitives::mesh::TriMesh;
-use convexity::{InputError, Points, Pose3, Shape3};
+use convexity::{DVec3, InputError, Points, Pose3, Shape3};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -101,18 +101,19 @@ pub struct Solid {
 /// The two non-convex readings of a mesh file.
 #[derive(Clone, Debug)]
 pub enum SolidBody {
-    /// Convex parts with their names (OBJ object/group names, or `component K`).
-    Parts(Compound, Vec<String>),
-    /// A closed triangle mesh.
-    Mesh(TriMesh),
+    /// Convex parts (part `k` is the file's `k`-th object/group or component).
+    Parts(Compound),
+    /// A closed triangle mesh, and its triangles as a compound (part `k` is triangle `k`),
+    /// built once for the pairs against parts or other meshes.
+    Mesh(TriMesh, Compound),
 }
 
 impl Solid {
     /// `"parts"` or `"mesh"`: the `as` value the shape was read with.
     pub fn reading(&self) -> &'static str {
         match self.body {
-            SolidBody::Parts(..) => "parts",
-            SolidBody::Mesh(_) => "mesh",
+            SolidBody::Parts(_) => "parts",
+            SolidBody::Mesh(..) => "mesh",
         }
     }
 }
@@ -132,12 +133,18 @@ pub fn parse_mesh(obj: &Object, what: &str, files: &Files) -> Result<SceneShape,
                 .map_err(|e| invalid("file", format!("{}: {e}", path_str(&path))))?,
         ))),
         Loaded::Parts(parts) => {
-            let names = parts.iter().map(|p| p.name.clone()).collect();
             let compound = Compound::from_point_sets(parts.iter().map(|p| p.points.as_slice()))
                 .map_err(|e| invalid("file", format!("{}: {e}", path_str(&path))))?;
-            Ok(solid(file, SolidBody::Parts(compound, names)))
+            Ok(solid(file, SolidBody::Parts(compound)))
         }
-        Loaded::Mesh(mesh) => Ok(solid(file, SolidBody::Mesh(mesh))),
+        Loaded::Mesh(mesh) => {
+            let tris: Vec<[DVec3; 3]> = (0..mesh.triangles().len())
+                .filter_map(|t| mesh.triangle(t))
+                .collect();
+            let compound = Compound::from_point_sets(tris.iter().map(|t| t.as_slice()))
+                .map_err(|e| invalid("file", format!("{}: {e}", path_str(&path))))?;
+            Ok(solid(file, SolidBody::Mesh(mesh, compound)))
+        }
     }
 }
 
