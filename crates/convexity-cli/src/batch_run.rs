@@ -255,6 +255,7 @@ fn run_ndjson<W: Write>(
     let mut scene = Scene {
         shapes: BTreeMap::new(),
         pairs: Vec::new(),
+        files: scene::Files::relative_to(file),
     };
     // A reader thread reads the next chunk while this one answers the current one; at most
     // two chunks wait in the channel, so memory stays bounded.
@@ -356,7 +357,9 @@ fn define_shapes<W: Write>(
         });
     match err {
         Ok(shapes) => {
-            scene.shapes.extend(scene::parse_shapes(shapes));
+            scene
+                .shapes
+                .extend(scene::parse_shapes(shapes, &scene.files));
             Ok(())
         }
         Err(e) => {

@@ -111,6 +111,15 @@ pub fn vertex_sets(scene: &Scene, i: usize) -> Result<VertexPair, String> {
                 .transpose()
                 .map_err(set_error)?,
             (SceneShape::Nd(p), _) => (p.radius == 0.0).then(|| p.points.clone()),
+            (SceneShape::Solid(s), _) => {
+                return Err(format!(
+                    "{here}: shape {} is the mesh file {} read as \"{}\"; containment needs \
+                     vertex sets (read the file with \"as\": \"hull\")",
+                    quote(name),
+                    quote(&s.file),
+                    s.reading()
+                ))
+            }
             _ => None,
         };
         set.ok_or_else(|| {

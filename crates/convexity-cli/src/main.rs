@@ -9,83 +9,10 @@
 //! error (a bug: a panic is caught by a hook that prints one line, never a trace); 74 the
 //! output (standard output or a file) could not be written.
 
-mod batch_run;
 use clap::{CommandFactory, Parser, Subcommand};
-
-mod contains_cmd;
-mod demo;
-mod fields;
-mod input;
-mod labelled;
-mod output;
-mod polygon_cmd;
-mod query_cmd;
-mod rng;
-mod scene;
-mod separate_cmd;
-mod svg;
-mod toi_cmd;
-
-/// Exit statuses.
-pub mod exit {
-    pub const OK: i32 = 0;
-    /// The demo found a disagreement or a failed certificate.
-    pub const CHECK_FAILED: i32 = 1;
-    /// Bad usage or bad input.
-    pub const INPUT: i32 = 2;
-    /// Writing the output failed.
-    pub const OUTPUT: i32 = 74;
-    /// A bug in convexity (a panic).
-    pub const INTERNAL: i32 = 70;
-}
-
-/// An error that ends the program with a message and an exit status.
-#[derive(Debug, PartialEq)]
-pub struct Fatal {
-    pub message: String,
-    pub code: i32,
-    pub show_usage: bool,
-}
-
-impl Fatal {
-    pub fn usage(message: String) -> Fatal {
-        Fatal {
-            message,
-            code: exit::INPUT,
-            show_usage: true,
-        }
-    }
-    pub fn input(message: String) -> Fatal {
-        Fatal {
-            message,
-            code: exit::INPUT,
-            show_usage: false,
-        }
-    }
-    /// A file the user asked for (`--svg OUT`) could not be written.
-    pub fn write_file(path: &str, e: &std::io::Error) -> Fatal {
-        Fatal {
-            message: format!("cannot write {path}: {}", crate::input::why(e)),
-            code: exit::OUTPUT,
-            show_usage: false,
-        }
-    }
-    pub fn output(e: std::io::Error) -> Fatal {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            // The reader went away (`convexity query s.json | head`): stop quietly.
-            return Fatal {
-                message: String::new(),
-                code: exit::OK,
-                show_usage: false,
-            };
-        }
-        Fatal {
-            message: format!("cannot write output: {e}"),
-            code: exit::OUTPUT,
-            show_usage: false,
-        }
-    }
-}
+use convexity_cli::{
+    batch_run, contains_cmd, demo, emit, exit, polygon_cmd, query_cmd, separate_cmd, toi_cmd, Fatal,
+};
 
 const EXIT_HELP: &str = "\
 EXIT STATUS:
@@ -148,15 +75,6 @@ enum Command {
         /// The shell
         shell: clap_complete::Shell,
     },
-}
-
-/// Writes `text` to standard output, turning a write error into a [`Fatal`].
-pub fn emit(text: &str) -> Result<(), Fatal> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(Fatal::output)
 }
 
 fn run(cli: Cli) -> Result<i32, Fatal> {

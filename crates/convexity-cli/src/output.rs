@@ -4,7 +4,7 @@
 //! first. Optional fields that a method does not compute, or that mean nothing for the
 //! answer (`normal` of an intersecting pair without a penetration depth), are `null`, except
 //! `penetration_depth` and `contact_status`, which appear only when a penetration was
-//! computed. −0 is written as 0 here, once, for every coordinate ([`coords`]).
+//! computed. −0 is written as 0 here, once, for every coordinate (`coords`).
 
 use convexity::nd::points::{verify_n, PointsN, VerdictN};
 use convexity::query::{Outcome, OutcomeN};
@@ -21,8 +21,39 @@ fn coords<V: Vector>(v: V) -> Vec<f64> {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Certificate {
-    Common { common_point: Vec<f64> },
-    Separating { separating_axis: Vec<f64>, gap: f64 },
+    Common {
+        common_point: Vec<f64>,
+    },
+    Separating {
+        separating_axis: Vec<f64>,
+        gap: f64,
+    },
+    /// A common point of shapes read from mesh files as parts or a mesh: `element_a`/`_b`
+    /// is the part or triangle of that side holding the point (`null` for a convex shape, or
+    /// for a point strictly inside a mesh's solid).
+    ElementCommon {
+        common_point: Vec<f64>,
+        element_a: Option<usize>,
+        element_b: Option<usize>,
+    },
+    /// Separated shapes read from mesh files: every element pair (part or triangle) whose
+    /// bounding boxes overlap, each with its own separating axis; every other pair's boxes
+    /// are disjoint, and facing a mesh, every piece of the other side (a convex shape, a
+    /// part, a triangle's first vertex) lies outside the solid (exact point location).
+    ElementsSeparated {
+        separated: Vec<ElementAxis>,
+    },
+}
+
+/// One element pair of an [`Certificate::ElementsSeparated`] certificate, with the tolerance
+/// its axis was found with.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ElementAxis {
+    pub element_a: Option<usize>,
+    pub element_b: Option<usize>,
+    pub separating_axis: Vec<f64>,
+    pub gap: f64,
+    pub tolerance: f64,
 }
 
 impl Certificate {

@@ -14,33 +14,10 @@ use convexity::shape::Polytope;
 use convexity::Pose;
 use std::time::Instant;
 
-/// The input format, shown by `convexity query --help`.
-pub const FORMAT_HELP: &str = "\
-INPUT (JSON scene):
-  {\"shapes\": {\"A\": {\"type\": \"box\", \"half_extents\": [1, 1, 1]},
-              \"B\": {\"type\": \"sphere\", \"radius\": 0.5}},
-   \"pairs\": [{\"a\": \"A\", \"b\": \"B\",
-              \"pose_b\": {\"translation\": [2, 0, 0], \"rotation\": [0, 0, 0, 1]}}]}
-  Shape types and their fields: points (points), sphere/circle (radius), box (half_extents,
-  2 or 3 numbers), capsule (a, b, radius), cylinder/cone (half_height, radius), segment (a, b),
-  triangle (a, b, c), polygon (points, 2D), halfspaces (normals, offsets), rounded (shape,
-  radius), transformed (shape, pose). A pair takes a, b (a shape name or an inline shape
-  object), pose_a, pose_b (2D: translation [x, y], angle; 3D: translation, rotation as a unit
-  quaternion [x, y, z, w]); n-dimensional point sets take no pose. Any object may carry a
-  free-form \"meta\" field; every other unknown field is an error.
+mod help;
+mod solid;
 
-INPUT (--ndjson): one JSON object per line: a pair as above (shapes inline or by name), or
-  {\"shapes\": {...}} defining named shapes for the lines after it. Read as a stream with
-  bounded memory.
-
-OUTPUT: one JSON line per pair and method, in input order: pair, algorithm, intersecting,
-  distance, [penetration_depth], point_a, point_b, normal, status, iterations,
-  [contact_status], certificate ({common_point} or {separating_axis, gap}), tolerance,
-  verified, check. normal is null where it means nothing (an intersecting pair without a
-  penetration depth). Bad pairs print {\"pair\": i, \"error\": ...} and the rest go on.
-
-EXIT STATUS: 0 ok; 2 bad usage or some pair could not be answered; 74 the output could not be
-  written; 70 internal error.";
+pub use help::FORMAT_HELP;
 
 /// Options of `convexity query`.
 #[derive(Args, Clone, Debug, PartialEq)]
@@ -158,6 +135,7 @@ pub fn answer_pair(plan: &Plan, i: usize, pair: Result<Pair<'_>, String>) -> (Ve
             answer(plan, i, (a, &pa), (b, &pb), &mut tally)
         }
         (SceneShape::Nd(a), SceneShape::Nd(b), _, _) => answer_n(plan, i, a, b, &mut tally),
+        (SceneShape::Solid(_), ..) | (_, SceneShape::Solid(_), ..) => solid::answer(plan, i, &pair),
         _ => vec![Line::Error(format!(
             "pairs[{i}]: shapes {} and {} cannot be paired",
             pair.names[0], pair.names[1]
@@ -196,7 +174,7 @@ pub fn answer_pair(plan: &Plan, i: usize, pair: Result<Pair<'_>, String>) -> (Ve
 
 /// One method's result on a pair.
 enum Line {
-    Answer(Answer),
+    Answer(Box<Answer>),
     Skipped(SkipLine),
     Error(String),
 }
@@ -263,14 +241,14 @@ where
         };
         let line = Answer::new(i, &o);
         if !plan.contact || o.verdict.intersecting() != Some(true) {
-            lines.push(Line::Answer(line));
+            lines.push(Line::Answer(Box::new(line)));
         } else if o.penetration_depth.is_some() {
-            lines.push(Line::Answer(line.with_contact(&o)));
+            lines.push(Line::Answer(Box::new(line.with_contact(&o))));
         } else {
-            lines.push(Line::Answer(match run(Method::Epa, tally) {
+            lines.push(Line::Answer(Box::new(match run(Method::Epa, tally) {
                 Ok(p) => line.with_contact(&p),
                 Err(_) => line,
-            }));
+            })));
         }
     }
     lines
@@ -315,7 +293,7 @@ fn answer_n(plan: &Plan, i: usize, a: &NdPoints, b: &NdPoints, tally: &mut Tally
             let r = query::run_n(m, &a.points, &b.points);
             tally.times.push((m.name(), start.elapsed().as_secs_f64()));
             match r {
-                Ok(o) => Line::Answer(Answer::from_n(i, &o, &a.points, &b.points)),
+                Ok(o) => Line::Answer(Box::new(Answer::from_n(i, &o, &a.points, &b.points))),
                 Err(e) => skip(e.to_string()),
             }
         })

@@ -11,16 +11,21 @@ use convexity::{nd::points::PointsN, InputError, Pose2, Pose3, Problem, Shape2, 
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
+mod mesh;
 mod pose;
 mod shape;
 
+pub use mesh::{Files, Solid, SolidBody, AS_VALUES};
 pub use pose::{parse_pose2, parse_pose3};
 pub use shape::parse_shape;
 
 /// Every shape `type` the format knows, with the fields it takes (besides `type` and the
 /// free-form `"meta"`). The one table of shape type names: messages and key checks read it;
-/// the names are the library's `Shape2`/`Shape3::kind()` (pinned by a test in `scene/shape.rs`).
+/// the names are the library's `Shape2`/`Shape3::kind()` (pinned by a test in
+/// `scene/shape_tests.rs`), plus `mesh`, which names a file rather than a shape kind (read as
+/// a hull it is a `points` shape; as parts or a mesh, a [`Solid`]).
 pub const SHAPE_FIELDS: &[(&str, &[&str])] = &[
     ("points", &["points"]),
     ("sphere", &["radius"]),
@@ -35,6 +40,7 @@ pub const SHAPE_FIELDS: &[(&str, &[&str])] = &[
     ("halfspaces", &["normals", "offsets"]),
     ("rounded", &["shape", "radius"]),
     ("transformed", &["shape", "pose"]),
+    ("mesh", &["file", "as"]),
 ];
 
 /// The shape type names, in table order.
@@ -62,13 +68,15 @@ pub enum SceneShape {
     D2(Shape2),
     D3(Shape3),
     Nd(NdPoints),
+    /// A mesh file read as convex parts or as a closed mesh (3D, not convex).
+    Solid(Arc<Solid>),
 }
 
 impl SceneShape {
     pub fn dim(&self) -> usize {
         match self {
             SceneShape::D2(_) => 2,
-            SceneShape::D3(_) => 3,
+            SceneShape::D3(_) | SceneShape::Solid(_) => 3,
             SceneShape::Nd(p) => p.dim,
         }
     }
@@ -97,6 +105,8 @@ pub struct Pair<'s> {
 pub struct Scene {
     pub shapes: BTreeMap<String, Result<SceneShape, String>>,
     pub pairs: Vec<Value>,
+    /// Where the mesh files of inline shapes are read from.
+    pub files: Files,
 }
 
 /// A whole-file problem (the scene is not an object, `shapes` or `pairs` is missing).
@@ -106,25 +116,29 @@ pub struct SceneError(pub String);
 /// Reads and parses a scene file (or standard input for `-`).
 pub fn load(path: &str) -> Result<Scene, crate::Fatal> {
     let value = crate::input::read_json(path)?;
-    Scene::from_value(value)
+    Scene::from_value(value, Files::relative_to(path))
         .map_err(|e| crate::Fatal::input(format!("{}: {}", crate::input::display_name(path), e.0)))
 }
 
 /// Parses a `shapes` object: each shape into a `Result`, so that a bad shape fails only the
 /// pairs that use it.
-pub fn parse_shapes(shapes_o: &Object) -> BTreeMap<String, Result<SceneShape, String>> {
+pub fn parse_shapes(
+    shapes_o: &Object,
+    files: &Files,
+) -> BTreeMap<String, Result<SceneShape, String>> {
     shapes_o
         .iter()
         .map(|(name, sv)| {
-            let parsed = parse_shape(sv).map_err(|e| shape_error(name, &e));
+            let parsed = parse_shape(sv, files).map_err(|e| shape_error(name, &e));
             (name.clone(), parsed)
         })
         .collect()
 }
 
 impl Scene {
-    /// Reads the top level of a scene and validates every shape.
-    pub fn from_value(v: Value) -> Result<Scene, SceneError> {
+    /// Reads the top level of a scene and validates every shape; mesh files are read
+    /// through `files`.
+    pub fn from_value(v: Value, files: Files) -> Result<Scene, SceneError> {
         let Value::Object(mut obj) = v else {
             return Err(SceneError(format!(
                 "the scene must be a JSON object with \"shapes\" and \"pairs\", found {}",
@@ -145,7 +159,7 @@ impl Scene {
         }
         fields::check_keys(&obj, &["shapes", "pairs"], "a scene")
             .map_err(|e| SceneError(e.to_string()))?;
-        let shapes = parse_shapes(shapes_o);
+        let shapes = parse_shapes(shapes_o, &files);
         let pairs = match obj.remove("pairs") {
             Some(Value::Array(p)) => p,
             Some(other) => {
@@ -156,7 +170,11 @@ impl Scene {
             }
             None => return Err(SceneError("the scene has no \"pairs\" array".into())),
         };
-        Ok(Scene { shapes, pairs })
+        Ok(Scene {
+            shapes,
+            pairs,
+            files,
+        })
     }
 
     /// Names of shapes that failed validation and that no pair refers to, with their errors.
@@ -243,8 +261,8 @@ impl Scene {
         here: &str,
     ) -> Result<(Cow<'s, str>, Cow<'s, SceneShape>), String> {
         if let Some(inline @ Value::Object(_)) = obj.get(key) {
-            let s =
-                parse_shape(inline).map_err(|e| e.within(&format!("{here}.{key}")).to_string())?;
+            let s = parse_shape(inline, &self.files)
+                .map_err(|e| e.within(&format!("{here}.{key}")).to_string())?;
             return Ok((Cow::Borrowed("inline"), Cow::Owned(s)));
         }
         let name =

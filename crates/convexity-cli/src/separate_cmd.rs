@@ -1,7 +1,7 @@
 //! `convexity separate FILE`: linear separability of two labelled point sets in any dimension.
 //!
 //! Reads the two classes ([`crate::labelled`]: JSON or CSV), runs
-//! [`convexity::nd::separate`] (the maximum-margin hyperplane is the perpendicular bisector
+//! [`convexity::nd::separate()`] (the maximum-margin hyperplane is the perpendicular bisector
 //! of the closest pair of the two hulls, found by n-D GJK), checks the certificate with
 //! [`convexity::nd::points::verify_n`] before printing, and writes one JSON object to standard
 //! output and one human-readable line to standard error.

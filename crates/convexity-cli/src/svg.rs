@@ -6,7 +6,7 @@
 //! [`Svg::fit_to`]: dots outside it are drawn at the border with a distinct marker (class
 //! `m-outlier`) and the legend says so. Infinite lines are clipped to the view, other marks to
 //! the plot area. Every drawn mark carries a class `m-<mark>-<colour>`; [`Svg::legend`] entries
-//! name the same classes. Labels are placed by [`labels`] so that no two text boxes (labels,
+//! name the same classes. Labels are placed by `labels` so that no two text boxes (labels,
 //! tick numbers, legend, title) overlap, with a leader line when a label had to move away.
 //! Text is escaped; the output is a complete standalone SVG document.
 

@@ -1,5 +1,6 @@
 //! Parsing one shape object of the scene format into a validated [`SceneShape`].
 
+use super::mesh::{parse_mesh, Files, Solid};
 use super::{invalid, parse_pose2, parse_pose3, type_names, NdPoints, SceneShape, SHAPE_FIELDS};
 use crate::fields::{self, describe, quote, Object};
 use convexity::{
@@ -8,10 +9,12 @@ use convexity::{
     Triangle,
 };
 use serde_json::Value;
+use std::sync::Arc;
 
 /// Parses one shape object (recursively for `rounded` and `transformed`). A field the shape's
-/// type does not take is an error (with a suggestion), never ignored.
-pub fn parse_shape(v: &Value) -> Result<SceneShape, InputError> {
+/// type does not take is an error (with a suggestion), never ignored. Mesh files (`"mesh"`)
+/// are read through `files`.
+pub fn parse_shape(v: &Value, files: &Files) -> Result<SceneShape, InputError> {
     let obj = v.as_object().ok_or_else(|| {
         invalid(
             "",
@@ -49,6 +52,7 @@ pub fn parse_shape(v: &Value) -> Result<SceneShape, InputError> {
     }
     match ty {
         "points" => parse_points(obj, what),
+        "mesh" => parse_mesh(obj, what, files),
         "sphere" => Ok(SceneShape::D3(Shape3::Sphere(Ball::new(
             fields::number_field(obj, "radius", what)?,
         )?))),
@@ -156,7 +160,7 @@ pub fn parse_shape(v: &Value) -> Result<SceneShape, InputError> {
             }
         }
         "rounded" => {
-            let inner = parse_shape(fields::required(obj, "shape", what)?)
+            let inner = parse_shape(fields::required(obj, "shape", what)?, files)
                 .map_err(|e| e.within("shape"))?;
             let r = fields::number_field(obj, "radius", what)?;
             match inner {
@@ -171,10 +175,18 @@ pub fn parse_shape(v: &Value) -> Result<SceneShape, InputError> {
                     p.radius += r;
                     Ok(SceneShape::Nd(p))
                 }
+                SceneShape::Solid(s) => Err(invalid(
+                    "shape",
+                    format!(
+                        "a mesh file read as \"{}\" cannot be rounded (only convex shapes; \
+                         \"as\": \"hull\" can)",
+                        s.reading()
+                    ),
+                )),
             }
         }
         "transformed" => {
-            let inner = parse_shape(fields::required(obj, "shape", what)?)
+            let inner = parse_shape(fields::required(obj, "shape", what)?, files)
                 .map_err(|e| e.within("shape"))?;
             let pose = obj.get("pose");
             let out = match inner {
@@ -185,6 +197,13 @@ pub fn parse_shape(v: &Value) -> Result<SceneShape, InputError> {
                 SceneShape::D3(s) => {
                     let p = parse_pose3(pose).map_err(|e| e.within("pose"))?;
                     SceneShape::D3(Shape3::Transformed(Box::new(Transformed::new(s, p))))
+                }
+                SceneShape::Solid(s) => {
+                    let p = parse_pose3(pose).map_err(|e| e.within("pose"))?;
+                    SceneShape::Solid(Arc::new(Solid {
+                        local: p.compose(&s.local),
+                        ..(*s).clone()
+                    }))
                 }
                 SceneShape::Nd(p) => {
                     return Err(invalid(
@@ -295,104 +314,5 @@ fn parse_polygon(obj: &Object, what: &str) -> Result<SceneShape, InputError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scene::shape_error;
-    use serde_json::json;
-
-    fn err(v: Value) -> String {
-        match parse_shape(&v) {
-            Ok(_) => String::new(),
-            Err(e) => shape_error("S", &e),
-        }
-    }
-
-    #[test]
-    fn dimensions() {
-        let d = |v: Value| parse_shape(&v).map(|s| s.dim()).ok();
-        assert_eq!(d(json!({"type": "points", "points": [[0, 0]]})), Some(2));
-        assert_eq!(d(json!({"type": "points", "points": [[0, 0, 0]]})), Some(3));
-        assert_eq!(
-            d(json!({"type": "points", "points": [[0, 0, 0, 1]]})),
-            Some(4)
-        );
-        assert_eq!(d(json!({"type": "box", "half_extents": [1, 1]})), Some(2));
-        assert_eq!(
-            d(json!({"type": "capsule", "a": [0, 0], "b": [1, 0], "radius": 1})),
-            Some(2)
-        );
-        assert_eq!(
-            d(json!({"type": "triangle", "a": [0, 0], "b": [1, 0], "c": [0, 1]})),
-            Some(2)
-        );
-        assert_eq!(
-            d(json!({"type": "rounded", "radius": 0.1,
-                      "shape": {"type": "transformed", "shape": {"type": "circle", "radius": 1},
-                                "pose": {"translation": [1, 2], "angle": 1}}})),
-            Some(2)
-        );
-    }
-
-    #[test]
-    fn messages() {
-        assert_eq!(
-            err(json!({"type": "points", "points": [[0, 0, 0], [1, 0, 0], [0, "NaN", 0]]})),
-            "shape \"S\": points[2][1]: value NaN is not finite"
-        );
-        assert_eq!(
-            err(json!({"type": "points", "points": [[0, 0, 0, 0], [1, 0, 0]]})),
-            "shape \"S\": points[1]: expected 4 coordinates, found 3"
-        );
-        assert!(err(json!({"type": "spehre", "radius": 1})).contains("did you mean \"sphere\""));
-        assert!(err(
-            json!({"type": "rounded", "radius": 1, "shape": {"type": "box",
-            "half_extents": [1, "-inf", 1]}})
-        )
-        .contains("shape.half_extents[1]: value -inf is not finite"));
-        assert!(
-            err(json!({"type": "polygon", "points": [[0, 0], [2, 0], [1, 0.2], [2, 2]]}))
-                .contains("not convex at vertex")
-        );
-        assert!(err(json!({"type": "sphere"})).contains("radius: missing field"));
-    }
-
-    /// The type names of the scene format are the library's (`Shape2`/`Shape3::kind()`): every
-    /// entry of `SHAPE_FIELDS` parses to a shape whose `kind()` is that name, so the table cannot
-    /// drift from the library's list.
-    #[test]
-    fn table_names_are_the_library_kinds() {
-        use crate::scene::{SceneShape, SHAPE_FIELDS};
-        let boxed = json!({"type": "box", "half_extents": [1, 1, 1]});
-        let samples = [
-            json!({"type": "points", "points": [[0, 0, 0], [1, 0, 0]]}),
-            json!({"type": "sphere", "radius": 1}),
-            json!({"type": "circle", "radius": 1}),
-            boxed.clone(),
-            json!({"type": "capsule", "a": [0, 0, 0], "b": [1, 0, 0], "radius": 1}),
-            json!({"type": "cylinder", "half_height": 1, "radius": 1}),
-            json!({"type": "cone", "half_height": 1, "radius": 1}),
-            json!({"type": "segment", "a": [0, 0, 0], "b": [1, 0, 0]}),
-            json!({"type": "triangle", "a": [0, 0, 0], "b": [1, 0, 0], "c": [0, 1, 0]}),
-            json!({"type": "polygon", "points": [[0, 0], [1, 0], [0, 1]]}),
-            json!({"type": "halfspaces", "normals": [[1, 0], [-1, 0], [0, 1], [0, -1]],
-                   "offsets": [1, 1, 1, 1]}),
-            json!({"type": "rounded", "shape": boxed, "radius": 0.5}),
-            json!({"type": "transformed", "shape": boxed, "pose": {"translation": [1, 0, 0]}}),
-        ];
-        assert_eq!(
-            samples.len(),
-            SHAPE_FIELDS.len(),
-            "one sample per table entry"
-        );
-        for ((name, _), v) in SHAPE_FIELDS.iter().zip(&samples) {
-            assert_eq!(v["type"], *name);
-            let kind = match parse_shape(v) {
-                Ok(SceneShape::D2(s)) => s.kind(),
-                Ok(SceneShape::D3(s)) => s.kind(),
-                Ok(SceneShape::Nd(_)) => "n-D points",
-                Err(e) => panic!("{name}: {}", shape_error("S", &e)),
-            };
-            assert_eq!(kind, *name);
-        }
-    }
-}
+#[path = "shape_tests.rs"]
+mod tests;

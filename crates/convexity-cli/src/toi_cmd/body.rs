@@ -2,7 +2,11 @@
 //! (2D only) acceleration.
 
 use crate::fields::{self, describe, Object};
-use crate::scene::{parse_pose2, parse_pose3, parse_shape, SceneShape};
+use crate::scene::{parse_pose2, parse_pose3, parse_shape, Files, SceneShape};
+
+/// Why a body cannot be a mesh file.
+const NO_MESH_FILES: &str = "mesh files are read by `convexity query` and `convexity \
+                             contains` only; give a moving body its points (\"points\")";
 use convexity::{DVec2, DVec3, InputError, Pose2, Pose3, Problem, Shape2, Shape3};
 use serde_json::Value;
 
@@ -76,8 +80,11 @@ pub(super) fn parse_body(v: &Value) -> Result<Body, InputError> {
             ));
         }
     }
-    let shape =
-        parse_shape(fields::required(obj, "shape", "a body")?).map_err(|e| e.within("shape"))?;
+    let shape = parse_shape(
+        fields::required(obj, "shape", "a body")?,
+        &Files::refused(NO_MESH_FILES),
+    )
+    .map_err(|e| e.within("shape"))?;
     match shape {
         SceneShape::D2(shape) => {
             let pose = parse_pose2(obj.get("pose")).map_err(|e| e.within("pose"))?;
@@ -113,6 +120,8 @@ pub(super) fn parse_body(v: &Value) -> Result<Body, InputError> {
                 angular: DVec3::from_array(vec_n::<3>(obj, "angular_velocity")?),
             })
         }
+        // A mesh file is refused before it is read (`NO_MESH_FILES`).
+        SceneShape::Solid(_) => Err(invalid("shape", NO_MESH_FILES.to_string())),
         SceneShape::Nd(p) => Err(invalid(
             "shape",
             format!(

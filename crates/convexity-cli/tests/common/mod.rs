@@ -6,6 +6,8 @@ use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+pub mod solids;
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_convexity");
 
 pub fn fixture(name: &str) -> String {
@@ -108,6 +110,8 @@ pub enum TestShape {
     D3(Shape3),
     /// An n-dimensional vertex set and the radius it is rounded by.
     Nd(PointsN, f64),
+    /// A mesh file read as parts or a closed mesh, at a local pose (`transformed`).
+    Solid(solids::Side, Pose3),
 }
 
 /// A pair rebuilt from a scene: shapes and world poses.
@@ -115,6 +119,8 @@ pub enum TestPair {
     D2(Shape2, Pose2, Shape2, Pose2),
     D3(Shape3, Pose3, Shape3, Pose3),
     Nd(PointsN, f64, PointsN, f64),
+    /// A pair with a mesh file read as parts or a mesh: sides at their world poses.
+    Solid(solids::Side, Pose3, solids::Side, Pose3),
 }
 
 /// The numbers of a JSON array; `None` if it is not an array of numbers (bad inputs).
@@ -150,6 +156,10 @@ pub fn test_shape(v: &Value) -> Option<TestShape> {
                 _ => TestShape::Nd(PointsN::from_rows(&p).ok()?, 0.0),
             }
         }
+        "mesh" => match solids::read(v)? {
+            Ok(hull) => D3(hull),
+            Err(side) => TestShape::Solid(side, Pose3::IDENTITY),
+        },
         "sphere" => D3(Shape3::Sphere(Ball::new(r()?).ok()?)),
         "circle" => D2(Shape2::Circle(Ball::new(r()?).ok()?)),
         "box" => {
@@ -225,6 +235,7 @@ pub fn test_shape(v: &Value) -> Option<TestShape> {
             D2(s) => D2(Shape2::Rounded(Box::new(Rounded::new(s, r()?).ok()?))),
             D3(s) => D3(Shape3::Rounded(Box::new(Rounded::new(s, r()?).ok()?))),
             TestShape::Nd(p, r0) => TestShape::Nd(p, r0 + r()?),
+            TestShape::Solid(..) => return None,
         },
         "transformed" => match test_shape(&v["shape"])? {
             D2(s) => D2(Shape2::Transformed(Box::new(Transformed::new(
@@ -235,6 +246,9 @@ pub fn test_shape(v: &Value) -> Option<TestShape> {
                 s,
                 test_pose3(&v["pose"])?,
             )))),
+            TestShape::Solid(side, local) => {
+                TestShape::Solid(side, test_pose3(&v["pose"])?.compose(&local))
+            }
             TestShape::Nd(..) => return None,
         },
         _ => return None,
@@ -303,6 +317,24 @@ pub fn test_pair(shapes: &Value, p: &Value) -> Option<TestPair> {
         {
             Some(TestPair::Nd(a, ra, b, rb))
         }
+        (TestShape::Solid(a, la), TestShape::Solid(b, lb)) => Some(TestPair::Solid(
+            a,
+            test_pose3(&p["pose_a"])?.compose(&la),
+            b,
+            test_pose3(&p["pose_b"])?.compose(&lb),
+        )),
+        (TestShape::Solid(a, la), TestShape::D3(b)) => Some(TestPair::Solid(
+            a,
+            test_pose3(&p["pose_a"])?.compose(&la),
+            solids::Side::Convex(b),
+            test_pose3(&p["pose_b"])?,
+        )),
+        (TestShape::D3(a), TestShape::Solid(b, lb)) => Some(TestPair::Solid(
+            solids::Side::Convex(a),
+            test_pose3(&p["pose_a"])?,
+            b,
+            test_pose3(&p["pose_b"])?.compose(&lb),
+        )),
         _ => None,
     }
 }
@@ -344,6 +376,7 @@ pub fn recheck(pair: &TestPair, line: &Value) -> Option<Result<(), String>> {
             convexity::verify(a, pa, b, pb, &line_verdict(line, d2)?, tol)
         }
         TestPair::Nd(a, ra, b, rb) => return check_nd(a, *ra, b, *rb, line, tol),
+        TestPair::Solid(a, pa, b, pb) => return solids::recheck(a, pa, b, pb, line),
     };
     Some(r.map_err(|e| format!("{e:?}")))
 }
@@ -432,6 +465,15 @@ pub fn check_fixture_lines(name: &str, out: &[Value]) -> usize {
 /// input, a JSON scene or an NDJSON batch) is rebuilt and every certificate on its standard
 /// output re-checked. Inputs that are not valid scenes (the error tests) have no certificates.
 fn check_query_run(args: &[&str], stdin: Option<&[u8]>, r: &Run) {
+    // Mesh files are read relative to the scene file (to the current directory for stdin).
+    let base = match args.get(1) {
+        Some(path) if !path.starts_with('-') => std::path::Path::new(path)
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default(),
+        _ => std::path::PathBuf::new(),
+    };
+    solids::set_base(&base);
     let input = match args.get(1) {
         Some(&"-") => stdin.map(|b| String::from_utf8_lossy(b).into_owned()),
         Some(path) if !path.starts_with('-') => std::fs::read_to_string(path).ok(),
