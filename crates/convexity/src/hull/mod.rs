@@ -42,6 +42,7 @@
 //! checks plus O(V F) for a global convexity check when V·F ≤ 4·10⁶.
 
 pub mod dk;
+mod exact;
 pub mod hill_climb;
 mod quickhull;
 
@@ -247,33 +248,82 @@ impl ConvexPolyhedron {
             hi = hi.max(*p);
         }
         let center = (lo + hi) * 0.5;
-        // Quickhull inside a thick plane can, on inputs with many near-degeneracies, produce
-        // a needle face with a meaningless normal. The result is checked locally (structure,
-        // planarity, convexity across every edge: O(E)); on failure the build is repeated with
-        // a four times thicker plane, which absorbs the offending near-degeneracy.
+        // Stage 1, the fast path: thick-plane quickhull, accepted when it passes its own
+        // check at 4 tol and set no point aside (see the module header).
+        let r = Self::build_once(points, center, tol)?;
+        let (defect, fast) = match r {
+            HullResult::Solid(p) => match p.check(4.0 * tol, true) {
+                Ok(()) if p.skipped == 0 => return Ok(HullResult::Solid(p)),
+                Ok(()) => (None, Some(p)),
+                Err(e) => (Some(e), None),
+            },
+            other => return Ok(other),
+        };
+        // Stage 2: the exact hull, merged (the module header's guarantee).
+        if let Some(p) = Self::build_exact(points, center, tol) {
+            return Ok(HullResult::Solid(p));
+        }
+        if let Some(p) = fast {
+            return Ok(HullResult::Solid(p));
+        }
+        // Stage 3 (not reached on any input we know of): a four times thicker plane per build.
         let mut attempt_tol = tol;
-        let mut defect = None;
-        for _attempt in 0..MAX_BUILD_ATTEMPTS {
+        for _attempt in 1..MAX_BUILD_ATTEMPTS {
+            attempt_tol *= 4.0;
             let r = Self::build_once(points, center, attempt_tol)?;
-            if let HullResult::Solid(ref p) = r {
-                if let Err(e) = p.check(4.0 * attempt_tol, true) {
-                    defect = Some(e);
-                    attempt_tol *= 4.0;
-                    continue;
-                }
+            match r {
+                HullResult::Solid(ref p) if p.check(4.0 * attempt_tol, true).is_err() => {}
+                _ => return Ok(r),
             }
-            return Ok(r);
         }
         // Never hand out a hull that failed its own check.
         Err(InputError::new(
             "points",
             Problem::Invalid(format!(
-                "the hull failed its own check after {MAX_BUILD_ATTEMPTS} builds \
-                 (tolerance up to {:e}): {defect:?}; the input has near-degeneracies this \
-                 quickhull cannot resolve",
-                attempt_tol / 4.0
+                "the hull failed its own check (exact hull merged within up to \
+                 {MAX_BUILD_ATTEMPTS} tolerances, thick plane up to {attempt_tol:e}): \
+                 {defect:?}"
             )),
         ))
+    }
+
+    /// Stage 2 of [`ConvexPolyhedron::build`] alone (exact hull, merged) with the default
+    /// tolerance, so that tests can exercise it on inputs the fast path handles; `None` for
+    /// empty, non-finite or lower-dimensional input or if its check fails.
+    #[doc(hidden)]
+    pub fn build_exact_only(points: &[DVec3]) -> Option<ConvexPolyhedron> {
+        if points.is_empty()
+            || points
+                .iter()
+                .any(|p| !p.is_finite() || p.abs().max_element() > MAX_MAGNITUDE)
+        {
+            return None;
+        }
+        let (mut lo, mut hi) = (points[0], points[0]);
+        for p in points {
+            lo = lo.min(*p);
+            hi = hi.max(*p);
+        }
+        Self::build_exact(points, (lo + hi) * 0.5, default_tolerance(points))
+    }
+
+    /// The fallback: the exact hull ([`exact`]), merged within `t = tol, 4 tol, …` until it
+    /// passes its own check at `4 t`.
+    fn build_exact(points: &[DVec3], center: DVec3, tol: f64) -> Option<ConvexPolyhedron> {
+        let q: Vec<DVec3> = points.iter().map(|p| *p - center).collect();
+        let (seeds, _) = quickhull::initial_simplex(&q, tol).ok()?;
+        let mesh = exact::exact_hull(points, seeds)?;
+        let mut t = tol;
+        for _ in 0..MAX_BUILD_ATTEMPTS {
+            let polys = quickhull::merge(&mesh, points, center, t);
+            if let Some(p) = Self::from_polygons(points, center, &polys, t, 0) {
+                if p.check(4.0 * t, true).is_ok() {
+                    return Some(p);
+                }
+            }
+            t *= 4.0;
+        }
+        None
     }
 
     fn build_once(points: &[DVec3], center: DVec3, tol: f64) -> Result<HullResult, InputError> {

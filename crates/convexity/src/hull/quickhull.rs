@@ -123,7 +123,7 @@ pub(super) fn quickhull(points: &[DVec3], center: DVec3, tol: f64) -> Raw {
 /// Four affinely independent seed points (and the normal of the first three's plane), or the
 /// lower-dimensional answer: the farthest pair of axis extremes, the point farthest from their
 /// line, the point farthest from that plane, each required to be more than `tol` away.
-fn initial_simplex(q: &[DVec3], tol: f64) -> Result<([u32; 4], DVec3), Raw> {
+pub(super) fn initial_simplex(q: &[DVec3], tol: f64) -> Result<([u32; 4], DVec3), Raw> {
     // Extremes along the axes; the farthest pair of them seeds the simplex.
     let mut ext = [0usize; 6];
     for (i, p) in q.iter().enumerate() {
