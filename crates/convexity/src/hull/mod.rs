@@ -863,10 +863,40 @@ impl ConvexPolyhedron {
 
     /// The build's own check: [`ConvexPolyhedron::validate`] at `tol`, and every input point
     /// against every face plane when n·F ≤ 4·10⁶ ([`GLOBAL_CHECK_BUDGET`]).
+    ///
+    /// Vertices were checked by `validate`, and a point within the largest ball about the
+    /// vertex centroid `c` inside every face plane (radius `r = min_f (d_f − n_f · c)`)
+    /// needs no test: `n · x − d = n · (x − c) − (d − n · c) ≤ |x − c| − r ≤ 0`.
     fn check_with_input(&self, points: &[DVec3], tol: f64) -> Result<(), HullDefect> {
         self.check(tol, true)?;
-        if points.len().saturating_mul(self.face_first.len()) <= GLOBAL_CHECK_BUDGET {
-            self.contains_points(points, tol)?;
+        let nf = self.face_first.len();
+        if points.len().saturating_mul(nf) > GLOBAL_CHECK_BUDGET || self.vertices.is_empty() {
+            return Ok(());
+        }
+        let c = self.vertices.iter().sum::<DVec3>() / self.vertices.len() as f64;
+        let r = (0..nf)
+            .map(|f| self.face_offset[f] - self.face_normal[f].dot(c))
+            .fold(f64::INFINITY, f64::min);
+        let mut is_vertex = vec![false; points.len()];
+        for &i in &self.input_index {
+            if let Some(v) = is_vertex.get_mut(i) {
+                *v = true;
+            }
+        }
+        for (i, x) in points.iter().enumerate() {
+            if is_vertex[i] || (r > 0.0 && (*x - c).length_squared() <= r * r) {
+                continue;
+            }
+            for f in 0..nf {
+                let dist = self.face_normal[f].dot(*x) - self.face_offset[f];
+                if !(dist <= tol) {
+                    return Err(HullDefect::PointOutside {
+                        point: i,
+                        face: f,
+                        distance: dist,
+                    });
+                }
+            }
         }
         Ok(())
     }
