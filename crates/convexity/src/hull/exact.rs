@@ -313,3 +313,157 @@ impl Exact<'_> {
         TriMesh { tris, twin }
     }
 }
+
+/// `a − b` as an unevaluated sum `x + y`, exactly (Shewchuk's Two-Diff).
+#[inline]
+fn two_diff(a: f64, b: f64) -> (f64, f64) {
+    let x = a - b;
+    let bv = a - x;
+    let av = x + bv;
+    (x, (a - av) + (bv - b))
+}
+
+/// `u1 v2 − u2 v1` for double-double `u`, `v` (each an exact difference of input
+/// coordinates), in double-double arithmetic rounded once at the end. The dropped terms
+/// (low × low products, rounding of the low-order sums) are a few ε² |u| |v|, so the result
+/// is accurate to a few ulps unless it is below ε |u| |v| (a face thinner than ε times its
+/// length, which the grouping absorbs).
+fn cross_term(u1: (f64, f64), v2: (f64, f64), u2: (f64, f64), v1: (f64, f64)) -> f64 {
+    let mul = |a: (f64, f64), b: (f64, f64)| {
+        let p = a.0 * b.0;
+        (p, a.0.mul_add(b.0, -p) + (a.0 * b.1 + a.1 * b.0))
+    };
+    let (p, pe) = mul(u1, v2);
+    let (q, qe) = mul(u2, v1);
+    let (s, se) = two_sum(p, -q);
+    s + (se + (pe - qe))
+}
+
+#[inline]
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let x = a + b;
+    let bv = x - a;
+    let av = x - bv;
+    (x, (a - av) + (b - bv))
+}
+
+/// The plane of triangle `t` on the input coordinates: unit normal of `(b − a) × (c − a)`
+/// with the differences exact and the cross product in double-double (so the normal is
+/// accurate to a few ulps even for needles), offset `max(n · a, n · b, n · c)`; and twice the
+/// area.
+///
+/// Why this makes a valid hull (derivation): the exact mesh is convex, so every hull vertex
+/// `w` satisfies `n* · (w − a) ≤ 0` for the true unit normal `n*`. With `|n − n*| ≤ c ε`
+/// (c a small constant) and the float dot products rounded by `≈ 3 ε |w|`,
+/// `n · w − d ≤ c ε |w − a| + 6 ε max|coord| ≤ 16 ε Σ_k max_i |p_i[k]|`, the default
+/// tolerance: no vertex is above a face plane by more than `tol`, whatever the face's shape.
+pub(super) fn accurate_plane(p: &[DVec3], t: [u32; 3]) -> ((DVec3, f64), f64) {
+    let (a, b, c) = (p[t[0] as usize], p[t[1] as usize], p[t[2] as usize]);
+    let u = [two_diff(b.x, a.x), two_diff(b.y, a.y), two_diff(b.z, a.z)];
+    let v = [two_diff(c.x, a.x), two_diff(c.y, a.y), two_diff(c.z, a.z)];
+    let n = DVec3::new(
+        cross_term(u[1], v[2], u[2], v[1]),
+        cross_term(u[2], v[0], u[0], v[2]),
+        cross_term(u[0], v[1], u[1], v[0]),
+    );
+    let len = n.length();
+    match n.try_normalize() {
+        Some(n) => ((n, n.dot(a).max(n.dot(b)).max(n.dot(c))), len),
+        None => ((DVec3::ZERO, 0.0), 0.0),
+    }
+}
+
+/// The faces of the exact mesh, on the input coordinates: edge-connected triangles whose
+/// vertices are all within `tol` of the accurate plane of the group's largest triangle (its
+/// "seed"; seeded largest first) form one polygon, whose plane is the seed's normal with the
+/// offset through the group's highest vertex. Every group vertex is then within `2 tol` of
+/// its face plane, and (see [`accurate_plane`]) no hull vertex is above any face plane by more
+/// than the rounding `tol` covers. A group whose boundary is not one simple cycle of at least
+/// three vertices is split into its triangles (at most 3 rounds; then every face is a
+/// triangle, which always closes).
+pub(super) fn merge_exact(
+    mesh: &TriMesh,
+    points: &[DVec3],
+    tol: f64,
+) -> Vec<(super::quickhull::Polygon, (DVec3, f64))> {
+    let nt = mesh.tris.len();
+    let (planes, area): (Vec<(DVec3, f64)>, Vec<f64>) =
+        mesh.tris.iter().map(|t| accurate_plane(points, *t)).unzip();
+    let (group, seed) = seeded_groups(mesh, points, &planes, &area, tol);
+    let ng = seed.len() as u32;
+    let mut split = vec![false; nt];
+    for _round in 0..3 {
+        let gid: Vec<u32> = (0..nt)
+            .map(|t| if split[t] { ng + t as u32 } else { group[t] })
+            .collect();
+        let (polys, face_of_tri, failed) = super::quickhull::polygons(mesh, &gid);
+        if failed.is_empty() {
+            let mut fplanes = vec![(DVec3::ZERO, f64::NEG_INFINITY); polys.len()];
+            for (t, &f) in face_of_tri.iter().enumerate() {
+                let n = if split[t] {
+                    planes[t].0
+                } else {
+                    planes[seed[group[t] as usize] as usize].0
+                };
+                if let Some(pl) = fplanes.get_mut(f as usize) {
+                    pl.0 = n;
+                    for &v in &mesh.tris[t] {
+                        pl.1 = pl.1.max(n.dot(points[v as usize]));
+                    }
+                }
+            }
+            return polys.into_iter().zip(fplanes).collect();
+        }
+        for t in 0..nt {
+            if failed.contains(&gid[t]) {
+                split[t] = true;
+            }
+        }
+    }
+    mesh.tris.iter().map(|t| t.to_vec()).zip(planes).collect()
+}
+
+/// Groups of edge-connected triangles within `tol` of the plane of the group's seed (its
+/// largest triangle, seeded largest first); returns each triangle's group and each group's
+/// seed triangle.
+fn seeded_groups(
+    mesh: &TriMesh,
+    points: &[DVec3],
+    planes: &[(DVec3, f64)],
+    area: &[f64],
+    tol: f64,
+) -> (Vec<u32>, Vec<u32>) {
+    let nt = mesh.tris.len();
+    let mut order: Vec<usize> = (0..nt).collect();
+    order.sort_by(|a, b| area[*b].total_cmp(&area[*a]));
+    let mut group = vec![NONE; nt];
+    let mut seed = Vec::new();
+    let mut queue = Vec::new();
+    for &s in &order {
+        if group[s] != NONE {
+            continue;
+        }
+        let (ns, ds) = planes[s];
+        let g = seed.len() as u32;
+        seed.push(s as u32);
+        group[s] = g;
+        queue.clear();
+        queue.push(s);
+        while let Some(t) = queue.pop() {
+            for e in 0..3 {
+                let u = mesh.twin[3 * t + e] as usize / 3;
+                if u >= nt || group[u] != NONE || !(planes[u].0.dot(ns) > 0.0) {
+                    continue;
+                }
+                let near = mesh.tris[u]
+                    .iter()
+                    .all(|&v| (ns.dot(points[v as usize]) - ds).abs() <= tol);
+                if near {
+                    group[u] = g;
+                    queue.push(u);
+                }
+            }
+        }
+    }
+    (group, seed)
+}

@@ -340,8 +340,8 @@ impl ConvexPolyhedron {
         let mesh = exact::exact_hull(points, seeds)?;
         let mut t = tol;
         for _ in 0..MAX_BUILD_ATTEMPTS {
-            let polys = quickhull::merge(&mesh, points, center, t);
-            if let Some(p) = Self::from_polygons(points, center, &polys, t, 0) {
+            let polys = exact::merge_exact(&mesh, points, t);
+            if let Some(p) = Self::from_polygons(points, DVec3::ZERO, &polys, t, 0) {
                 if p.check_with_input(points, 4.0 * t).is_ok() {
                     return Some(p);
                 }
@@ -1023,9 +1023,13 @@ impl ConvexPolyhedron {
             }
             let mut area = DVec3::ZERO;
             let vs: Vec<usize> = self.face_vertices(f).collect();
+            // The vector area about the face's own first vertex (the same vector about any
+            // point, since the polygon is closed): its rounding is ε times the face's size
+            // squared, not the hull's, so a small face's winding is judged by its own shape.
+            let f0 = self.vertices[vs[0]];
             for k in 0..vs.len() {
-                let a = self.vertices[vs[k]] - c0;
-                let b = self.vertices[vs[(k + 1) % vs.len()]] - c0;
+                let a = self.vertices[vs[k]] - f0;
+                let b = self.vertices[vs[(k + 1) % vs.len()]] - f0;
                 area += a.cross(b);
                 let dist = n.dot(self.vertices[vs[k]]) - d;
                 if !(dist.abs() <= tol) {

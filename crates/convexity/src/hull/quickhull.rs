@@ -843,7 +843,7 @@ pub(super) fn fit_plane(poly: &[u32], q: &impl Fn(u32) -> DVec3) -> (DVec3, f64)
 
 /// Polygons of the groups `gid[t]`: returns the polygons, the polygon index of each triangle,
 /// and the groups whose boundary is not one simple cycle of at least 3 kept vertices.
-fn polygons(mesh: &TriMesh, gid: &[u32]) -> (Vec<Polygon>, Vec<u32>, Vec<u32>) {
+pub(super) fn polygons(mesh: &TriMesh, gid: &[u32]) -> (Vec<Polygon>, Vec<u32>, Vec<u32>) {
     let nt = mesh.tris.len();
     let nv = mesh
         .tris
