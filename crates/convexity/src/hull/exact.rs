@@ -17,12 +17,14 @@
 //! point of a deleted face's outside set that is outside the new hull is strictly above one of
 //! the new faces (Barber et al.'s lemma), so a point found above no new face is inside or on
 //! the hull and is dropped for good. Hence the output's vertices are input points and every
-//! input point is a convex combination of them. Needle faces (a vertex within rounding of the
-//! opposite edge) are exact but their float planes are not; `quickhull::merge` merges them
-//! (and other near-coplanar faces) into their neighbours afterwards.
+//! input point is a convex combination of them. Turning the exact triangles into faces with
+//! float planes that pass `validate` is [`merge_exact`]'s job: accurate planes
+//! ([`accurate_plane`]) and grouping of near-coplanar triangles, needles included (the
+//! derivation is in `mod.rs`'s header).
 //!
 //! Complexity: as quickhull (expected O(n log n), O(n²) worst), each predicate a few
 //! nanoseconds unless the float filter fails; only run after the fast build has failed.
+//! Grouping: O(T log T) for the sort by area plus O(T) for the floods and polygons.
 //! Preconditions: finite coordinates of magnitude at most `MAX_MAGNITUDE` (1e60, so the cubic
 //! terms of `orient3d` cannot overflow); products below ~1e-300 underflow and the predicate
 //! is then only as exact as floating point. Failure modes: `None` (no panic) if the four seed

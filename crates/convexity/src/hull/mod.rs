@@ -38,28 +38,41 @@
 //!    cylinder": 7 in 100 of the nasty sets, ~10% of a 1000-cylinder sweep) that can leave a
 //!    fold of needle faces with meaningless normals, which the check catches.
 //! 2. Otherwise the exact hull ([`exact`]: the same quickhull with every visibility decision
-//!    Shewchuk's exact `orient3d` on the input coordinates) — a triangulation whose every edge
+//!    Shewchuk's exact `orient3d` on the input coordinates): a triangulation whose every edge
 //!    is exactly convex or flat, whose vertices are input points and which contains every
-//!    input point exactly — then the same merge pass (`quickhull::merge`), which is what makes
-//!    it valid in floating point: triangles whose vertices are within `t` of a common plane
-//!    are grouped into one polygon (this absorbs needle faces, whose third vertex is within
-//!    rounding of the opposite edge and so of the neighbour's plane), and any two faces with a
-//!    vertex of one more than `t` above the Newell-fitted plane of the other are merged, the
-//!    plane refitted (Newell normal, offset through the highest vertex of the merged group)
-//!    and the edges re-checked. It terminates: each round either merges (the face count
-//!    drops) or stops, and the rounds are capped at 8. The result is checked at `4 t`, for
-//!    `t = tol, 4 tol, …` (at most [`MAX_BUILD_ATTEMPTS`] merges of the same exact mesh).
+//!    input point exactly. Its triangles are then merged into faces (`exact::merge_exact`):
+//!    each triangle gets an accurate plane (exact coordinate differences, cross product in
+//!    double-double, so the normal is right to a few ulps even for a needle); triangles are
+//!    taken largest first as seeds, and a seed's face floods across edges to every triangle
+//!    whose three vertices are within `t` of the seed's plane. A needle (a vertex within
+//!    rounding of the opposite edge) is within `t` of its neighbour's plane and is absorbed
+//!    into that face. The face's plane is the seed's normal through the face's highest
+//!    vertex. A face whose boundary is not one simple cycle is split back into triangles.
+//!    This terminates in O(T): every triangle joins exactly one face, and there are at most
+//!    3 split rounds, then all triangles (which always close). The result is checked at
+//!    `4 t` for `t = tol, 4 tol, …` ([`MAX_BUILD_ATTEMPTS`] groupings of the same exact mesh).
 //! 3. Otherwise (reached by no input we know of) quickhull with a four times thicker plane
 //!    per attempt; and if every attempt fails, `Problem::Invalid` — never an unchecked hull.
 //!
+//! Why stage 2 is valid (derivation). Let `(n*, d*)` be the true plane of a face's seed
+//! triangle with vertex `a`, and `(n, d)` the computed one: `|n − n*| ≤ 3 ε` (double-double
+//! cross product, one rounding, normalisation). The exact mesh is convex, so every hull vertex
+//! `w` has `n* · (w − a) ≤ 0`; hence `n · w − d ≤ 3 ε |w − a| + 6 ε M ≤ 12 ε M` with
+//! `M = Σ_k max_i |p_i[k]|` (`|w − a| ≤ 2 M`; two rounded dot products of size ≤ M):
+//! below the default `tol = 16 ε M`. So no vertex — and, being convex combinations of the
+//! vertices, no input point — is more than `tol` above any face plane; every face vertex is
+//! within `2 t` of its plane (within `t` of the seed's, offset at the highest). What is not
+//! proved is the sign of a face's vector area for a face thinner than ≈ ε × its length: such
+//! a face is within `t` of a neighbour and merges at the latest at `t = 4 tol`.
+//!
 //! Guarantee for every solid returned: `validate(4 · tolerance())` holds (it is the check
 //! above; its global part runs when V·F ≤ 4·10⁶), and every input point `x` satisfies
-//! `n · x − d ≤ 4 · tolerance()` for every face `(n, d)`: checked directly when n·F ≤ 4·10⁶,
-//! and for a stage-2 hull implied by the vertex check, since the exact hull contains `x` as a
-//! convex combination `Σ λ_i v_i` of the vertices and `n · x − d = Σ λ_i (n · v_i − d)`.
-//! Measured: stage 2 always succeeds at `t = tol` (all 700 nasty sets, 1150 jittered
-//! cylinders with jitter 1e-16..1e-10, 300 near-coplanar clouds, spheres with duplicates), and
-//! the worst point is 1.01 `tol` above a face plane.
+//! `n · x − d ≤ 4 · tolerance()` for every face `(n, d)`: checked directly when n·F ≤ 4·10⁶
+//! (skipping vertices and points inside the inscribed ball about the vertex centroid), and
+//! for a stage-2 hull proved above for any n. Measured: stage 2 always passes at `t = tol`
+//! (jittered cylinders: 7 of the 700 nasty sets and ~10% of a 1150-cylinder sweep reach it;
+//! most of 1200 boxes with jittered edge points; near-coplanar clouds; never stage 3), and the
+//! worst input point is 1.01 `tol` above a face plane.
 //!
 //! Complexity: building is expected O(n log n) (100 000 points on a sphere: 0.45 s of CPU in
 //! release); `validate` is O(V + E + F) for the local
@@ -332,8 +345,8 @@ impl ConvexPolyhedron {
         Self::build_exact(points, (lo + hi) * 0.5, default_tolerance(points))
     }
 
-    /// The fallback: the exact hull ([`exact`]), merged within `t = tol, 4 tol, …` until it
-    /// passes its own check at `4 t`.
+    /// Stage 2 (module header): the exact hull ([`exact`]), its triangles grouped into faces
+    /// within `t = tol, 4 tol, …` until it passes its own check at `4 t`.
     fn build_exact(points: &[DVec3], center: DVec3, tol: f64) -> Option<ConvexPolyhedron> {
         let q: Vec<DVec3> = points.iter().map(|p| *p - center).collect();
         let (seeds, _) = quickhull::initial_simplex(&q, tol).ok()?;

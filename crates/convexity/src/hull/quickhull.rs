@@ -18,7 +18,7 @@
 //! against every final face and re-inserted (bounded rounds, bounded work). (3) `mod.rs`
 //! re-checks the result; if it is not valid within 4 tol (a fold of needle faces left by (1)
 //! on points within rounding of hull edges) or a point was set aside, it builds the exact hull
-//! (`exact.rs`) and merges it with [`merge`] instead.
+//! (`exact.rs`) and groups its triangles into faces there instead.
 //!
 //! Numerics: coordinates are shifted to the bounding-box centre before any arithmetic (so an
 //! offset of 1e8 costs nothing beyond the rounding of the shift itself), and every
@@ -31,10 +31,10 @@
 //! into the outside set of one new face per level); O(n²) worst case (all points on the hull
 //! with adversarial order). Merging is O(T) in the number of triangles plus O(T) hashing.
 //!
-//! Merging (also applied to the exact hull) groups edge-connected triangles within `tol` of
-//! the plane of the group's largest triangle, then merges any two faces across an edge that
-//! is concave by more than `tol` (a vertex of one above the other's Newell-fitted plane),
-//! refitting the plane; at most 8 rounds, each of which merges or ends the pass.
+//! Merging groups edge-connected triangles within `tol` of the plane of the group's largest
+//! triangle, then merges any two faces across an edge that is concave by more than `tol` (a
+//! vertex of one above the other's Newell-fitted plane), refitting the plane; at most 8
+//! rounds, each of which merges or ends the pass.
 //!
 //! Failure modes: none that panic; degenerate inputs (all points within `tol` of a point,
 //! a line or a plane) are reported as such by [`quickhull`]; an invalid result is caught by
