@@ -40,3 +40,22 @@ fn hull_build_times() {
         );
     }
 }
+
+/// The exact fallback (stage 2) alone, for comparison with the table above.
+#[test]
+#[ignore]
+fn hull_exact_fallback_times() {
+    let mut r = rng(4242);
+    let sphere = sphere_points(&mut r, 100_000, 1.0);
+    let ball: Vec<DVec3> = (0..100_000).map(|_| in_unit_ball3(&mut r)).collect();
+    for (name, pts) in [("sphere", sphere), ("ball  ", ball)] {
+        let mut best = f64::INFINITY;
+        for _ in 0..3 {
+            let t = Instant::now();
+            let p = ConvexPolyhedron::build_exact_only(&pts).expect("exact fallback");
+            best = best.min(t.elapsed().as_secs_f64());
+            assert!(p.num_vertices() > 100);
+        }
+        eprintln!("exact fallback, {name} 100000: {:9.3} ms", 1e3 * best);
+    }
+}
