@@ -787,6 +787,26 @@ fn jittered_cylinder_needle_facets_seeds_6_22_56_64_68_72_82() {
     }
 }
 
+/// A caller's zero tolerance is below what floating point can honour on these sets; the build
+/// raises it (reporting the one used) rather than refusing.
+#[test]
+fn zero_tolerance_is_raised_not_refused() {
+    let opts = HullOptions {
+        tolerance: Some(0.0),
+    };
+    let mut sets = vec![nasty_sets(1006).swap_remove(3).1];
+    sets.push(sphere_points(&mut rng(5), 300, 1.0));
+    sets.push(box_corners3(DVec3::new(1.0, 2.0, 3.0)));
+    for pts in sets {
+        let p = match ConvexPolyhedron::build(&pts, &opts) {
+            Ok(HullResult::Solid(p)) => p,
+            other => panic!("{other:?}"),
+        };
+        assert!(p.tolerance() <= convexity::hull::default_tolerance(&pts));
+        check(&p, &pts);
+    }
+}
+
 /// Vertices a subset of the input (bitwise) and the volume within 1e-9 (relative) of
 /// parry3d-f64's hull of the same points.
 fn assert_against_parry(p: &ConvexPolyhedron, pts: &[DVec3], what: &str) {

@@ -50,7 +50,9 @@
 //!    vertex. A face whose boundary is not one simple cycle is split back into triangles.
 //!    This terminates in O(T): every triangle joins exactly one face, and there are at most
 //!    3 split rounds, then all triangles (which always close). The result is checked at
-//!    `4 t` for `t = tol, 4 tol, …` ([`MAX_BUILD_ATTEMPTS`] groupings of the same exact mesh).
+//!    `4 t` for `t = tol, 4 tol, …` ([`MAX_BUILD_ATTEMPTS`] groupings of the same exact mesh;
+//!    a caller's tolerance below the default, for which the derivation below does not hold,
+//!    is raised to the default after the first try, and `tolerance()` reports it).
 //! 3. Otherwise (reached by no input we know of) quickhull with a four times thicker plane
 //!    per attempt; and if every attempt fails, `Problem::Invalid` — never an unchecked hull.
 //!
@@ -307,7 +309,7 @@ impl ConvexPolyhedron {
         // Stage 3 (not reached on any input we know of): a four times thicker plane per build.
         let mut attempt_tol = tol;
         for _attempt in 1..MAX_BUILD_ATTEMPTS {
-            attempt_tol *= 4.0;
+            attempt_tol = (4.0 * attempt_tol).max(default_tolerance(points));
             let r = Self::build_once(points, center, attempt_tol)?;
             match r {
                 HullResult::Solid(ref p)
@@ -352,6 +354,9 @@ impl ConvexPolyhedron {
         let q: Vec<DVec3> = points.iter().map(|p| *p - center).collect();
         let (seeds, _) = quickhull::initial_simplex(&q, tol).ok()?;
         let mesh = exact::exact_hull(points, seeds)?;
+        // A caller's tolerance below the rounding floor of the derivation in the module header
+        // is tried first, then raised to it.
+        let floor = default_tolerance(points);
         let mut t = tol;
         for _ in 0..MAX_BUILD_ATTEMPTS {
             let polys = exact::merge_exact(&mesh, points, t);
@@ -360,7 +365,7 @@ impl ConvexPolyhedron {
                     return Some(p);
                 }
             }
-            t *= 4.0;
+            t = (4.0 * t).max(floor);
         }
         None
     }
