@@ -883,9 +883,10 @@ impl ConvexPolyhedron {
     /// The build's own check: [`ConvexPolyhedron::validate`] at `tol`, and every input point
     /// against every face plane when n·F ≤ 4·10⁶ ([`GLOBAL_CHECK_BUDGET`]).
     ///
-    /// Vertices were checked by `validate`, and a point within the largest ball about the
-    /// vertex centroid `c` inside every face plane (radius `r = min_f (d_f − n_f · c)`)
-    /// needs no test: `n · x − d = n · (x − c) − (d − n · c) ≤ |x − c| − r ≤ 0`.
+    /// Vertices were checked by `validate`, and a point `x` needs no test against a face
+    /// whose plane is at least `|x − c|` from the vertex centroid `c`:
+    /// `n · x − d = n · (x − c) − (d − n · c) ≤ |x − c| − (d − n · c) ≤ 0`. Faces are
+    /// scanned nearest plane first, so the scan stops at the first such face.
     fn check_with_input(&self, points: &[DVec3], tol: f64) -> Result<(), HullDefect> {
         self.check(tol, true)?;
         let nf = self.face_first.len();
@@ -893,9 +894,11 @@ impl ConvexPolyhedron {
             return Ok(());
         }
         let c = self.vertices.iter().sum::<DVec3>() / self.vertices.len() as f64;
-        let r = (0..nf)
-            .map(|f| self.face_offset[f] - self.face_normal[f].dot(c))
-            .fold(f64::INFINITY, f64::min);
+        // Faces by the distance `h_f = d_f − n_f · c` of their plane from c, nearest first.
+        let mut by_h: Vec<(f64, usize)> = (0..nf)
+            .map(|f| (self.face_offset[f] - self.face_normal[f].dot(c), f))
+            .collect();
+        by_h.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         let mut is_vertex = vec![false; points.len()];
         for &i in &self.input_index {
             if let Some(v) = is_vertex.get_mut(i) {
@@ -903,10 +906,14 @@ impl ConvexPolyhedron {
             }
         }
         for (i, x) in points.iter().enumerate() {
-            if is_vertex[i] || (r > 0.0 && (*x - c).length_squared() <= r * r) {
+            if is_vertex[i] {
                 continue;
             }
-            for f in 0..nf {
+            let rho = (*x - c).length();
+            for &(h, f) in &by_h {
+                if !(h < rho) {
+                    break; // n_f · x − d_f ≤ |x − c| − h_f ≤ 0 for this face and the rest
+                }
                 let dist = self.face_normal[f].dot(*x) - self.face_offset[f];
                 if !(dist <= tol) {
                     return Err(HullDefect::PointOutside {
