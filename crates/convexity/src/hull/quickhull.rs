@@ -16,7 +16,9 @@
 //! plane makes "more than tol outside" non-monotone where faces meet at tiny dihedral angles
 //! (thin slabs): points dropped near the surface, and vertices of deleted faces, are checked
 //! against every final face and re-inserted (bounded rounds, bounded work). (3) `mod.rs`
-//! re-checks the result and rebuilds with a thicker plane if it is not convex within 4 tol.
+//! re-checks the result; if it is not valid within 4 tol (a fold of needle faces left by (1)
+//! on points within rounding of hull edges) or a point was set aside, it builds the exact hull
+//! (`exact.rs`) and groups its triangles into faces there instead.
 //!
 //! Numerics: coordinates are shifted to the bounding-box centre before any arithmetic (so an
 //! offset of 1e8 costs nothing beyond the rounding of the shift itself), and every
@@ -29,8 +31,14 @@
 //! into the outside set of one new face per level); O(n²) worst case (all points on the hull
 //! with adversarial order). Merging is O(T) in the number of triangles plus O(T) hashing.
 //!
+//! Merging groups edge-connected triangles within `tol` of the plane of the group's largest
+//! triangle, then merges any two faces across an edge that is concave by more than `tol` (a
+//! vertex of one above the other's Newell-fitted plane), refitting the plane; at most 8
+//! rounds, each of which merges or ends the pass.
+//!
 //! Failure modes: none that panic; degenerate inputs (all points within `tol` of a point,
-//! a line or a plane) are reported as such by [`quickhull`].
+//! a line or a plane) are reported as such by [`quickhull`]; an invalid result is caught by
+//! the check in `mod.rs`.
 
 use glam::DVec3;
 use std::collections::HashMap;
@@ -123,7 +131,7 @@ pub(super) fn quickhull(points: &[DVec3], center: DVec3, tol: f64) -> Raw {
 /// Four affinely independent seed points (and the normal of the first three's plane), or the
 /// lower-dimensional answer: the farthest pair of axis extremes, the point farthest from their
 /// line, the point farthest from that plane, each required to be more than `tol` away.
-fn initial_simplex(q: &[DVec3], tol: f64) -> Result<([u32; 4], DVec3), Raw> {
+pub(super) fn initial_simplex(q: &[DVec3], tol: f64) -> Result<([u32; 4], DVec3), Raw> {
     // Extremes along the axes; the farthest pair of them seeds the simplex.
     let mut ext = [0usize; 6];
     for (i, p) in q.iter().enumerate() {
@@ -835,7 +843,7 @@ pub(super) fn fit_plane(poly: &[u32], q: &impl Fn(u32) -> DVec3) -> (DVec3, f64)
 
 /// Polygons of the groups `gid[t]`: returns the polygons, the polygon index of each triangle,
 /// and the groups whose boundary is not one simple cycle of at least 3 kept vertices.
-fn polygons(mesh: &TriMesh, gid: &[u32]) -> (Vec<Polygon>, Vec<u32>, Vec<u32>) {
+pub(super) fn polygons(mesh: &TriMesh, gid: &[u32]) -> (Vec<Polygon>, Vec<u32>, Vec<u32>) {
     let nt = mesh.tris.len();
     let nv = mesh
         .tris
