@@ -56,9 +56,14 @@ measured: the greedy independent set of degree ≤ 8 removes only ~25 % of the v
 level, so there are 17 levels at N = 1024 and 33 at N = 100 000, each with a short climb \
 (4–8 steps per query in all) whose neighbour scans dominate. It beats the linear scan above \
 ≈ 500 vertices and the cold climb from vertex 0 above ≈ 11 000.\n\
-* **SAT contact on hull128 (item 3, no target)** tests O(E_A·E_B) edge–edge axes \
-(≈ 380 edges each), ~1.2 ms per pair, ~45× slower than parry's GJK/EPA-based `contact`; EPA \
-is on par with parry there.\n";
+* **SAT contact on hull128 (issue 12: within 2× of parry's `contact`)**: the full scan of \
+O(E_A·E_B) edge–edge axes (≈ 380 edges each) took ~1.2 ms per pair and the first Gauss-map \
+walk ~0.4 ms. Since a95a6cb the SAT skips faces and edges by centre-ball bounds (exact: a \
+skipped axis is one the search would not take), walks only the edges of warm faces, compares \
+pseudo-angles instead of calling `atan2`, and keeps B's planes in B's frame: callgrind counts \
+116 k instructions per SAT + manifold query against 122 k for parry's GJK/EPA `contact` \
+(330 k before the pruning); the rest of the time gap is instruction-level (branchy walks, \
+scattered half-edge reads).\n";
 
 /// Interleaved median ns of `name` in a raw record's `interleaved` object.
 fn ins(v: Option<&Value>, name: &str) -> Option<f64> {
@@ -313,14 +318,15 @@ fn contact_section(s: &mut String, r: &Results, raw: &Raw) {
          `box_box::box_box_manifold` (15-axis SAT + face clipping, up to 4 points) for boxes, \
          `sat3d::polyhedron_manifold_with` for hulls; `sat-boolean` = `box_box::box_box` \
          (SAT verdict with certificate); `epa` = `epa::penetration` (one point); parry3d-f64 \
-         = `query::contact(.., prediction 0)` (one point). Target (issue): parry ÷ \
-         sat-manifold ≥ 5× for boxes (the issue measured parry at 4.9 µs).\n"
+         = `query::contact(.., prediction 0)` (one point). Targets: parry ÷ sat-manifold ≥ 5× \
+         for boxes (issue 3, which measured parry at 4.9 µs); hull128 SAT + manifold within \
+         2× of parry's `contact`, parry ÷ sat-manifold ≥ 0.5× (issue 12).\n"
     );
     let _ = writeln!(
         s,
         "| set | pairs | sat-manifold ns | sat-boolean ns | epa ns | parry3d-f64 ns | parry ÷ \
          sat-manifold (criterion) | parry ÷ sat-manifold (interleaved) | parry ÷ epa \
-         (interleaved) | target ≥5× (criterion / interleaved) |"
+         (interleaved) | target: box ≥ 5×, hull128 ≥ 0.5× (criterion / interleaved) |"
     );
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for set in ["box", "hull128"] {
@@ -335,11 +341,10 @@ fn contact_section(s: &mut String, r: &Results, raw: &Raw) {
         );
         let ir = iratio(il, "parry3d-f64");
         let ie = div(ir, iratio(il, "epa"));
-        let target = if set == "box" {
-            format!("{} / {}", verdict(div(p, m), 5.0), verdict(ir, 5.0))
-        } else {
-            "— (no target)".into()
-        };
+        // Boxes: ≥ 5× parry (issue 3); hull128: within 2× of parry, i.e. parry ÷ ours ≥ 0.5
+        // (issue 12).
+        let want = if set == "box" { 5.0 } else { 0.5 };
+        let target = format!("{} / {}", verdict(div(p, m), want), verdict(ir, want));
         let _ = writeln!(
             s,
             "| {set} | {} | {} | {} | {} | {} | {} | {} | {} | {target} |",
