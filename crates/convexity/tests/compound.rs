@@ -1,12 +1,12 @@
-//! Compound shapes and mesh–convex queries (`gjk::compound`) against brute force over part
+//! Compound shapes and mesh–convex queries (`polytope::compound`) against brute force over part
 //! pairs (or triangles), with every certificate checked by `convexity::verify`.
 
 use convexity::gjk::certificate::tolerance_for;
-use convexity::gjk::compound::{
+use convexity::gjk::{self, epa, Options};
+use convexity::polytope::compound::{
     contacts, distance, intersects, mesh_convex_distance, mesh_convex_intersects,
     verify_intersection, Compound, Part,
 };
-use convexity::gjk::{self, epa, Options};
 use convexity::primitives::mesh::{MeshLocation, TriMesh};
 use convexity::{verify, Ball, Capsule, Cuboid, DVec3, Points, Pose3, Shape3, Triangle, Verdict};
 use convexity_testkit::gen3::{ellipsoid_blob, random_pose3, random_quat, unit_vector3};
@@ -180,7 +180,7 @@ fn check_pair(case: u64, scale: f64, offset: f64) -> bool {
 /// depth beyond EPA's certified upper bound.
 fn check_manifold(
     case: u64,
-    c: &convexity::gjk::compound::PartContact,
+    c: &convexity::polytope::compound::PartContact,
     (sa, qa): (&Shape3, &Pose3),
     (sb, qb): (&Shape3, &Pose3),
     t: f64,

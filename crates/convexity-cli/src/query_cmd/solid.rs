@@ -1,6 +1,6 @@
 //! `convexity query` on pairs with a mesh file read as parts or as a closed mesh (a
 //! [`Solid`](crate::scene::Solid)): only `gjk` answers them, part pair by part pair (or triangle by triangle)
-//! through `convexity::gjk::compound`; every other method is refused with the reason, never
+//! through `convexity::polytope::compound`; every other method is refused with the reason, never
 //! answered on a different shape.
 //!
 //! * parts (or a convex shape) against parts: [`compound::intersects`] for the verdict (its
@@ -23,8 +23,8 @@
 use super::{Line, Plan};
 use crate::output::{Answer, Certificate, ElementAxis, SkipLine};
 use crate::scene::{Pair, PoseAny, SceneShape, SolidBody};
-use convexity::gjk::compound::{self, Compound};
 use convexity::gjk::Options;
+use convexity::polytope::compound::{self, Compound};
 use convexity::primitives::mesh::{MeshLocation, TriMesh};
 use convexity::query::Method;
 use convexity::{DVec3, Pose3, Shape3, SupportMap, Verdict};

@@ -17,7 +17,7 @@
 
 use super::{invalid, SceneShape};
 use crate::fields::{self, describe, quote, Object};
-use convexity::gjk::compound::Compound;
+use convexity::polytope::compound::Compound;
 use convexity::primitives::io::{self, LoadAs, Loaded};
 use convexity::primitives::mesh::TriMesh;
 use convexity::{DVec3, InputError, Points, Pose3, Shape3};

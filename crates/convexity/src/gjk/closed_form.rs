@@ -17,8 +17,9 @@
 //!   found by alternating projections (clamping into one box, then the other);
 //! * two boxes in 3D, penetration: the largest separation over the same 15 axes is the exact
 //!   penetration depth of two polytopes (each facet normal of `A − B` is among them, and any
-//!   other axis only separates less), with the contact manifold's deepest point as the witness
-//!   pair and the SAT's common point as the certificate ([`crate::polytope::box_box`]).
+//!   other axis only separates less); the witness pair comes from the support edges (edge
+//!   axes) or from the touching placement (face axes), the certificate from alternating
+//!   projections (see `box_penetration`).
 //!
 //! Every other pair returns `None` and the caller runs GJK / EPA, as do the cases a closed form
 //! would answer less well than EPA: penetration of cores that touch or cross (other than two
@@ -788,12 +789,15 @@ where
 
 /// Two overlapping boxes in 3D: the penetration depth of two polytopes is the largest
 /// separation over the axes of the separating axis test (every facet normal of `A − B` is a
-/// face normal or an edge cross product, and every other axis only separates less), so the
-/// 15-axis SAT of [`crate::polytope::box_box`] gives the exact depth and normal, its contact
-/// manifold the witness pair (the deepest contact, which carries the SAT depth), and its
-/// common point the certificate. `None` (EPA answers) for separated or touching-apart boxes,
-/// in 2D, when the manifold's deepest point is not at the depth (rounding at a tie), or when
-/// the caller's tolerance is not the SAT's (GJK's default).
+/// face normal or an edge cross product of the two boxes, and every other axis only separates
+/// less), so the 15 axes give the exact depth `D` and normal `n` (A's frame, toward B). The
+/// witness pair realises `D·n`: for an edge–edge axis, the closest points of the two support
+/// edges; for a face axis, a common point `x` of A and of B moved by `D·n` (the boxes then
+/// touch; alternating projections from the two support corners), paired with `x − D·n`. The
+/// certificate is a common point of the boxes themselves (alternating projections, as for the
+/// boolean). `None` (EPA answers) for separated boxes, in 2D, or when a projection does not
+/// settle or a witness pair misses `D·n` by more than a quarter of the tolerance (ties: a
+/// support face where an edge was assumed).
 fn box_penetration<V, A, B>(
     ha: V,
     hb: V,
@@ -806,52 +810,138 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    use crate::polytope::box_box::box_box_contact;
-    use glam::{DMat3, DQuat, DVec3};
     if V::DIM != 3 || opts.gjk.max_iterations == 0 {
         return None;
     }
-    let d3 = |v: V| DVec3::new(v.coord(0), v.coord(1), v.coord(2));
-    let pose3 = |p: &Pose<V>| {
-        let m = p.rotation().to_matrix();
-        let col = |j: usize| d3(V::mat_mul(&m, unit::<V>(j)));
-        let q = DQuat::from_mat3(&DMat3::from_cols(col(0), col(1), col(2)));
-        crate::math::pose::Pose3::new(d3(p.translation()), q.normalize()).ok()
+    let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
+    let tol = absolute_tolerance(&mink, &opts.gjk);
+    let pose_ab = mink.pose_ab();
+    let rot = pose_ab.rotation().to_matrix();
+    let t = pose_ab.translation();
+    let cols: [V; 3] = core::array::from_fn(|j| V::mat_mul(&rot, unit::<V>(j)));
+    let separation = |l: V| {
+        let ra: f64 = (0..3).map(|i| ha.coord(i) * l.coord(i).abs()).sum();
+        let rb: f64 = (0..3).map(|j| hb.coord(j) * cols[j].dot(l).abs()).sum();
+        t.dot(l).abs() - ra - rb
     };
-    let (a3, b3) = (
-        crate::shape::Cuboid::new(d3(ha)).ok()?,
-        crate::shape::Cuboid::new(d3(hb)).ok()?,
-    );
-    let tol = absolute_tolerance(&MinkowskiDifference::new(a, pose_a, b, pose_b), &opts.gjk);
-    let (sat, manifold) = box_box_contact(&a3, &pose3(pose_a)?, &b3, &pose3(pose_b)?);
-    if (sat.tolerance - tol).abs() > 1e-9 * tol {
+    // The best axis: (separation, unit axis toward B, the edge pair of an edge axis).
+    let mut best = (f64::NEG_INFINITY, V::AXIS, None);
+    let mut offer = |l: V, edges: Option<(usize, usize)>| {
+        let s = separation(l);
+        if s > best.0 {
+            best = (s, if t.dot(l) < 0.0 { -l } else { l }, edges);
+        }
+    };
+    for i in 0..3 {
+        offer(unit::<V>(i), None);
+        offer(cols[i], None);
+    }
+    for i in 0..3 {
+        for (j, col) in cols.iter().enumerate() {
+            if let Some(l) = V::plane_normal(unit::<V>(i), *col)
+                .filter(|l| l.length_squared() > 1e-12)
+                .and_then(V::try_normalize)
+            {
+                offer(l, Some((i, j)));
+            }
+        }
+    }
+    let (sep, n, edges) = best;
+    if !(sep <= tol) {
         return None;
     }
-    let Verdict::Intersecting(common) = sat.verdict else {
-        return None;
+    let d = -sep;
+    let slack = 0.25 * tol;
+    // The certificate: a common point by projections, else GJK's boolean (projections between
+    // overlapping boxes need not settle to the tolerance in a few rounds).
+    let common = match box_touch_point(ha, hb, pose_ab, t, slack, PROJECTION_ROUNDS) {
+        Some(x) => Verdict::Intersecting(CommonPoint {
+            point: pose_a.transform_point(x),
+        }),
+        None => super::gjk_intersects(a, pose_a, b, pose_b, &opts.gjk, None).verdict,
     };
-    // Touching boxes (separation in (0, tol]) report depth 0, as EPA does; the deepest contact
-    // then sits at the signed depth `−separation`, within the tolerance of 0.
-    let depth = (-sat.separation).max(0.0);
-    let deepest = *manifold?.deepest()?;
-    if !((deepest.depth + sat.separation).abs() <= 0.25 * tol) {
+    if !matches!(common, Verdict::Intersecting(_)) {
         return None;
     }
-    let v = |p: DVec3| V::from_slice(&[p.x, p.y, p.z]);
-    Some(Penetration {
+    // A's support corner along n, B's along −n (A's frame).
+    let n_b = V::mat_transpose_mul(&rot, n);
+    let corner_a = V::sign_select(ha, n);
+    let corner_b = V::sign_select(hb, -n_b);
+    let (pa, pb) = match edges {
+        Some((i, j)) => {
+            let span =
+                |c: V, h: V, k: usize, s: f64| c + unit::<V>(k) * (s * h.coord(k) - c.coord(k));
+            let (a0, a1) = (span(corner_a, ha, i, -1.0), span(corner_a, ha, i, 1.0));
+            let (b0, b1) = (
+                pose_ab.transform_point(span(corner_b, hb, j, -1.0)),
+                pose_ab.transform_point(span(corner_b, hb, j, 1.0)),
+            );
+            let (s, u) = segment_segment(a0, a1, b0, b1);
+            (a0 + (a1 - a0) * s, b0 + (b1 - b0) * u)
+        }
+        None => {
+            // B moved by D·n touches A. Its support corner then lies on A's support plane (for
+            // an axis of A's faces), or A's support corner on B's (an axis of B's faces): when
+            // that corner lies on the other box, it is the contact; otherwise (a support edge or
+            // face: ties) projections find one.
+            let moved = Pose::new(t + n * d, pose_ab.rotation()).ok()?;
+            let cb = moved.transform_point(corner_b);
+            let local_a = moved.inverse_transform_point(corner_a);
+            let x = if (clamp_box(cb, ha) - cb).length() <= slack {
+                cb
+            } else if (clamp_box(local_a, hb) - local_a).length() <= slack {
+                corner_a
+            } else {
+                let start = (corner_a + cb) * 0.5;
+                box_touch_point(ha, hb, &moved, start, slack, 4 * PROJECTION_ROUNDS)?
+            };
+            (x, x - n * d)
+        }
+    };
+    if !((pa - pb - n * d).length() <= slack) {
+        return None;
+    }
+    let depth = d.max(0.0);
+    let out = Penetration {
         status: Status::Converged,
         iterations: 1,
         depth,
-        normal: v(sat.axis)?,
-        point_a: v(deepest.point_a)?,
-        point_b: v(deepest.point_b)?,
-        verdict: Verdict::Intersecting(CommonPoint {
-            point: v(common.point)?,
-        }),
+        normal: pose_a.transform_vector(n),
+        point_a: pose_a.transform_point(pa),
+        point_b: pose_a.transform_point(pb),
+        verdict: common,
         tolerance: tol,
         depth_lower: depth,
         depth_upper: depth,
-    })
+    };
+    let ok = out.depth.is_finite() && out.point_a.is_finite() && out.point_b.is_finite();
+    ok.then_some(out)
+}
+
+/// Alternating projections between box A `[-ha, ha]` and box B `[-hb, hb]` placed by
+/// `pose_ab`, from `x`: a point of one box within `slack` of the other, or `None` after
+/// `rounds` rounds.
+fn box_touch_point<V: Vector>(
+    ha: V,
+    hb: V,
+    pose_ab: &Pose<V>,
+    mut x: V,
+    slack: f64,
+    rounds: usize,
+) -> Option<V> {
+    for _ in 0..rounds {
+        x = clamp_box(x, ha);
+        let local = pose_ab.inverse_transform_point(x);
+        let in_b = clamp_box(local, hb);
+        if (in_b - local).length() <= slack {
+            return Some(x);
+        }
+        x = pose_ab.transform_point(in_b);
+        if (clamp_box(x, ha) - x).length() <= slack {
+            return Some(x);
+        }
+    }
+    None
 }
 
 /// A's local x axis expressed in the working frame.

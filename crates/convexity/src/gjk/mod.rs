@@ -40,7 +40,6 @@ pub mod batch;
 pub mod certificate;
 pub mod chung_wang;
 pub mod closed_form;
-pub mod compound;
 pub mod epa;
 pub mod minkowski;
 pub mod simplex;
@@ -663,6 +662,23 @@ where
     if let Some(i) = closed_form::intersects(a, pose_a, b, pose_b, opts) {
         return i;
     }
+    gjk_intersects(a, pose_a, b, pose_b, opts, cache)
+}
+
+/// [`intersects`] without the closed forms: GJK itself (the closed forms' own fallback).
+pub(crate) fn gjk_intersects<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+    cache: Option<&mut Cache<V>>,
+) -> Intersection<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
     let r = run(&mink, opts, cache.as_deref(), Mode::Boolean);
     if let Some(c) = cache {

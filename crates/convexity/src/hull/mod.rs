@@ -227,7 +227,7 @@ pub struct ConvexPolyhedron {
     he_edge: Vec<usize>,
     far: Vec<(DVec3, usize)>,
     /// The SAT's pruning constants (`None` below three dimensions).
-    prune: Option<crate::polytope::sat3d::PruneData>,
+    prune: Option<PruneData>,
     /// The vertices as a `Points` for the four-lane linear scan (`None` only for the empty
     /// placeholder that an impossible `cuboid` failure would return).
     scan: Option<Points<DVec3>>,
@@ -236,6 +236,57 @@ pub struct ConvexPolyhedron {
     /// 3 for a solid; 2, 1, 0 for the lower-dimensional forms of
     /// [`ConvexPolyhedron::from_points_any`].
     dim: u8,
+}
+
+/// Constants of a solid that let the SAT ([`crate::polytope::sat3d`]) skip axes without support
+/// calls: a centre `c` (the vertex mean), a ball about it inside every face plane (`r_in`), one
+/// holding every vertex (`r_out`), and the smallest cosine between the two face normals of an
+/// edge. They bound the separation along any unit axis: `c·n − r_out ≤ min_y n·y ≤ c·n − r_in`
+/// (the left side holds for the vertices, the right for the face planes, which a hull's
+/// vertices satisfy to within its thick-plane tolerance, far below the touch tolerance the SAT
+/// adds as slack). [`ConvexPolyhedron`] computes them once when it is built.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PruneData {
+    /// The vertex mean (local frame).
+    pub centre: DVec3,
+    /// Distance from the centre to the nearest face plane.
+    pub r_in: f64,
+    /// Distance from the centre to the farthest vertex.
+    pub r_out: f64,
+    /// `min n1·n2` over the edges (normals of the two faces of the edge); 1 without edges.
+    pub edge_cos_min: f64,
+}
+
+impl PruneData {
+    /// The constants from a solid's vertices, face planes `(n, d)` (`n·x ≤ d` inside) and the
+    /// two face normals of each edge, O(V + F + E). `None` without vertices or faces, or when
+    /// the vertex mean lies outside a face plane (a topology the bounds cannot trust).
+    pub fn from_parts(
+        vertices: &[DVec3],
+        planes: impl Iterator<Item = (DVec3, f64)>,
+        edge_normals: impl Iterator<Item = (DVec3, DVec3)>,
+    ) -> Option<PruneData> {
+        if vertices.is_empty() {
+            return None;
+        }
+        let c = vertices.iter().copied().sum::<DVec3>() / vertices.len() as f64;
+        let r_out = vertices
+            .iter()
+            .map(|v| (*v - c).length_squared())
+            .fold(0.0, f64::max)
+            .sqrt();
+        let r_in = planes
+            .map(|(n, d)| d - n.dot(c))
+            .fold(f64::INFINITY, f64::min);
+        let edge_cos_min = edge_normals.map(|(n1, n2)| n1.dot(n2)).fold(1.0, f64::min);
+        let ok = r_in >= 0.0 && r_in.is_finite() && r_out.is_finite() && edge_cos_min.is_finite();
+        ok.then_some(PruneData {
+            centre: c,
+            r_in,
+            r_out,
+            edge_cos_min,
+        })
+    }
 }
 
 /// The face index of the half-edges of a segment (a wire with no faces).
@@ -588,7 +639,7 @@ impl ConvexPolyhedron {
             dim: 3,
         };
         poly.far = hill_climb::far_starts(&poly);
-        poly.prune = crate::polytope::sat3d::PruneData::of(&poly);
+        poly.prune = poly.compute_prune_data();
         Some(poly)
     }
 
@@ -716,7 +767,7 @@ impl ConvexPolyhedron {
             dim,
         };
         p.far = hill_climb::far_starts(&p);
-        p.prune = crate::polytope::sat3d::PruneData::of(&p);
+        p.prune = p.compute_prune_data();
         p
     }
 
@@ -1174,8 +1225,25 @@ impl ConvexPolyhedron {
     }
 
     /// The SAT's pruning constants, computed once at construction.
-    pub(crate) fn cached_prune_data(&self) -> Option<crate::polytope::sat3d::PruneData> {
+    pub(crate) fn cached_prune_data(&self) -> Option<PruneData> {
         self.prune
+    }
+
+    fn compute_prune_data(&self) -> Option<PruneData> {
+        if self.dim != 3 {
+            return None;
+        }
+        PruneData::from_parts(
+            &self.vertices,
+            self.face_normal
+                .iter()
+                .copied()
+                .zip(self.face_offset.iter().copied()),
+            (0..self.num_edges()).map(|e| {
+                let (f1, f2) = self.edge_faces(e);
+                (self.face_plane(f1).0, self.face_plane(f2).0)
+            }),
+        )
     }
 
     /// Hill climbing started from the precomputed far start best aligned with `dir`.

@@ -78,6 +78,7 @@
 
 use crate::gjk;
 use crate::gjk::minkowski::MinkowskiDifference;
+pub use crate::hull::PruneData;
 use crate::math::pose::Pose3;
 use crate::polytope::manifold::{
     clip_to_reference, face_contacts, segment_closest_points, ContactPoint, Feature, Manifold,
@@ -166,10 +167,10 @@ pub trait Faceted {
     fn face_edges(&self, _f: usize, _out: &mut Vec<usize>) -> bool {
         false
     }
-    /// The pruning constants ([`PruneData::of`], computed per call by default; shapes that
+    /// The pruning constants ([`prune_data_of`], computed per call by default; shapes that
     /// cache them return the cached value).
     fn prune_data(&self) -> Option<PruneData> {
-        PruneData::of(self)
+        prune_data_of(self)
     }
 }
 
@@ -240,63 +241,23 @@ struct Best {
     feature: Feature,
 }
 
-/// Constants of a solid that let [`sat`] skip axes without support calls (see `Prune`): a
-/// centre `c` (the vertex mean), a ball about it inside every face plane (`r_in`), one holding
-/// every vertex (`r_out`), and the smallest cosine between the two face normals of an edge.
-/// They bound the separation along any unit axis: `c·n − r_out ≤ min_y n·y ≤ c·n − r_in`
-/// (the left side holds for the vertices, the right for the face planes, which a hull's
-/// vertices satisfy to within its thick-plane tolerance, far below the touch tolerance the
-/// SAT adds as slack). [`crate::hull::ConvexPolyhedron`] computes them once when it is built.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PruneData {
-    /// The vertex mean (local frame).
-    pub centre: DVec3,
-    /// Distance from the centre to the nearest face plane.
-    pub r_in: f64,
-    /// Distance from the centre to the farthest vertex.
-    pub r_out: f64,
-    /// `min n1·n2` over the edges (normals of the two faces of the edge); 1 without edges.
-    pub edge_cos_min: f64,
-}
-
-impl PruneData {
-    /// The constants of a solid, O(V + F + E); `None` for a lower-dimensional shape, one
-    /// without faces, or one whose vertex mean lies outside a face plane (a topology the
-    /// bounds cannot trust).
-    pub fn of<P: Faceted + ?Sized>(p: &P) -> Option<PruneData> {
-        let nv = p.num_vertices();
-        if nv == 0 || p.num_faces() == 0 || p.dimension() < 3 {
-            return None;
-        }
-        let mut c = DVec3::ZERO;
-        for v in 0..nv {
-            c += p.vertex(v)?;
-        }
-        c /= nv as f64;
-        let mut r2: f64 = 0.0;
-        for v in 0..nv {
-            r2 = r2.max((p.vertex(v)? - c).length_squared());
-        }
-        let r_in = (0..p.num_faces())
-            .map(|f| {
-                let (n, d) = p.face_plane(f);
-                d - n.dot(c)
-            })
-            .fold(f64::INFINITY, f64::min);
-        let edge_cos_min = (0..p.num_edges())
-            .map(|e| {
-                let (f1, f2) = p.edge_faces(e);
-                p.face_plane(f1).0.dot(p.face_plane(f2).0)
-            })
-            .fold(1.0, f64::min);
-        let r_out = r2.sqrt();
-        (r_in >= 0.0 && r_out.is_finite() && edge_cos_min.is_finite()).then_some(PruneData {
-            centre: c,
-            r_in,
-            r_out,
-            edge_cos_min,
-        })
+/// The pruning constants of any [`Faceted`] solid ([`PruneData::from_parts`] over its
+/// vertices, face planes and edges), O(V + F + E); `None` below three dimensions.
+pub fn prune_data_of<P: Faceted + ?Sized>(p: &P) -> Option<PruneData> {
+    if p.dimension() < 3 {
+        return None;
     }
+    let vertices: Vec<DVec3> = (0..p.num_vertices())
+        .map(|v| p.vertex(v))
+        .collect::<Option<_>>()?;
+    PruneData::from_parts(
+        &vertices,
+        (0..p.num_faces()).map(|f| p.face_plane(f)),
+        (0..p.num_edges()).map(|e| {
+            let (f1, f2) = p.edge_faces(e);
+            (p.face_plane(f1).0, p.face_plane(f2).0)
+        }),
+    )
 }
 
 /// A shape's [`PruneData`] with the centre in A's frame.

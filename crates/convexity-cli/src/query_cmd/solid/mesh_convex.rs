@@ -6,8 +6,8 @@
 use super::coords;
 use crate::output::{Answer, Certificate, ElementAxis};
 use convexity::gjk::certificate::tolerance_for;
-use convexity::gjk::compound::{self, support_box};
 use convexity::gjk::Options;
+use convexity::polytope::compound::{self, support_box};
 use convexity::primitives::mesh::{MeshLocation, TriMesh};
 use convexity::query::Method;
 use convexity::{verify, DVec3, Pose3, Shape3, SupportMap, Triangle, Verdict};
