@@ -832,9 +832,9 @@ where
             best = (s, if t.dot(l) < 0.0 { -l } else { l }, edges);
         }
     };
-    for i in 0..3 {
+    for (i, col) in cols.iter().enumerate() {
         offer(unit::<V>(i), None);
-        offer(cols[i], None);
+        offer(*col, None);
     }
     for i in 0..3 {
         for (j, col) in cols.iter().enumerate() {
