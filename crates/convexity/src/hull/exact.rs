@@ -291,28 +291,7 @@ impl Exact<'_> {
     }
 
     fn into_mesh(self) -> TriMesh {
-        let mut new_id = vec![NONE; self.tris.len()];
-        let mut tris = Vec::new();
-        for (t, tri) in self.tris.iter().enumerate() {
-            if self.alive[t] {
-                new_id[t] = tris.len() as u32;
-                tris.push(*tri);
-            }
-        }
-        let mut twin = vec![NONE; 3 * tris.len()];
-        for (t, &id) in new_id.iter().enumerate() {
-            if id == NONE {
-                continue;
-            }
-            for e in 0..3 {
-                let tw = self.twin[3 * t + e] as usize;
-                let g = new_id.get(tw / 3).copied().unwrap_or(NONE);
-                if g != NONE {
-                    twin[3 * id as usize + e] = 3 * g + (tw % 3) as u32;
-                }
-            }
-        }
-        TriMesh { tris, twin }
+        TriMesh::from_alive(&self.tris, &self.alive, &self.twin)
     }
 }
 

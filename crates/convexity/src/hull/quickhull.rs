@@ -66,6 +66,36 @@ pub(super) struct TriMesh {
     pub twin: Vec<u32>,
 }
 
+impl TriMesh {
+    /// The live triangles of a builder (`alive[t]`), renumbered densely, with each twin
+    /// half-edge index (`3·triangle + edge`) mapped to the new numbering (`NONE` where the twin
+    /// is not alive).
+    pub(super) fn from_alive(all: &[[u32; 3]], alive: &[bool], all_twin: &[u32]) -> TriMesh {
+        let mut new_id = vec![NONE; all.len()];
+        let mut tris = Vec::new();
+        for (t, tri) in all.iter().enumerate() {
+            if alive.get(t).copied().unwrap_or(false) {
+                new_id[t] = tris.len() as u32;
+                tris.push(*tri);
+            }
+        }
+        let mut twin = vec![NONE; 3 * tris.len()];
+        for (t, &id) in new_id.iter().enumerate() {
+            if id == NONE {
+                continue;
+            }
+            for e in 0..3 {
+                let tw = all_twin.get(3 * t + e).copied().unwrap_or(NONE) as usize;
+                let g = new_id.get(tw / 3).copied().unwrap_or(NONE);
+                if g != NONE {
+                    twin[3 * id as usize + e] = 3 * g + (tw % 3) as u32;
+                }
+            }
+        }
+        TriMesh { tris, twin }
+    }
+}
+
 #[inline]
 fn plane_of(q: &[DVec3], t: [u32; 3]) -> (DVec3, f64) {
     let a = q[t[0] as usize];
@@ -627,30 +657,7 @@ impl Builder<'_> {
     }
 
     fn into_mesh(self) -> TriMesh {
-        let mut new_id = vec![NONE; self.tris.len()];
-        let mut tris = Vec::new();
-        for (t, tri) in self.tris.iter().enumerate() {
-            if self.alive[t] {
-                new_id[t] = tris.len() as u32;
-                tris.push(*tri);
-            }
-        }
-        let mut twin = vec![NONE; 3 * tris.len()];
-        for (t, tri_id) in new_id.iter().enumerate() {
-            if *tri_id == NONE {
-                continue;
-            }
-            for e in 0..3 {
-                let tw = self.twin[3 * t + e] as usize;
-                let g = new_id.get(tw / 3).copied().unwrap_or(NONE);
-                twin[3 * *tri_id as usize + e] = if g == NONE {
-                    NONE
-                } else {
-                    3 * g + (tw % 3) as u32
-                };
-            }
-        }
-        TriMesh { tris, twin }
+        TriMesh::from_alive(&self.tris, &self.alive, &self.twin)
     }
 }
 
