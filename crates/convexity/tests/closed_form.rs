@@ -1136,3 +1136,48 @@ fn agrees_with_parry_on_primitive_pairs() {
     }
     assert!(compared > 3900, "{compared}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Regressions found by the `closed_forms` fuzz target (fuzz/fuzz_targets/closed_forms.rs)
+// ---------------------------------------------------------------------------------------
+
+/// A circle against a polygon of zero area (coincident or collinear vertices, which
+/// `ConvexPolygon::new` accepts): the edge test `det ≥ 0` holds on every edge for any point of
+/// the polygon's line (any point at all when the vertices coincide), so the closed form called
+/// the circle's centre inside and answered distance 0 for pairs 0.116 and 2.5 apart.
+#[test]
+fn fuzz_circle_off_a_zero_area_polygon_is_not_inside_it() {
+    let opts = gjk::Options::default();
+    let p = |x: f64, y: f64, angle: f64| Pose2::from_angle([x, y], angle).unwrap();
+    // The fuzz case: four coincident vertices, a zero-radius circle 0.116 away.
+    let x = 0.06998283360036621;
+    let dot = ConvexPolygon::new(&[DVec2::new(x, 0.0); 4]).unwrap();
+    let (cos, sin) = (-0.9982947757947531f64, 0.058374143427580086f64);
+    let angle = sin.atan2(cos);
+    let pa = p(-0.0, -0.0, angle);
+    let pb = p(-0.10647425040054931, -0.10647425040054931, angle);
+    let point = Ball::<DVec2>::new(0.0).unwrap();
+    let d = gjk::distance(&dot, &pa, &point, &pb, &opts, None);
+    let g = gjk::distance(&NoHook(dot.clone()), &pa, &NoHook(point), &pb, &opts, None);
+    let exact = (pb.translation() - pa.transform_point(DVec2::new(x, 0.0))).length();
+    assert!((g.distance - exact).abs() < 1e-12, "GJK {g:?}");
+    assert!((d.distance - exact).abs() < 1e-12, "closed form {d:?}");
+    assert_eq!(d.intersecting(), Some(false));
+    verify(&dot, &pa, &point, &pb, &d.verdict, 1e-12).unwrap();
+    // Three collinear vertices: a circle on the line beyond the end is 2.5 away, one on the
+    // segment touches it.
+    let line = ConvexPolygon::new(&[
+        DVec2::new(0.0, 0.0),
+        DVec2::new(1.0, 0.0),
+        DVec2::new(2.0, 0.0),
+    ])
+    .unwrap();
+    let c = Ball::<DVec2>::new(0.5).unwrap();
+    let d = gjk::distance(&line, &p(0.0, 0.0, 0.0), &c, &p(5.0, 0.0, 0.0), &opts, None);
+    assert!((d.distance - 2.5).abs() < 1e-15, "{d:?}");
+    assert_eq!(d.intersecting(), Some(false));
+    let d = gjk::distance(&line, &p(0.0, 0.0, 0.0), &c, &p(1.5, 0.0, 0.0), &opts, None);
+    assert_eq!(d.distance, 0.0);
+    assert_eq!(d.intersecting(), Some(true));
+    verify(&line, &p(0.0, 0.0, 0.0), &c, &p(1.5, 0.0, 0.0), &d.verdict, 1e-12).unwrap();
+}

@@ -526,15 +526,21 @@ fn point_triangle<V: Vector>(p: V, v: [V; 3]) -> V {
 }
 
 /// The point of a convex polygon (2D, counter-clockwise, non-empty) closest to `p`: `p` itself
-/// when no edge has it strictly on its outer side, else the nearest boundary point.
+/// when no edge has it strictly on its outer side and some edge has it strictly on its inner
+/// side, else the nearest boundary point. (A polygon of zero area — coincident or collinear
+/// vertices — has every point of its line on no edge's outer side; the strict test sends those
+/// points to the nearest-edge scan.)
 fn point_polygon<V: Vector>(p: V, vs: &[V]) -> V {
     let n = vs.len();
     if n >= 3 {
-        let inside = (0..n).all(|i| {
+        let (mut outer, mut inner) = (false, false);
+        for i in 0..n {
             let (u, w) = (vs[i], vs[(i + 1) % n]);
-            V::det(&[w - u, p - u]) >= 0.0
-        });
-        if inside {
+            let d = V::det(&[w - u, p - u]);
+            outer |= d < 0.0;
+            inner |= d > 0.0;
+        }
+        if inner && !outer {
             return p;
         }
     }
