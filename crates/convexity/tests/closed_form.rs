@@ -1179,5 +1179,13 @@ fn fuzz_circle_off_a_zero_area_polygon_is_not_inside_it() {
     let d = gjk::distance(&line, &p(0.0, 0.0, 0.0), &c, &p(1.5, 0.0, 0.0), &opts, None);
     assert_eq!(d.distance, 0.0);
     assert_eq!(d.intersecting(), Some(true));
-    verify(&line, &p(0.0, 0.0, 0.0), &c, &p(1.5, 0.0, 0.0), &d.verdict, 1e-12).unwrap();
+    verify(
+        &line,
+        &p(0.0, 0.0, 0.0),
+        &c,
+        &p(1.5, 0.0, 0.0),
+        &d.verdict,
+        1e-12,
+    )
+    .unwrap();
 }
