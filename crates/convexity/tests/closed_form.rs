@@ -1189,3 +1189,42 @@ fn fuzz_circle_off_a_zero_area_polygon_is_not_inside_it() {
     )
     .unwrap();
 }
+
+/// A point on the line of a collinear triangle `a, a + d, a + 2d`, between the second and third
+/// vertices: every Voronoi test of Ericson's point–triangle routine fails by a rounding hair
+/// and the face weights `va, vb, vc` are rounding noise of `|ab × ac|² = 0`; they picked the
+/// middle vertex, 0.264 away, and the closed form called the pair separated while it touches.
+#[test]
+fn fuzz_point_on_a_collinear_triangle_touches_it() {
+    let opts = gjk::Options::default();
+    let tri = Triangle::new(
+        v3(-4.739592060928936, 2.206472325961627, -4.510657766699824),
+        v3(-2.1690287503337795, 4.03715957760415, -11.834193875460294),
+        v3(0.4015345602613767, 5.867846829246673, -19.15772998422076),
+    )
+    .unwrap();
+    let point = Ball::<DVec3>::new(0.0).unwrap();
+    let pa = Pose3::IDENTITY;
+    let pb = at(-2.0839285008977164, 4.097765726113337, -12.076644527051211);
+    let d = gjk::distance(&tri, &pa, &point, &pb, &opts, None);
+    let g = gjk::distance(&NoHook(tri.clone()), &pa, &NoHook(point), &pb, &opts, None);
+    assert!(g.distance < 1e-12, "GJK {g:?}");
+    assert!(d.distance <= d.tolerance, "closed form {d:?}");
+    assert_eq!(d.intersecting(), Some(true), "{d:?}");
+    verify(
+        &tri,
+        &pa,
+        &point,
+        &pb,
+        &d.verdict,
+        tolerance_for(&tri, &pa, &point, &pb),
+    )
+    .unwrap();
+    // The same point pushed 0.01 off the line: separated by 0.01 (the nearest edge's answer).
+    let off = v3(0.0, 1.0, 0.0).cross(v3(2.57, 1.83, -7.32)).normalize() * 0.01;
+    let pb = Pose3::new(pb.translation() + off, pb.rotation()).unwrap();
+    let d = gjk::distance(&tri, &pa, &point, &pb, &opts, None);
+    let g = gjk::distance(&NoHook(tri.clone()), &pa, &NoHook(point), &pb, &opts, None);
+    assert!((d.distance - g.distance).abs() < 1e-12, "{d:?} vs {g:?}");
+    assert!((d.distance - 0.01).abs() < 1e-4, "{d:?}");
+}

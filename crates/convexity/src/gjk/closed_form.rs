@@ -504,25 +504,45 @@ fn point_triangle<V: Vector>(p: V, v: [V; 3]) -> V {
         return b + (c - b) * (e1 / (e1 + e2));
     }
     let sum = va + vb + vc;
+    let edges = || {
+        [
+            point_segment(p, a, b),
+            point_segment(p, b, c),
+            point_segment(p, c, a),
+        ]
+    };
     if sum > 0.0 && va >= 0.0 && vb >= 0.0 && vc >= 0.0 {
         let q = a + ab * (vb / sum) + ac * (vc / sum);
         if q.is_finite() {
-            return q;
+            // `sum` is |ab × ac|², independent of p; each `v` is a difference of products
+            // whose rounding is about ε·(|x·y| + |z·w|). When `sum` is not well above that
+            // (a collinear or very thin triangle) the weights are rounding noise: `q` is still
+            // a point of the triangle, but maybe not the closest, so the edges compete too.
+            let noise = (d1 * d4).abs() + (d3 * d2).abs();
+            let noise = noise.max((d5 * d2).abs() + (d1 * d6).abs());
+            let noise = noise.max((d3 * d6).abs() + (d5 * d4).abs());
+            if sum > 1e-3 * noise {
+                return q;
+            }
+            return nearest(p, q, edges());
         }
     }
     // Degenerate (collinear or coincident vertices, or rounding put p in no region).
-    [
-        point_segment(p, a, b),
-        point_segment(p, b, c),
-        point_segment(p, c, a),
-    ]
-    .into_iter()
-    .min_by(|x, y| {
-        (*x - p)
-            .length_squared()
-            .total_cmp(&(*y - p).length_squared())
-    })
-    .unwrap_or(a)
+    let e = edges();
+    nearest(p, e[0], e)
+}
+
+/// The candidate nearest to `p` among `first` and `rest` (the first on ties).
+#[inline]
+fn nearest<V: Vector>(p: V, first: V, rest: [V; 3]) -> V {
+    let mut best = (first, (first - p).length_squared());
+    for x in rest {
+        let d = (x - p).length_squared();
+        if d < best.1 {
+            best = (x, d);
+        }
+    }
+    best.0
 }
 
 /// The point of a convex polygon (2D, counter-clockwise, non-empty) closest to `p`: `p` itself
