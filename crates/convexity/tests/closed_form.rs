@@ -1228,3 +1228,64 @@ fn fuzz_point_on_a_collinear_triangle_touches_it() {
     assert!((d.distance - g.distance).abs() < 1e-12, "{d:?} vs {g:?}");
     assert!((d.distance - 0.01).abs() < 1e-4, "{d:?}");
 }
+
+/// A point 1.07e-5 from a thin triangle (vertices within 1e-4 of a line, sinθ ≈ 1e-3), over
+/// its face: the barycentric weights carry an error of ε/sin²θ, which tilted the closest-point
+/// direction by 1.4e-5 rad, so the projections on the reported normal overlapped by −9.34e-6
+/// against a depth of −1.07e-5. The face point is now the projection on the plane and the
+/// normal the face normal.
+#[test]
+fn fuzz_point_over_a_thin_triangle_gets_the_face_normal() {
+    let tri = Triangle::new(
+        v3(
+            0.08212040347941324,
+            0.08209727626459144,
+            0.08212329438126596,
+        ),
+        v3(
+            -0.09460620858132955,
+            -0.09466402661838404,
+            -0.09472762645914397,
+        ),
+        v3(
+            -0.09472762645914397,
+            -0.09472762645914397,
+            -0.09472762645914397,
+        ),
+    )
+    .unwrap();
+    let point = Ball::<DVec3>::new(0.0).unwrap();
+    let t = v3(0.4854352635996033, -0.3463035019455253, 1.0);
+    let pa = Pose3::new(t, DQuat::IDENTITY).unwrap();
+    let q = DQuat::from_xyzw(
+        0.30009002631500287,
+        -0.5507407061120084,
+        -0.5507407061120084,
+        -0.5507407061120084,
+    );
+    let pb = Pose3::new(t, q.normalize()).unwrap();
+    let opts = gjk::Options::default();
+    let g = gjk::distance(&NoHook(tri.clone()), &pa, &NoHook(point), &pb, &opts, None);
+    let d = gjk::distance(&tri, &pa, &point, &pb, &opts, None);
+    assert_eq!(d.iterations, 1, "closed form {d:?}");
+    assert!((d.distance - g.distance).abs() < 1e-13, "{d:?} vs {g:?}");
+    assert!((d.normal - g.normal).length() < 1e-9, "{d:?} vs {g:?}");
+    let mut ctx = epa::Context::new();
+    let p = epa::penetration(&tri, &pa, &point, &pb, &epa::Options::default(), &mut ctx);
+    let tol = tolerance_for(&tri, &pa, &point, &pb);
+    assert!((p.depth + g.distance).abs() < 1e-13, "{p:?}");
+    // The projections on the normal are apart by exactly the distance: the normal is the
+    // closest-point direction.
+    let n = p.normal;
+    let overlap = h(&tri, &pa, n) + h(&point, &pb, -n);
+    assert!(
+        (overlap - p.depth).abs() <= tol,
+        "overlap {overlap} vs depth {}",
+        p.depth
+    );
+    assert!(
+        (p.point_b + n * p.depth - p.point_a).length() <= tol,
+        "{p:?}"
+    );
+    verify(&tri, &pa, &point, &pb, &p.verdict, tol).unwrap();
+}
