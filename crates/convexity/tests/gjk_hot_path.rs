@@ -107,3 +107,69 @@ fn boolean_verdict_matches_distance_verdict() {
     }
     assert!(both[0] > 500 && both[1] > 500, "{both:?}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Regressions found by the `closed_forms` fuzz target (fuzz/fuzz_targets/closed_forms.rs)
+// ---------------------------------------------------------------------------------------
+
+/// A triangle against a segment 3e-10 long (GJK: no closed form for the pair). GJK's common
+/// point lay 4.2e-9 outside the segment, ten times the verification tolerance.
+#[test]
+fn fuzz_triangle_against_a_near_point_segment_common_point_verifies() {
+    let tri = Triangle::new(
+        DVec3::new(
+            -0.28885591318444276,
+            -0.003495380024648075,
+            -0.1346007816048911,
+        ),
+        DVec3::new(
+            -0.2860966346277849,
+            -0.020306703371442286,
+            -0.15678079709547016,
+        ),
+        DVec3::new(
+            0.21520168845320753,
+            -0.24355261445388407,
+            -0.24355261445388407,
+        ),
+    )
+    .unwrap();
+    let seg = Segment::new(
+        DVec3::new(
+            -0.26038062283737023,
+            -0.26038062283737023,
+            -0.26038062283737023,
+        ),
+        DVec3::new(
+            -0.26038062309775084,
+            -0.26038062314614663,
+            -0.26038062314619376,
+        ),
+    )
+    .unwrap();
+    let qa = DQuat::from_xyzw(
+        -0.5188810191453844,
+        -0.5191979172409004,
+        -0.5191979172409004,
+        -0.43775510669330814,
+    );
+    let pa = Pose3::new(DVec3::ZERO, qa.normalize()).unwrap();
+    let qb = DQuat::from_xyzw(0.0, 0.7071067811865476, 0.0, -0.7071067811865475);
+    let pb = Pose3::new(
+        DVec3::new(
+            -0.42051978852723215,
+            0.11038047393283823,
+            0.1885698009097534,
+        ),
+        qb.normalize(),
+    )
+    .unwrap();
+    let opts = gjk::Options::default();
+    let tol = gjk::certificate::tolerance_for(&tri, &pa, &seg, &pb);
+    let d = gjk::distance(&tri, &pa, &seg, &pb, &opts, None);
+    eprintln!("{d:?} tol {tol}");
+    verify(&tri, &pa, &seg, &pb, &d.verdict, tol).unwrap();
+    let i = gjk::intersects(&tri, &pa, &seg, &pb, &opts, None);
+    eprintln!("{i:?}");
+    verify(&tri, &pa, &seg, &pb, &i.verdict, tol).unwrap();
+}
