@@ -1207,7 +1207,7 @@ fn fuzz_point_on_a_collinear_triangle_touches_it() {
     let pa = Pose3::IDENTITY;
     let pb = at(-2.0839285008977164, 4.097765726113337, -12.076644527051211);
     let d = gjk::distance(&tri, &pa, &point, &pb, &opts, None);
-    let g = gjk::distance(&NoHook(tri.clone()), &pa, &NoHook(point), &pb, &opts, None);
+    let g = gjk::distance(&NoHook(tri), &pa, &NoHook(point), &pb, &opts, None);
     assert!(g.distance < 1e-12, "GJK {g:?}");
     assert!(d.distance <= d.tolerance, "closed form {d:?}");
     assert_eq!(d.intersecting(), Some(true), "{d:?}");
@@ -1224,7 +1224,7 @@ fn fuzz_point_on_a_collinear_triangle_touches_it() {
     let off = v3(0.0, 1.0, 0.0).cross(v3(2.57, 1.83, -7.32)).normalize() * 0.01;
     let pb = Pose3::new(pb.translation() + off, pb.rotation()).unwrap();
     let d = gjk::distance(&tri, &pa, &point, &pb, &opts, None);
-    let g = gjk::distance(&NoHook(tri.clone()), &pa, &NoHook(point), &pb, &opts, None);
+    let g = gjk::distance(&NoHook(tri), &pa, &NoHook(point), &pb, &opts, None);
     assert!((d.distance - g.distance).abs() < 1e-12, "{d:?} vs {g:?}");
     assert!((d.distance - 0.01).abs() < 1e-4, "{d:?}");
 }
@@ -1265,7 +1265,7 @@ fn fuzz_point_over_a_thin_triangle_gets_the_face_normal() {
     );
     let pb = Pose3::new(t, q.normalize()).unwrap();
     let opts = gjk::Options::default();
-    let g = gjk::distance(&NoHook(tri.clone()), &pa, &NoHook(point), &pb, &opts, None);
+    let g = gjk::distance(&NoHook(tri), &pa, &NoHook(point), &pb, &opts, None);
     let d = gjk::distance(&tri, &pa, &point, &pb, &opts, None);
     assert_eq!(d.iterations, 1, "closed form {d:?}");
     assert!((d.distance - g.distance).abs() < 1e-13, "{d:?} vs {g:?}");
