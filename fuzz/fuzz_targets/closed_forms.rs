@@ -213,9 +213,11 @@ fn h<V: Vector, S: SupportMap<V> + ?Sized>(s: &S, pose: &Pose<V>, n: V) -> f64 {
 }
 
 /// Verdicts may differ only when GJK is undetermined or the signed distance is within a fifth
-/// of the tolerance of the touch threshold.
-fn in_band(lower: f64, tol: f64, gjk_verdict: Option<bool>) -> bool {
-    gjk_verdict.is_none() || (lower - tol).abs() <= 0.2 * tol
+/// of the tolerance of the touch threshold, plus the rounding of the coordinates (`floor`, a
+/// few ε times their magnitude: for zero-size shapes the tolerance is that floor itself, and
+/// the closed form and GJK round differently).
+fn in_band(lower: f64, tol: f64, floor: f64, gjk_verdict: Option<bool>) -> bool {
+    gjk_verdict.is_none() || (lower - tol).abs() <= 0.2 * tol + floor
 }
 
 /// `verify` on a proved verdict (an undetermined one carries no certificate).
@@ -247,6 +249,11 @@ where
     let msg = || format!("{a:?} at {pa:?} vs {b:?} at {pb:?}");
     let scale = a.size() + b.size();
     let vtol = tolerance_for(a, pa, b, pb);
+    let magnitude = pa.translation().length()
+        + pb.translation().length()
+        + a.bounding_radius()
+        + b.bounding_radius();
+    let floor = 8.0 * f64::EPSILON * magnitude;
 
     // Distance.
     let cf = gjk::distance(a, pa, b, pb, &opts, None);
@@ -301,7 +308,7 @@ where
     }
     if cf.intersecting() != g.intersecting() {
         assert!(
-            in_band(cf.lower_bound, cf.tolerance, g.intersecting()),
+            in_band(cf.lower_bound, cf.tolerance, floor, g.intersecting()),
             "closed form {:?} vs GJK {:?}, signed {} tol {}: {}",
             cf.verdict,
             g.verdict,
@@ -334,7 +341,7 @@ where
         // whose distance runs GJK, and GJK's `lower_bound` of an intersecting pair is no
         // signed distance) both certificates must verify and the separating one's gap must be
         // within the tolerances — a verified common point bounds the true distance by `vtol`.
-        let exact_band = closed && in_band(cf.lower_bound, cf.tolerance, gi.intersecting());
+        let exact_band = closed && in_band(cf.lower_bound, cf.tolerance, floor, gi.intersecting());
         let gap = match (ci.verdict, gi.verdict) {
             (Verdict::Separated(s), _) | (_, Verdict::Separated(s)) => s.gap,
             _ => f64::INFINITY,
