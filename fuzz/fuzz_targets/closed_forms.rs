@@ -212,12 +212,21 @@ fn h<V: Vector, S: SupportMap<V> + ?Sized>(s: &S, pose: &Pose<V>, n: V) -> f64 {
     n.dot(pose.transform_point(s.support(pose.inverse_transform_vector(n))))
 }
 
-/// Verdicts may differ only when GJK is undetermined or the signed distance is within a fifth
-/// of the tolerance of the touch threshold, plus the rounding of the coordinates (`floor`, a
-/// few ε times their magnitude: for zero-size shapes the tolerance is that floor itself, and
-/// the closed form and GJK round differently).
-fn in_band(lower: f64, tol: f64, floor: f64, gjk_verdict: Option<bool>) -> bool {
-    gjk_verdict.is_none() || (lower - tol).abs() <= 0.2 * tol + floor
+/// Whether an exact answer (signed distance `lower`, touch tolerance `tol`) may disagree with
+/// GJK's verdict `gjk`: GJK undetermined; GJK intersecting while the exact distance is within
+/// a fifth of the tolerance of the threshold; or GJK separated with a positive gap no larger
+/// than the exact distance while the exact distance is within the tolerance — GJK decides on
+/// its upper bound, which stops anywhere within its duality gap (≤ the tolerance) above the
+/// distance, so it may call a pair at distance in (0, tol] separated, with a valid axis.
+/// `floor`: the coordinates' rounding (a few ε times their magnitude; for zero-size shapes
+/// the tolerance is that floor itself, and the closed form and GJK round differently).
+fn may_differ<V>(lower: f64, tol: f64, floor: f64, gjk: &Verdict<V>) -> bool {
+    let slack = 0.2 * tol + floor;
+    match gjk {
+        Verdict::Undetermined => true,
+        Verdict::Intersecting(_) => (lower - tol).abs() <= slack,
+        Verdict::Separated(s) => lower >= -slack && lower <= tol + slack && s.gap <= lower + slack,
+    }
 }
 
 /// `verify` on a proved verdict (an undetermined one carries no certificate).
@@ -308,7 +317,7 @@ where
     }
     if cf.intersecting() != g.intersecting() {
         assert!(
-            in_band(cf.lower_bound, cf.tolerance, floor, g.intersecting()),
+            may_differ(cf.lower_bound, cf.tolerance, floor, &g.verdict),
             "closed form {:?} vs GJK {:?}, signed {} tol {}: {}",
             cf.verdict,
             g.verdict,
@@ -341,7 +350,7 @@ where
         // whose distance runs GJK, and GJK's `lower_bound` of an intersecting pair is no
         // signed distance) both certificates must verify and the separating one's gap must be
         // within the tolerances — a verified common point bounds the true distance by `vtol`.
-        let exact_band = closed && in_band(cf.lower_bound, cf.tolerance, floor, gi.intersecting());
+        let exact_band = closed && may_differ(cf.lower_bound, cf.tolerance, floor, &gi.verdict);
         let gap = match (ci.verdict, gi.verdict) {
             (Verdict::Separated(s), _) | (_, Verdict::Separated(s)) => s.gap,
             _ => f64::INFINITY,
