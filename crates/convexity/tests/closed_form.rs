@@ -1289,3 +1289,47 @@ fn fuzz_point_over_a_thin_triangle_gets_the_face_normal() {
     );
     verify(&tri, &pa, &point, &pb, &p.verdict, tol).unwrap();
 }
+
+/// A point 2.9e-11 from the long edge of a sliver polygon 0.4 away from the origin: the
+/// closest-point direction `p − q` carried the coordinates' rounding (ε·0.4 over a gap of
+/// 2.9e-11: 3e-6 rad), so the projections on the reported normal overlapped by −2.69e-11
+/// against a depth of −2.94e-11. An edge's closest point now comes with the edge's normal.
+#[test]
+fn fuzz_point_near_a_polygon_edge_gets_the_edge_normal() {
+    let x = 0.40247196154726483;
+    let poly = ConvexPolygon::new(&[
+        DVec2::new(x, -1.5041916516530489e-21),
+        DVec2::new(0.40246869854963857, 2.4729595228300847e-8),
+        DVec2::new(x, 0.0),
+        DVec2::new(x, 0.0),
+        DVec2::new(x, 0.0),
+        DVec2::new(x, 0.0),
+        DVec2::new(x, 0.0),
+        DVec2::new(x, 0.0),
+    ])
+    .unwrap();
+    let point = Ball::<DVec2>::new(0.0).unwrap();
+    let pa = Pose2::from_angle(
+        [-0.0, -0.0],
+        0.058374143427580086f64.atan2(-0.9982947757947531),
+    )
+    .unwrap();
+    let pb = Pose2::from_angle(
+        [-0.40178565660633, 0.023493956037774044],
+        0.05827665193758023f64.atan2(-0.998300471721288),
+    )
+    .unwrap();
+    let mut ctx = epa::Context::new();
+    let p = epa::penetration(&poly, &pa, &point, &pb, &epa::Options::default(), &mut ctx);
+    assert_eq!(p.iterations, 1, "closed form {p:?}");
+    assert!(p.depth < 0.0 && p.depth > -1e-10, "{p:?}");
+    let n = p.normal;
+    let overlap = h(&poly, &pa, n) + h(&point, &pb, -n);
+    let tol = tolerance_for(&poly, &pa, &point, &pb);
+    assert!(
+        (overlap - p.depth).abs() <= tol,
+        "overlap {overlap} vs depth {} (tol {tol})",
+        p.depth
+    );
+    verify(&poly, &pa, &point, &pb, &p.verdict, tol).unwrap();
+}
