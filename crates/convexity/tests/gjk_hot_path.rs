@@ -174,3 +174,66 @@ fn fuzz_triangle_against_a_near_point_segment_common_point_verifies() {
     eprintln!("{i:?}");
     verify(&tri, &pa, &seg, &pb, &i.verdict, tol).unwrap();
 }
+
+/// OPEN (not fixed in this session): a segment against a capsule of radius 0 whose segment is
+/// 1.7e-10 long, touching. `gjk::distance` answers in closed form and its common point
+/// verifies; `epa::penetration` declines the closed form (cores within a hair) and runs GJK,
+/// whose final simplex weights put the two witnesses 1.1e-8 apart while its upper bound says
+/// 2.6e-11 — the common point (their midpoint) lies 5.8e-9 outside B, twenty times the
+/// verification tolerance. Pre-existing: the code before this session's simplex change gives
+/// 6.6e-9. Found by the `closed_forms` fuzz target (fuzz/README.md, 2026-11-26).
+#[test]
+#[ignore = "open finding: GJK witnesses inconsistent with its upper bound on a near-point capsule"]
+fn fuzz_segment_against_a_near_point_capsule_penetration_common_point_verifies() {
+    let seg = Segment::new(
+        DVec3::new(
+            -0.1539826047150378,
+            -0.41662088960097654,
+            -0.1422392614633402,
+        ),
+        DVec3::new(
+            0.23122682536049444,
+            -0.6495635919737545,
+            -0.41662088960097654,
+        ),
+    )
+    .unwrap();
+    let cap = Capsule::new(
+        DVec3::new(
+            -0.09845974832253354,
+            -0.09124597737134901,
+            -0.06052652370929465,
+        ),
+        DVec3::new(
+            -0.09845974842235501,
+            -0.09124597747117048,
+            -0.06052652380911612,
+        ),
+        0.0,
+    )
+    .unwrap();
+    let pa = Pose3::IDENTITY;
+    let pb = Pose3::new(
+        DVec3::new(
+            0.09567218497659025,
+            -0.4168051285537058,
+            -0.1894077690232827,
+        ),
+        DQuat::IDENTITY,
+    )
+    .unwrap();
+    let tol = gjk::certificate::tolerance_for(&seg, &pa, &cap, &pb);
+    let d = gjk::distance(&seg, &pa, &cap, &pb, &gjk::Options::default(), None);
+    verify(&seg, &pa, &cap, &pb, &d.verdict, tol).unwrap();
+    let mut ctx = gjk::epa::Context::new();
+    let p = gjk::epa::penetration(
+        &seg,
+        &pa,
+        &cap,
+        &pb,
+        &gjk::epa::Options::default(),
+        &mut ctx,
+    );
+    assert_eq!(p.verdict.intersecting(), Some(true), "{p:?}");
+    verify(&seg, &pa, &cap, &pb, &p.verdict, tol).unwrap();
+}
