@@ -175,15 +175,14 @@ fn fuzz_triangle_against_a_near_point_segment_common_point_verifies() {
     verify(&tri, &pa, &seg, &pb, &i.verdict, tol).unwrap();
 }
 
-/// OPEN (not fixed in this session): a segment against a capsule of radius 0 whose segment is
-/// 1.7e-10 long, touching. `gjk::distance` answers in closed form and its common point
-/// verifies; `epa::penetration` declines the closed form (cores within a hair) and runs GJK,
-/// whose final simplex weights put the two witnesses 1.1e-8 apart while its upper bound says
-/// 2.6e-11 — the common point (their midpoint) lies 5.8e-9 outside B, twenty times the
-/// verification tolerance. Pre-existing: the code before this session's simplex change gives
-/// 6.6e-9. Found by the `closed_forms` fuzz target (fuzz/README.md, 2026-11-26).
+/// A segment against a capsule of radius 0 whose segment is 1.7e-10 long, touching.
+/// `gjk::distance` answers in closed form; `epa::penetration` declines it (cores within a hair)
+/// and runs GJK, whose last simplex is a sliver of the Minkowski difference with the origin's
+/// projection a hair outside it: the weight −3.1e-8 of a vertex 0.2 from the origin, clamped
+/// to 0 and renormalised, put the witnesses 1.1e-8 apart while the upper bound said 2.6e-11,
+/// and the common point 5.8e-9 outside B (6.6e-9 with the sub-area weights before). The
+/// robust triangle solve now answers from the edges opposite a negative weight.
 #[test]
-#[ignore = "open finding: GJK witnesses inconsistent with its upper bound on a near-point capsule"]
 fn fuzz_segment_against_a_near_point_capsule_penetration_common_point_verifies() {
     let seg = Segment::new(
         DVec3::new(

@@ -453,18 +453,29 @@ fn triangle<V: Vector>(ws: &[V; 4], i: usize, j: usize, k: usize) -> Sol<V> {
             .zip(V::plane_normal(e1, d))
             .map(|(se, te)| (se.dot(n) / nn, te.dot(n) / nn))
             .filter(|(s, t)| s.is_finite() && t.is_finite());
-        let mut w3 = [0.0; 3];
-        match weights {
-            Some((s, t)) => {
-                w3[(far + 1) % 3] = s.max(0.0);
-                w3[(far + 2) % 3] = t.max(0.0);
-                w3[far] = (1.0 - s - t).max(0.0);
+        let mut w3 = area;
+        if let Some((s, t)) = weights {
+            w3[(far + 1) % 3] = s;
+            w3[(far + 2) % 3] = t;
+            w3[far] = 1.0 - s - t;
+            if w3.iter().any(|&x| x < 0.0) {
+                // The sub-areas called the projection inside, the weights put it a hair
+                // outside (the sub-areas' rounding is the larger). Clamping the negative
+                // weight and renormalising would move the point by that weight times the
+                // vertex's norm, not times the sliver's width (a weight of −3e-8 on a vertex
+                // 0.2 from the origin: witnesses 8e-9 apart; fuzzing found it), so the
+                // closest point is taken on the edges opposite the negative weights.
+                let mut best = Sol::none();
+                for (v, &x) in w3.iter().enumerate() {
+                    if x < 0.0 {
+                        let s = segment(ws, idx[(v + 1) % 3], idx[(v + 2) % 3]);
+                        if s.d2 < best.d2 {
+                            best = s;
+                        }
+                    }
+                }
+                return best;
             }
-            None => w3 = area,
-        }
-        let total = w3[0] + w3[1] + w3[2];
-        if !(total > 0.0) {
-            w3 = area;
         }
         let total = w3[0] + w3[1] + w3[2];
         let mut l = [0.0; 4];
