@@ -773,3 +773,48 @@ fn scalar_rows_report_the_scalar_iterations() {
         assert_eq!(it[i], r.iterations, "row {i}: boolean iterations");
     }
 }
+
+/// A flat 3-point hull against itself at the same place, rotated by 1e-5: the lane run
+/// stopped inside the touch band at distance 1.9e-11 (its origin not enclosed: the Minkowski
+/// difference of two coplanar triangles is flat), the scalar call at 0, so the batch distance
+/// differed from the scalar one by far more than 1e-12 relative. Found by the `batch` fuzz
+/// target; the lane path now declines an intersecting answer whose origin is not enclosed.
+#[test]
+fn fuzz_flat_hull_against_itself_distance_equals_scalar() {
+    let tri = Shape3::Points(
+        Points::new(&[
+            DVec3::new(0.5313356928412329, 0.5356870374608989, 0.5356870374608989),
+            DVec3::new(0.5356870374608989, -0.9969295671454853, -0.9970817120622568),
+            DVec3::new(0.5356870374608989, -0.30561349431898305, 0.5356870374608989),
+        ])
+        .unwrap(),
+    );
+    let shapes = [tri];
+    let q = 0.49998900821088643;
+    let pairs = [Pair3 {
+        a: 0,
+        pose_a: [0.0, 0.0, 0.0, q, q, q, 0.5000329739176034],
+        b: 0,
+        pose_b: [0.0, 0.0, 0.0, 0.5, 0.5, 0.5, 0.5],
+    }];
+    let (o, rep) = run_distance(&shapes, &pairs, &BatchOptions::default());
+    assert_eq!(rep.error_rows, 0);
+    let s = gjk::distance(
+        &shapes[0],
+        &pose(&pairs[0].pose_a),
+        &shapes[0],
+        &pose(&pairs[0].pose_b),
+        &gjk::Options::default(),
+        None,
+    );
+    assert_eq!(kind(&o.v[0]), kind(&s.verdict));
+    assert_eq!(kind(&o.v[0]), Some(true));
+    assert_eq!(o.s[0], s.status);
+    let scale = scale_of(&shapes, &pairs[0]);
+    assert!(
+        (o.d[0] - s.distance).abs() <= 1e-12 * scale,
+        "batch {} vs scalar {}",
+        o.d[0],
+        s.distance
+    );
+}
