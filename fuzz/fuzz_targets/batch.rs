@@ -240,6 +240,7 @@ fn check<V>(
 ) where
     V: BatchSpace + std::fmt::Debug,
     V::Shape: std::fmt::Debug,
+    V::RawPose: std::fmt::Debug,
 {
     let n = pairs.len();
     let opts = BatchOptions::default();
@@ -248,7 +249,11 @@ fn check<V>(
     let n_bad = expect.iter().filter(|e| e.is_some()).count();
     let msg = |i: usize| {
         let p = &pairs[i];
-        format!("row {i}: {:?} vs {:?}", shapes.get(p.a), shapes.get(p.b))
+        format!(
+            "row {i} {p:?}: {:?} vs {:?}",
+            shapes.get(p.a),
+            shapes.get(p.b)
+        )
     };
     let check_error = |i: usize, e: &Option<InputError>, field: &str| {
         let e = e
