@@ -773,3 +773,94 @@ fn scalar_rows_report_the_scalar_iterations() {
         assert_eq!(it[i], r.iterations, "row {i}: boolean iterations");
     }
 }
+
+/// A flat 3-point hull against itself at the same place, rotated by 1e-5: the lane run
+/// stopped inside the touch band at distance 1.9e-11 (its origin not enclosed: the Minkowski
+/// difference of two coplanar triangles is flat), the scalar call at 0, so the batch distance
+/// differed from the scalar one by far more than 1e-12 relative. Found by the `batch` fuzz
+/// target; the lane path now declines an intersecting answer whose origin is not enclosed.
+#[test]
+fn fuzz_flat_hull_against_itself_distance_equals_scalar() {
+    let tri = Shape3::Points(
+        Points::new(&[
+            DVec3::new(0.5313356928412329, 0.5356870374608989, 0.5356870374608989),
+            DVec3::new(0.5356870374608989, -0.9969295671454853, -0.9970817120622568),
+            DVec3::new(0.5356870374608989, -0.30561349431898305, 0.5356870374608989),
+        ])
+        .unwrap(),
+    );
+    let shapes = [tri];
+    let q = 0.49998900821088643;
+    let pairs = [Pair3 {
+        a: 0,
+        pose_a: [0.0, 0.0, 0.0, q, q, q, 0.5000329739176034],
+        b: 0,
+        pose_b: [0.0, 0.0, 0.0, 0.5, 0.5, 0.5, 0.5],
+    }];
+    let (o, rep) = run_distance(&shapes, &pairs, &BatchOptions::default());
+    assert_eq!(rep.error_rows, 0);
+    let s = gjk::distance(
+        &shapes[0],
+        &pose(&pairs[0].pose_a),
+        &shapes[0],
+        &pose(&pairs[0].pose_b),
+        &gjk::Options::default(),
+        None,
+    );
+    assert_eq!(kind(&o.v[0]), kind(&s.verdict));
+    assert_eq!(kind(&o.v[0]), Some(true));
+    assert_eq!(o.s[0], s.status);
+    let scale = scale_of(&shapes, &pairs[0]);
+    assert!(
+        (o.d[0] - s.distance).abs() <= 1e-12 * scale,
+        "batch {} vs scalar {}",
+        o.d[0],
+        s.distance
+    );
+}
+
+/// OPEN (not fixed in this session): a flat 3-point hull against itself rotated by 0.25°,
+/// 3.4e-9 apart. GJK zig-zags between the nearly parallel faces; the lane run closes its
+/// duality gap at 3.3912e-9 while the scalar call stops with an open gap at 3.4125e-9 (both
+/// within the tolerance of the truth, but 9e-12 apart relative to the size, against the
+/// contract's 1e-12). The lane path cannot know where the scalar run would stop; declining
+/// lanes with an open gap does not help (here the lane is the exact one). Found by the
+/// `batch` fuzz target (fuzz/README.md, 2026-11-26).
+#[test]
+#[ignore = "open finding: scalar GJK stops inside its duality gap, the lane run elsewhere"]
+fn fuzz_flat_hulls_zigzag_distance_equals_scalar() {
+    let tri = Shape3::Points(
+        Points::new(&[
+            DVec3::new(0.5358696113610247, 0.5356870374608989, 0.5356870374608989),
+            DVec3::new(0.5356870374608989, -0.9969295671454853, -0.9970817120622568),
+            DVec3::new(0.5356870374608989, 0.5356870374608989, -0.7478379094071277),
+        ])
+        .unwrap(),
+    );
+    let shapes = [tri];
+    let q = 0.5010922563849803;
+    let pairs = [Pair3 {
+        a: 0,
+        pose_a: [0.0, -0.0, 0.0, 0.5, 0.5, 0.5, 0.5],
+        b: 0,
+        pose_b: [0.0, -0.0, 0.0, q, q, q, 0.4967088199066204],
+    }];
+    let (o, _) = run_distance(&shapes, &pairs, &BatchOptions::default());
+    let s = gjk::distance(
+        &shapes[0],
+        &pose(&pairs[0].pose_a),
+        &shapes[0],
+        &pose(&pairs[0].pose_b),
+        &gjk::Options::default(),
+        None,
+    );
+    assert_eq!(kind(&o.v[0]), kind(&s.verdict));
+    assert_eq!(o.s[0], s.status);
+    let scale = scale_of(&shapes, &pairs[0]);
+    assert!(
+        (o.d[0] - s.distance).abs() <= 1e-12 * scale,
+        "batch {} vs scalar {}",
+        o.d[0],
+        s.distance
+    );
+}

@@ -1204,3 +1204,200 @@ fn agrees_with_parry_on_primitive_pairs() {
     }
     assert!(compared > 3900, "{compared}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Regressions found by the `closed_forms` fuzz target (fuzz/fuzz_targets/closed_forms.rs)
+// ---------------------------------------------------------------------------------------
+
+/// A circle against a polygon of zero area (coincident or collinear vertices, which
+/// `ConvexPolygon::new` accepts): the edge test `det ≥ 0` holds on every edge for any point of
+/// the polygon's line (any point at all when the vertices coincide), so the closed form called
+/// the circle's centre inside and answered distance 0 for pairs 0.116 and 2.5 apart.
+#[test]
+fn fuzz_circle_off_a_zero_area_polygon_is_not_inside_it() {
+    let opts = gjk::Options::default();
+    let p = |x: f64, y: f64, angle: f64| Pose2::from_angle([x, y], angle).unwrap();
+    // The fuzz case: four coincident vertices, a zero-radius circle 0.116 away.
+    let x = 0.06998283360036621;
+    let dot = ConvexPolygon::new(&[DVec2::new(x, 0.0); 4]).unwrap();
+    let (cos, sin) = (-0.9982947757947531f64, 0.058374143427580086f64);
+    let angle = sin.atan2(cos);
+    let pa = p(-0.0, -0.0, angle);
+    let pb = p(-0.10647425040054931, -0.10647425040054931, angle);
+    let point = Ball::<DVec2>::new(0.0).unwrap();
+    let d = gjk::distance(&dot, &pa, &point, &pb, &opts, None);
+    let g = gjk::distance(&NoHook(dot.clone()), &pa, &NoHook(point), &pb, &opts, None);
+    let exact = (pb.translation() - pa.transform_point(DVec2::new(x, 0.0))).length();
+    assert!((g.distance - exact).abs() < 1e-12, "GJK {g:?}");
+    assert!((d.distance - exact).abs() < 1e-12, "closed form {d:?}");
+    assert_eq!(d.intersecting(), Some(false));
+    verify(&dot, &pa, &point, &pb, &d.verdict, 1e-12).unwrap();
+    // Three collinear vertices: a circle on the line beyond the end is 2.5 away, one on the
+    // segment touches it.
+    let line = ConvexPolygon::new(&[
+        DVec2::new(0.0, 0.0),
+        DVec2::new(1.0, 0.0),
+        DVec2::new(2.0, 0.0),
+    ])
+    .unwrap();
+    let c = Ball::<DVec2>::new(0.5).unwrap();
+    let d = gjk::distance(&line, &p(0.0, 0.0, 0.0), &c, &p(5.0, 0.0, 0.0), &opts, None);
+    assert!((d.distance - 2.5).abs() < 1e-15, "{d:?}");
+    assert_eq!(d.intersecting(), Some(false));
+    let d = gjk::distance(&line, &p(0.0, 0.0, 0.0), &c, &p(1.5, 0.0, 0.0), &opts, None);
+    assert_eq!(d.distance, 0.0);
+    assert_eq!(d.intersecting(), Some(true));
+    verify(
+        &line,
+        &p(0.0, 0.0, 0.0),
+        &c,
+        &p(1.5, 0.0, 0.0),
+        &d.verdict,
+        1e-12,
+    )
+    .unwrap();
+}
+
+/// A point on the line of a collinear triangle `a, a + d, a + 2d`, between the second and third
+/// vertices: every Voronoi test of Ericson's point–triangle routine fails by a rounding hair
+/// and the face weights `va, vb, vc` are rounding noise of `|ab × ac|² = 0`; they picked the
+/// middle vertex, 0.264 away, and the closed form called the pair separated while it touches.
+#[test]
+fn fuzz_point_on_a_collinear_triangle_touches_it() {
+    let opts = gjk::Options::default();
+    let tri = Triangle::new(
+        v3(-4.739592060928936, 2.206472325961627, -4.510657766699824),
+        v3(-2.1690287503337795, 4.03715957760415, -11.834193875460294),
+        v3(0.4015345602613767, 5.867846829246673, -19.15772998422076),
+    )
+    .unwrap();
+    let point = Ball::<DVec3>::new(0.0).unwrap();
+    let pa = Pose3::IDENTITY;
+    let pb = at(-2.0839285008977164, 4.097765726113337, -12.076644527051211);
+    let d = gjk::distance(&tri, &pa, &point, &pb, &opts, None);
+    let g = gjk::distance(&NoHook(tri), &pa, &NoHook(point), &pb, &opts, None);
+    assert!(g.distance < 1e-12, "GJK {g:?}");
+    assert!(d.distance <= d.tolerance, "closed form {d:?}");
+    assert_eq!(d.intersecting(), Some(true), "{d:?}");
+    verify(
+        &tri,
+        &pa,
+        &point,
+        &pb,
+        &d.verdict,
+        tolerance_for(&tri, &pa, &point, &pb),
+    )
+    .unwrap();
+    // The same point pushed 0.01 off the line: separated by 0.01 (the nearest edge's answer).
+    let off = v3(0.0, 1.0, 0.0).cross(v3(2.57, 1.83, -7.32)).normalize() * 0.01;
+    let pb = Pose3::new(pb.translation() + off, pb.rotation()).unwrap();
+    let d = gjk::distance(&tri, &pa, &point, &pb, &opts, None);
+    let g = gjk::distance(&NoHook(tri), &pa, &NoHook(point), &pb, &opts, None);
+    assert!((d.distance - g.distance).abs() < 1e-12, "{d:?} vs {g:?}");
+    assert!((d.distance - 0.01).abs() < 1e-4, "{d:?}");
+}
+
+/// A point 1.07e-5 from a thin triangle (vertices within 1e-4 of a line, sinθ ≈ 1e-3), over
+/// its face: the barycentric weights carry an error of ε/sin²θ, which tilted the closest-point
+/// direction by 1.4e-5 rad, so the projections on the reported normal overlapped by −9.34e-6
+/// against a depth of −1.07e-5. The face point is now the projection on the plane and the
+/// normal the face normal.
+#[test]
+fn fuzz_point_over_a_thin_triangle_gets_the_face_normal() {
+    let tri = Triangle::new(
+        v3(
+            0.08212040347941324,
+            0.08209727626459144,
+            0.08212329438126596,
+        ),
+        v3(
+            -0.09460620858132955,
+            -0.09466402661838404,
+            -0.09472762645914397,
+        ),
+        v3(
+            -0.09472762645914397,
+            -0.09472762645914397,
+            -0.09472762645914397,
+        ),
+    )
+    .unwrap();
+    let point = Ball::<DVec3>::new(0.0).unwrap();
+    let t = v3(0.4854352635996033, -0.3463035019455253, 1.0);
+    let pa = Pose3::new(t, DQuat::IDENTITY).unwrap();
+    let q = DQuat::from_xyzw(
+        0.30009002631500287,
+        -0.5507407061120084,
+        -0.5507407061120084,
+        -0.5507407061120084,
+    );
+    let pb = Pose3::new(t, q.normalize()).unwrap();
+    let opts = gjk::Options::default();
+    let g = gjk::distance(&NoHook(tri), &pa, &NoHook(point), &pb, &opts, None);
+    let d = gjk::distance(&tri, &pa, &point, &pb, &opts, None);
+    assert_eq!(d.iterations, 1, "closed form {d:?}");
+    assert!((d.distance - g.distance).abs() < 1e-13, "{d:?} vs {g:?}");
+    assert!((d.normal - g.normal).length() < 1e-9, "{d:?} vs {g:?}");
+    let mut ctx = epa::Context::new();
+    let p = epa::penetration(&tri, &pa, &point, &pb, &epa::Options::default(), &mut ctx);
+    let tol = tolerance_for(&tri, &pa, &point, &pb);
+    assert!((p.depth + g.distance).abs() < 1e-13, "{p:?}");
+    // The projections on the normal are apart by exactly the distance: the normal is the
+    // closest-point direction.
+    let n = p.normal;
+    let overlap = h(&tri, &pa, n) + h(&point, &pb, -n);
+    assert!(
+        (overlap - p.depth).abs() <= tol,
+        "overlap {overlap} vs depth {}",
+        p.depth
+    );
+    assert!(
+        (p.point_b + n * p.depth - p.point_a).length() <= tol,
+        "{p:?}"
+    );
+    verify(&tri, &pa, &point, &pb, &p.verdict, tol).unwrap();
+}
+
+/// A point 2.9e-11 from the long edge of a sliver polygon 0.4 away from the origin: the
+/// closest-point direction `p − q` carried the coordinates' rounding (ε·0.4 over a gap of
+/// 2.9e-11: 3e-6 rad), so the projections on the reported normal overlapped by −2.69e-11
+/// against a depth of −2.94e-11. An edge's closest point now comes with the edge's normal.
+#[test]
+fn fuzz_point_near_a_polygon_edge_gets_the_edge_normal() {
+    let x = 0.40247196154726483;
+    let poly = ConvexPolygon::new(&[
+        DVec2::new(x, -1.5041916516530489e-21),
+        DVec2::new(0.40246869854963857, 2.4729595228300847e-8),
+        DVec2::new(x, 0.0),
+        DVec2::new(x, 0.0),
+        DVec2::new(x, 0.0),
+        DVec2::new(x, 0.0),
+        DVec2::new(x, 0.0),
+        DVec2::new(x, 0.0),
+    ])
+    .unwrap();
+    let point = Ball::<DVec2>::new(0.0).unwrap();
+    let pa = Pose2::from_angle(
+        [-0.0, -0.0],
+        0.058374143427580086f64.atan2(-0.9982947757947531),
+    )
+    .unwrap();
+    let pb = Pose2::from_angle(
+        [-0.40178565660633, 0.023493956037774044],
+        0.05827665193758023f64.atan2(-0.998300471721288),
+    )
+    .unwrap();
+    let mut ctx = epa::Context::new();
+    let p = epa::penetration(&poly, &pa, &point, &pb, &epa::Options::default(), &mut ctx);
+    assert_eq!(p.iterations, 1, "closed form {p:?}");
+    assert!(p.depth < 0.0 && p.depth > -1e-10, "{p:?}");
+    let n = p.normal;
+    let overlap = h(&poly, &pa, n) + h(&point, &pb, -n);
+    let tol = tolerance_for(&poly, &pa, &point, &pb);
+    assert!(
+        (overlap - p.depth).abs() <= tol,
+        "overlap {overlap} vs depth {} (tol {tol})",
+        p.depth
+    );
+    verify(&poly, &pa, &point, &pb, &p.verdict, tol).unwrap();
+}

@@ -107,3 +107,132 @@ fn boolean_verdict_matches_distance_verdict() {
     }
     assert!(both[0] > 500 && both[1] > 500, "{both:?}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Regressions found by the `closed_forms` fuzz target (fuzz/fuzz_targets/closed_forms.rs)
+// ---------------------------------------------------------------------------------------
+
+/// A triangle against a segment 3e-10 long (GJK: no closed form for the pair). GJK's common
+/// point lay 4.2e-9 outside the segment, ten times the verification tolerance.
+#[test]
+#[allow(clippy::approx_constant)] // the fuzz case's quaternion, bit for bit
+fn fuzz_triangle_against_a_near_point_segment_common_point_verifies() {
+    let tri = Triangle::new(
+        DVec3::new(
+            -0.28885591318444276,
+            -0.003495380024648075,
+            -0.1346007816048911,
+        ),
+        DVec3::new(
+            -0.2860966346277849,
+            -0.020306703371442286,
+            -0.15678079709547016,
+        ),
+        DVec3::new(
+            0.21520168845320753,
+            -0.24355261445388407,
+            -0.24355261445388407,
+        ),
+    )
+    .unwrap();
+    let seg = Segment::new(
+        DVec3::new(
+            -0.26038062283737023,
+            -0.26038062283737023,
+            -0.26038062283737023,
+        ),
+        DVec3::new(
+            -0.26038062309775084,
+            -0.26038062314614663,
+            -0.26038062314619376,
+        ),
+    )
+    .unwrap();
+    let qa = DQuat::from_xyzw(
+        -0.5188810191453844,
+        -0.5191979172409004,
+        -0.5191979172409004,
+        -0.43775510669330814,
+    );
+    let pa = Pose3::new(DVec3::ZERO, qa.normalize()).unwrap();
+    let qb = DQuat::from_xyzw(0.0, 0.7071067811865476, 0.0, -0.7071067811865475);
+    let pb = Pose3::new(
+        DVec3::new(
+            -0.42051978852723215,
+            0.11038047393283823,
+            0.1885698009097534,
+        ),
+        qb.normalize(),
+    )
+    .unwrap();
+    let opts = gjk::Options::default();
+    let tol = gjk::certificate::tolerance_for(&tri, &pa, &seg, &pb);
+    let d = gjk::distance(&tri, &pa, &seg, &pb, &opts, None);
+    eprintln!("{d:?} tol {tol}");
+    verify(&tri, &pa, &seg, &pb, &d.verdict, tol).unwrap();
+    let i = gjk::intersects(&tri, &pa, &seg, &pb, &opts, None);
+    eprintln!("{i:?}");
+    verify(&tri, &pa, &seg, &pb, &i.verdict, tol).unwrap();
+}
+
+/// A segment against a capsule of radius 0 whose segment is 1.7e-10 long, touching.
+/// `gjk::distance` answers in closed form; `epa::penetration` declines it (cores within a hair)
+/// and runs GJK, whose last simplex is a sliver of the Minkowski difference with the origin's
+/// projection a hair outside it: the weight −3.1e-8 of a vertex 0.2 from the origin, clamped
+/// to 0 and renormalised, put the witnesses 1.1e-8 apart while the upper bound said 2.6e-11,
+/// and the common point 5.8e-9 outside B (6.6e-9 with the sub-area weights before). The
+/// robust triangle solve now answers from the edges opposite a negative weight.
+#[test]
+fn fuzz_segment_against_a_near_point_capsule_penetration_common_point_verifies() {
+    let seg = Segment::new(
+        DVec3::new(
+            -0.1539826047150378,
+            -0.41662088960097654,
+            -0.1422392614633402,
+        ),
+        DVec3::new(
+            0.23122682536049444,
+            -0.6495635919737545,
+            -0.41662088960097654,
+        ),
+    )
+    .unwrap();
+    let cap = Capsule::new(
+        DVec3::new(
+            -0.09845974832253354,
+            -0.09124597737134901,
+            -0.06052652370929465,
+        ),
+        DVec3::new(
+            -0.09845974842235501,
+            -0.09124597747117048,
+            -0.06052652380911612,
+        ),
+        0.0,
+    )
+    .unwrap();
+    let pa = Pose3::IDENTITY;
+    let pb = Pose3::new(
+        DVec3::new(
+            0.09567218497659025,
+            -0.4168051285537058,
+            -0.1894077690232827,
+        ),
+        DQuat::IDENTITY,
+    )
+    .unwrap();
+    let tol = gjk::certificate::tolerance_for(&seg, &pa, &cap, &pb);
+    let d = gjk::distance(&seg, &pa, &cap, &pb, &gjk::Options::default(), None);
+    verify(&seg, &pa, &cap, &pb, &d.verdict, tol).unwrap();
+    let mut ctx = gjk::epa::Context::new();
+    let p = gjk::epa::penetration(
+        &seg,
+        &pa,
+        &cap,
+        &pb,
+        &gjk::epa::Options::default(),
+        &mut ctx,
+    );
+    assert_eq!(p.verdict.intersecting(), Some(true), "{p:?}");
+    verify(&seg, &pa, &cap, &pb, &p.verdict, tol).unwrap();
+}
