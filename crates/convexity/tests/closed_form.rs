@@ -1401,3 +1401,35 @@ fn fuzz_point_near_a_polygon_edge_gets_the_edge_normal() {
     );
     verify(&poly, &pa, &point, &pb, &p.verdict, tol).unwrap();
 }
+
+/// A polygon with a 52° right turn hidden behind a doubled vertex (the zero-length edge's turn
+/// is zero, so the convexity check never compared the edges on either side): it was accepted,
+/// and the circle–polygon closed form, which assumes convexity, certified a separating axis
+/// that the shapes overlap by 20.9. Found by the `batch` fuzz target (2D rows).
+#[test]
+fn fuzz_reflex_turn_behind_a_repeated_vertex_is_not_convex() {
+    let v = |x: f64, y: f64| DVec2::new(x, y);
+    let pts = [
+        v(27.836505625342305, 39.9544665592003),
+        v(-62.22730837861736, -16.36793661712347),
+        v(-62.22730837861736, -16.36793661712347),
+        v(-37.726808049799914, -36.307647567088544),
+        v(-37.726808049799914, -36.307647567088544),
+        v(-37.726808049799914, -10.103269761498137),
+        v(-37.726808049799914, -10.000908910695049),
+        v(-37.726808049799914, -10.000908910695049),
+    ];
+    let err = ConvexPolygon::new(&pts).unwrap_err();
+    assert_eq!(err.field, "points");
+    assert!(matches!(err.problem, Problem::NotConvex(_)), "{err}");
+    // Without the repeats the same turn was always caught; repeats alone stay accepted.
+    let square = [
+        v(0.0, 0.0),
+        v(1.0, 0.0),
+        v(1.0, 0.0),
+        v(1.0, 1.0),
+        v(0.0, 1.0),
+        v(0.0, 0.0),
+    ];
+    assert!(ConvexPolygon::new(&square).is_ok());
+}

@@ -35,23 +35,38 @@ impl ConvexPolygon {
     /// boundary winding around more than once ([`Problem::Invalid`]).
     pub fn new(vertices: &[DVec2]) -> Result<Self, InputError> {
         let pts = Points::new(vertices)?;
-        let n = vertices.len();
         let scale = pts.size().max(f64::MIN_POSITIVE);
+        // The turns are checked on the vertices with consecutive repeats removed (cyclically):
+        // a repeated vertex makes a zero-length edge, whose turn is zero, and so hid a reflex
+        // turn between the edges on either side of it (fuzzing found a 52° right turn behind
+        // a doubled vertex, accepted, and the closed forms answered for the wrong shape).
+        let mut distinct: Vec<DVec2> = Vec::with_capacity(vertices.len());
+        let mut index: Vec<usize> = Vec::with_capacity(vertices.len());
+        for (i, &v) in vertices.iter().enumerate() {
+            if distinct.last() != Some(&v) {
+                distinct.push(v);
+                index.push(i);
+            }
+        }
+        while distinct.len() > 1 && distinct.first() == distinct.last() {
+            distinct.pop();
+            index.pop();
+        }
+        let check = &distinct[..];
+        let n = check.len();
         // Signed area decides the winding; a reflex turn has the opposite sign beyond rounding.
-        let area2: f64 = (0..n)
-            .map(|i| vertices[i].perp_dot(vertices[(i + 1) % n]))
-            .sum();
+        let area2: f64 = (0..n).map(|i| check[i].perp_dot(check[(i + 1) % n])).sum();
         let sign = if area2 < 0.0 { -1.0 } else { 1.0 };
         let tol = 1e-12 * scale * scale;
         let mut turning = 0.0;
         for i in 0..n {
-            let p = vertices[(i + n - 1) % n];
-            let q = vertices[i];
-            let r = vertices[(i + 1) % n];
+            let p = check[(i + n - 1) % n];
+            let q = check[i];
+            let r = check[(i + 1) % n];
             let (e0, e1) = (q - p, r - q);
             let cross = sign * e0.perp_dot(e1);
             if cross < -tol {
-                return Err(InputError::new("points", Problem::NotConvex(i)));
+                return Err(InputError::new("points", Problem::NotConvex(index[i])));
             }
             if e0.length_squared() > 0.0 && e1.length_squared() > 0.0 {
                 turning += (sign * e0.perp_dot(e1)).atan2(e0.dot(e1)).abs();
