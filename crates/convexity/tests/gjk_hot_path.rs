@@ -236,3 +236,47 @@ fn fuzz_segment_against_a_near_point_capsule_penetration_common_point_verifies()
     assert_eq!(p.verdict.intersecting(), Some(true), "{p:?}");
     verify(&seg, &pa, &cap, &pb, &p.verdict, tol).unwrap();
 }
+
+/// Open fuzz finding (closed_forms target, 2026-11-26, pre-existing): a box 1.9e-7 thick at the
+/// origin touching a triangle of size 150 about 200 away (size ratio 1e4, depth 9e-9). GJK calls
+/// the pair intersecting, rightly, but its common point lies 4.7e-7 outside the box, over three
+/// times the checker's tolerance (1.4e-7): the final simplex of the flat Minkowski difference is
+/// a sliver whose weights carry rounding (a small negative weight on a far vertex moves the
+/// witness off the thin box). EPA inherits the point. Fix to try: when a weight is negative, take
+/// the common point from clamped weights and check it (or the segment's other points) with the
+/// support functions before answering.
+#[test]
+#[ignore = "open: GJK common point off a 1.9e-7-thick box at size ratio 1e4 (see doc comment)"]
+fn fuzz_flat_box_against_a_far_large_triangle_common_point_verifies() {
+    let a = Cuboid::new(DVec3::new(
+        0.006220874341954681,
+        0.006220874341954681,
+        9.492445780048309e-8,
+    ))
+    .unwrap();
+    let pa = Pose3::new(
+        DVec3::ZERO,
+        DQuat::from_xyzw(
+            -0.8560430595669967,
+            -0.06722498230818816,
+            0.2651644588015857,
+            -0.4385873820680451,
+        ),
+    )
+    .unwrap();
+    let b = Triangle::new(
+        DVec3::new(41.582080973297195, 41.95742284096061, 41.95742284096061),
+        DVec3::new(83.53950381425781, -54.35743649340203, -54.89756259564938),
+        DVec3::new(125.49692665521842, -150.67229582776466, -151.75254803225937),
+    )
+    .unwrap();
+    let pb = Pose3::new(
+        DVec3::new(135.14805931980993, -118.2994941437535, 134.14965455463124),
+        DQuat::from_xyzw(-0.5, -0.5, -0.5, -0.5),
+    )
+    .unwrap();
+    let d = gjk::distance(&a, &pa, &b, &pb, &gjk::Options::default(), None);
+    assert_eq!(d.verdict.intersecting(), Some(true));
+    let t = gjk::certificate::tolerance_for(&a, &pa, &b, &pb);
+    verify(&a, &pa, &b, &pb, &d.verdict, t).unwrap();
+}
