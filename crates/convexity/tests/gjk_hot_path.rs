@@ -237,16 +237,13 @@ fn fuzz_segment_against_a_near_point_capsule_penetration_common_point_verifies()
     verify(&seg, &pa, &cap, &pb, &p.verdict, tol).unwrap();
 }
 
-/// Open fuzz finding (closed_forms target, 2026-11-26, pre-existing): a box 1.9e-7 thick at the
-/// origin touching a triangle of size 150 about 200 away (size ratio 1e4, depth 9e-9). GJK calls
-/// the pair intersecting, rightly, but its common point lies 4.7e-7 outside the box, over three
-/// times the checker's tolerance (1.4e-7): the final simplex of the flat Minkowski difference is
-/// a sliver whose weights carry rounding (a small negative weight on a far vertex moves the
-/// witness off the thin box). EPA inherits the point. Fix to try: when a weight is negative, take
-/// the common point from clamped weights and check it (or the segment's other points) with the
-/// support functions before answering.
+/// Regression (closed_forms fuzz target, 2026-11-26, pre-existing): a box 1.9e-7 thick at the
+/// origin touching a triangle of size 150 about 200 away (size ratio 1e4, depth 9e-9). GJK's
+/// final tetrahedron is a sliver whose barycentric weights lost digits, so the witnesses
+/// `Σ λ a`, `Σ λ b` were 1.1e-6 apart at a reported distance 0 and the common point lay 4.7e-7
+/// outside the box (checker tolerance 1.4e-7). The weights of an enclosing simplex are now
+/// refined once (`Simplex::enclosing_witnesses`).
 #[test]
-#[ignore = "open: GJK common point off a 1.9e-7-thick box at size ratio 1e4 (see doc comment)"]
 fn fuzz_flat_box_against_a_far_large_triangle_common_point_verifies() {
     let a = Cuboid::new(DVec3::new(
         0.006220874341954681,

@@ -488,7 +488,8 @@ where
     let rb = mink.b.core_radius();
     let rsum = ra + rb;
     let verdict = if r.simplex.len > 0 && r.upper - rsum <= tol {
-        let (ca, cb) = r.simplex.witnesses();
+        let (ca, cb) = r.simplex.enclosing_witnesses();
+
         Verdict::Intersecting(CommonPoint {
             point: common_point(ca, cb, ra, rb),
         })
@@ -526,6 +527,7 @@ where
     let verdict;
     let (pa, pb);
     if r.simplex.len > 0 && r.upper - rsum <= tol {
+        let (ca, cb) = r.simplex.enclosing_witnesses();
         let p = common_point(ca, cb, ra, rb);
         verdict = Verdict::Intersecting(CommonPoint { point: p });
         pa = p;
