@@ -164,10 +164,10 @@ impl<V: Vector> Simplex<V> {
             return plain;
         }
         let (mut a, mut b, mut v) = (V::ZERO, V::ZERO, V::ZERO);
-        for i in 0..=d {
-            a += self.pts[i].a * w[i];
-            b += self.pts[i].b * w[i];
-            v += self.pts[i].w * w[i];
+        for (p, wi) in self.pts.iter().zip(w).take(d + 1) {
+            a += p.a * wi;
+            b += p.b * wi;
+            v += p.w * wi;
         }
         if v.length_squared() < r.length_squared() {
             (a, b)
