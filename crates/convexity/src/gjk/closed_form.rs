@@ -730,36 +730,19 @@ where
 /// separates at all and alternating projections find a common point; otherwise `None`.
 #[inline(never)]
 fn box_box<V: Vector>(ha: V, hb: V, pose_ab: &Pose<V>, tol: f64) -> Option<Verdict<V>> {
-    let rot = pose_ab.rotation().to_matrix();
-    let t = pose_ab.translation();
-    let cols: [V; 3] = core::array::from_fn(|j| {
-        if j < V::DIM {
-            V::mat_mul(&rot, unit::<V>(j))
-        } else {
-            V::ZERO
-        }
-    });
-    let cols = &cols[..V::DIM];
-    // Separation of the projections on a unit axis `l`: |t·l| − r_A(l) − r_B(l).
-    let separation = |l: V| {
-        let ra: f64 = (0..V::DIM).map(|i| ha.coord(i) * l.coord(i).abs()).sum();
-        let rb: f64 = (0..V::DIM)
-            .map(|j| hb.coord(j) * cols[j].dot(l).abs())
-            .sum();
-        t.dot(l).abs() - ra - rb
-    };
+    let pair = BoxPair::new(ha, hb, pose_ab);
     // The first axis that separates by more than `tol` is a certificate (a boolean needs no
     // best axis), so the test stops there: face axes first, the common case.
     let mut best = f64::NEG_INFINITY;
     let mut test = |l: V| {
-        let s = separation(l);
+        let s = pair.separation(l);
         best = best.max(s);
         (s > tol).then(|| {
-            let axis = if t.dot(l) < 0.0 { -l } else { l };
+            let axis = if pair.t.dot(l) < 0.0 { -l } else { l };
             Verdict::Separated(SeparatingAxis { axis, gap: s })
         })
     };
-    for (i, col) in cols.iter().enumerate() {
+    for (i, col) in pair.cols().iter().enumerate() {
         for l in [unit::<V>(i), *col] {
             if let Some(v) = test(l) {
                 return Some(v);
@@ -767,18 +750,9 @@ fn box_box<V: Vector>(ha: V, hb: V, pose_ab: &Pose<V>, tol: f64) -> Option<Verdi
         }
     }
     for i in 0..V::DIM {
-        for col in cols {
-            // Edge–edge axes (3D only); nearly parallel edges give no new axis.
-            if let Some(l) = V::plane_normal(unit::<V>(i), *col).and_then(|l| {
-                if l.length_squared() > 1e-12 {
-                    l.try_normalize()
-                } else {
-                    None
-                }
-            }) {
-                if let Some(v) = test(l) {
-                    return Some(v);
-                }
+        for j in 0..V::DIM {
+            if let Some(v) = pair.edge_axis(i, j).and_then(&mut test) {
+                return Some(v);
             }
         }
     }
@@ -786,20 +760,60 @@ fn box_box<V: Vector>(ha: V, hb: V, pose_ab: &Pose<V>, tol: f64) -> Option<Verdi
         return None;
     }
     // No axis separates: the boxes overlap. Alternate projections from B's centre.
-    let mut x = t;
-    for _ in 0..PROJECTION_ROUNDS {
-        x = clamp_box(x, ha);
-        let local = pose_ab.inverse_transform_point(x);
-        let in_b = clamp_box(local, hb);
-        if (in_b - local).length() <= 0.25 * tol {
-            return Some(Verdict::Intersecting(CommonPoint { point: x }));
-        }
-        x = pose_ab.transform_point(in_b);
-        if (clamp_box(x, ha) - x).length() <= 0.25 * tol {
-            return Some(Verdict::Intersecting(CommonPoint { point: x }));
+    let x = box_touch_point(ha, hb, pose_ab, pair.t, 0.25 * tol, PROJECTION_ROUNDS)?;
+    Some(Verdict::Intersecting(CommonPoint { point: x }))
+}
+
+/// Two boxes, `[-ha, ha]` in A's frame and `[-hb, hb]` placed by `pose_ab`: B's axes in A's
+/// frame (the rotation's columns), B's centre, and the separating axis test's axes.
+struct BoxPair<V: Vector> {
+    ha: V,
+    hb: V,
+    cols: [V; 3],
+    t: V,
+}
+
+impl<V: Vector> BoxPair<V> {
+    fn new(ha: V, hb: V, pose_ab: &Pose<V>) -> Self {
+        let rot = pose_ab.rotation().to_matrix();
+        let cols = core::array::from_fn(|j| {
+            if j < V::DIM {
+                V::mat_mul(&rot, unit::<V>(j))
+            } else {
+                V::ZERO
+            }
+        });
+        BoxPair {
+            ha,
+            hb,
+            cols,
+            t: pose_ab.translation(),
         }
     }
-    None
+
+    fn cols(&self) -> &[V] {
+        &self.cols[..V::DIM]
+    }
+
+    /// Separation of the projections on a unit axis `l`: `|t·l| − r_A(l) − r_B(l)`.
+    fn separation(&self, l: V) -> f64 {
+        let ra: f64 = (0..V::DIM)
+            .map(|i| self.ha.coord(i) * l.coord(i).abs())
+            .sum();
+        let rb: f64 = (0..V::DIM)
+            .map(|j| self.hb.coord(j) * self.cols[j].dot(l).abs())
+            .sum();
+        self.t.dot(l).abs() - ra - rb
+    }
+
+    /// The unit edge–edge axis `e_i × b_j` (3D only; `None` for nearly parallel edges, which
+    /// give no new axis).
+    #[inline]
+    fn edge_axis(&self, i: usize, j: usize) -> Option<V> {
+        V::plane_normal(unit::<V>(i), self.cols[j])
+            .filter(|l| l.length_squared() > 1e-12)
+            .and_then(V::try_normalize)
+    }
 }
 
 /// The closed-form penetration query, or `None` when the pair has none or the cores touch or
@@ -907,32 +921,23 @@ where
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
     let tol = absolute_tolerance(&mink, &opts.gjk);
     let pose_ab = mink.pose_ab();
-    let rot = pose_ab.rotation().to_matrix();
-    let t = pose_ab.translation();
-    let cols: [V; 3] = core::array::from_fn(|j| V::mat_mul(&rot, unit::<V>(j)));
-    let separation = |l: V| {
-        let ra: f64 = (0..3).map(|i| ha.coord(i) * l.coord(i).abs()).sum();
-        let rb: f64 = (0..3).map(|j| hb.coord(j) * cols[j].dot(l).abs()).sum();
-        t.dot(l).abs() - ra - rb
-    };
+    let pair = BoxPair::new(ha, hb, pose_ab);
+    let t = pair.t;
     // The best axis: (separation, unit axis toward B, the edge pair of an edge axis).
     let mut best = (f64::NEG_INFINITY, V::AXIS, None);
     let mut offer = |l: V, edges: Option<(usize, usize)>| {
-        let s = separation(l);
+        let s = pair.separation(l);
         if s > best.0 {
             best = (s, if t.dot(l) < 0.0 { -l } else { l }, edges);
         }
     };
-    for (i, col) in cols.iter().enumerate() {
+    for (i, col) in pair.cols().iter().enumerate() {
         offer(unit::<V>(i), None);
         offer(*col, None);
     }
     for i in 0..3 {
-        for (j, col) in cols.iter().enumerate() {
-            if let Some(l) = V::plane_normal(unit::<V>(i), *col)
-                .filter(|l| l.length_squared() > 1e-12)
-                .and_then(V::try_normalize)
-            {
+        for j in 0..3 {
+            if let Some(l) = pair.edge_axis(i, j) {
                 offer(l, Some((i, j)));
             }
         }
@@ -955,7 +960,7 @@ where
         return None;
     }
     // A's support corner along n, B's along −n (A's frame).
-    let n_b = V::mat_transpose_mul(&rot, n);
+    let n_b = V::mat_transpose_mul(&pose_ab.rotation().to_matrix(), n);
     let corner_a = V::sign_select(ha, n);
     let corner_b = V::sign_select(hb, -n_b);
     let (pa, pb) = match edges {
