@@ -19,8 +19,8 @@
 //! * [`contacts`]: EPA on every box-overlapping pair; the pairs that intersect, each with its
 //!   depth, normal, witness points and contact manifold: for two polytope parts (point hulls,
 //!   boxes, triangles, segments) the SAT manifold of up to four points by face clipping
-//!   ([`crate::polytope::sat3d::polyhedron_manifold_with`], on hulls built once with the
-//!   compound), otherwise EPA's one point.
+//!   ([`crate::polytope::sat3d::polyhedron_manifold_with`], on hulls built once, on the first
+//!   `contacts` call), otherwise EPA's one point.
 //! * [`mesh_convex_intersects`], [`mesh_convex_distance`]: the same over the triangles of a
 //!   [`TriMesh`] (through its AABB tree), plus exact point location for a shape wholly inside
 //!   the solid.
@@ -30,6 +30,8 @@
 //! Preconditions: parts are convex (a [`Shape3`]); poses are rigid.
 //! Failure modes: a pair whose GJK answer is undetermined makes the boolean undetermined
 //! (never "separated"); the distance then reports the worst status met.
+
+use std::sync::OnceLock;
 
 use glam::DVec3;
 
@@ -61,8 +63,9 @@ pub struct Compound {
     boxes: Vec<Aabb<DVec3>>,
     tree: AabbTree,
     /// Each polytope part as a polyhedron in its own frame, for contact manifolds (`None` for
-    /// curved parts).
-    hulls: Vec<Option<ConvexPolyhedron>>,
+    /// curved parts); built on the first [`contacts`] call, so that compounds used only for
+    /// distance and boolean queries (a mesh's triangles, for one) never pay for them.
+    hulls: OnceLock<Vec<Option<ConvexPolyhedron>>>,
 }
 
 /// A polytope part as a (possibly lower-dimensional) polyhedron; `None` for curved shapes.
@@ -116,12 +119,11 @@ impl Compound {
             }
         }
         let tree = AabbTree::new(&boxes);
-        let hulls = parts.iter().map(|p| part_hull(&p.shape)).collect();
         Ok(Compound {
             parts,
             boxes,
             tree,
-            hulls,
+            hulls: OnceLock::new(),
         })
     }
 
@@ -143,6 +145,12 @@ impl Compound {
             })
             .collect::<Result<Vec<_>, InputError>>()?;
         Compound::new(parts)
+    }
+
+    /// The parts as polyhedra for contact manifolds, built once on first use.
+    fn part_hulls(&self) -> &[Option<ConvexPolyhedron>] {
+        self.hulls
+            .get_or_init(|| self.parts.iter().map(|p| part_hull(&p.shape)).collect())
     }
 
     /// A one-part compound: a convex shape where a compound is expected.
@@ -506,8 +514,8 @@ pub fn contacts(
         );
         if p.verdict.intersecting() == Some(true) {
             let hulls = (
-                a.hulls.get(i).and_then(Option::as_ref),
-                b.hulls.get(j).and_then(Option::as_ref),
+                a.part_hulls().get(i).and_then(Option::as_ref),
+                b.part_hulls().get(j).and_then(Option::as_ref),
             );
             let manifold = part_manifold(hulls, (&pa, &pb), &p, &mut sat_ctx);
             out.push(PartContact {
