@@ -262,17 +262,19 @@ impl PruneData {
     /// two face normals of each edge, O(V + F + E). `None` without vertices or faces, or when
     /// the vertex mean lies outside a face plane (a topology the bounds cannot trust).
     pub fn from_parts(
-        vertices: &[DVec3],
+        vertices: impl Iterator<Item = DVec3> + Clone,
         planes: impl Iterator<Item = (DVec3, f64)>,
         edge_normals: impl Iterator<Item = (DVec3, DVec3)>,
     ) -> Option<PruneData> {
-        if vertices.is_empty() {
+        let (sum, n) = vertices
+            .clone()
+            .fold((DVec3::ZERO, 0usize), |(s, n), v| (s + v, n + 1));
+        if n == 0 {
             return None;
         }
-        let c = vertices.iter().copied().sum::<DVec3>() / vertices.len() as f64;
+        let c = sum / n as f64;
         let r_out = vertices
-            .iter()
-            .map(|v| (*v - c).length_squared())
+            .map(|v| (v - c).length_squared())
             .fold(0.0, f64::max)
             .sqrt();
         let r_in = planes
@@ -1234,7 +1236,7 @@ impl ConvexPolyhedron {
             return None;
         }
         PruneData::from_parts(
-            &self.vertices,
+            self.vertices.iter().copied(),
             self.face_normal
                 .iter()
                 .copied()

@@ -247,11 +247,12 @@ pub fn prune_data_of<P: Faceted + ?Sized>(p: &P) -> Option<PruneData> {
     if p.dimension() < 3 {
         return None;
     }
-    let vertices: Vec<DVec3> = (0..p.num_vertices())
-        .map(|v| p.vertex(v))
-        .collect::<Option<_>>()?;
+    // A vertex index the shape cannot resolve means a topology the bounds cannot trust.
+    if !(0..p.num_vertices()).all(|v| p.vertex(v).is_some()) {
+        return None;
+    }
     PruneData::from_parts(
-        &vertices,
+        (0..p.num_vertices()).filter_map(|v| p.vertex(v)),
         (0..p.num_faces()).map(|f| p.face_plane(f)),
         (0..p.num_edges()).map(|e| {
             let (f1, f2) = p.edge_faces(e);
@@ -260,30 +261,13 @@ pub fn prune_data_of<P: Faceted + ?Sized>(p: &P) -> Option<PruneData> {
     )
 }
 
-/// A shape's [`PruneData`] with the centre in A's frame.
-#[derive(Clone, Copy, Debug)]
-struct Balls {
-    c: DVec3,
-    r_in: f64,
-    r_out: f64,
-    edge_cos_min: f64,
-}
-
-fn balls<P: Faceted + ?Sized>(p: &P, rot: &glam::DMat3, t: DVec3) -> Option<Balls> {
-    let d = p.prune_data()?;
-    Some(Balls {
-        c: *rot * d.centre + t,
-        r_in: d.r_in,
-        r_out: d.r_out,
-        edge_cos_min: d.edge_cos_min,
-    })
-}
-
 /// The pruning bounds of a pair of solids (not in the oracle scan, where every axis is tested).
 #[derive(Clone, Copy, Debug)]
 struct Prune {
-    a: Balls,
-    b: Balls,
+    /// A's constants (A's frame is its own).
+    a: PruneData,
+    /// B's constants with the centre moved into A's frame.
+    b: PruneData,
     /// Added to every upper bound: the touch tolerance covers rounding in the bounds and the
     /// hulls' thick planes.
     slack: f64,
@@ -298,9 +282,13 @@ impl Prune {
         if pair.scan || pair.a.dimension() < 3 || pair.b.dimension() < 3 {
             return None;
         }
+        let b = pair.b.prune_data()?;
         Some(Prune {
-            a: balls(pair.a, &glam::DMat3::IDENTITY, DVec3::ZERO)?,
-            b: balls(pair.b, &pair.rot, pair.t)?,
+            a: pair.a.prune_data()?,
+            b: PruneData {
+                centre: pair.rot * b.centre + pair.t,
+                ..b
+            },
             slack: pair.tol,
         })
     }
@@ -312,7 +300,7 @@ impl Prune {
     /// `(n1 × v)·(n1 × n2) = n2·v − cosΘ n1·v ≥ 0` and `(v × n2)·(n1 × n2) = n1·v − cosΘ n2·v ≥ 0`.
     #[inline]
     fn edge_bound(&self, ea: &EdgeData) -> f64 {
-        let v = self.b.c - ea.p0;
+        let v = self.b.centre - ea.p0;
         let (c1, c2, cos) = (ea.n1.dot(v), ea.n2.dot(v), ea.n1.dot(ea.n2));
         let inside = c2 - cos * c1 >= 0.0 && c1 - cos * c2 >= 0.0;
         // A nearly antipodal pair of normals makes the sector test fragile: no pruning there.
@@ -572,7 +560,7 @@ where
     if let Some(p) = prune {
         for f in 0..a.num_faces() {
             let (n, d) = a.face_plane(f);
-            let phi = n.dot(p.b.c) - d;
+            let phi = n.dot(p.b.centre) - d;
             ctx.a_face_phi.push(phi);
             floor = floor.max(phi - p.b.r_out - p.slack);
         }
@@ -599,7 +587,7 @@ where
     }
     // The bound is taken in B's frame, where `m·c_A − e` has the same value: only the planes
     // that survive it are moved to A's frame.
-    let a_centre_in_b = prune.map(|p| pair.rot.transpose() * (p.a.c - pair.t));
+    let a_centre_in_b = prune.map(|p| pair.rot.transpose() * (p.a.centre - pair.t));
     let mut hint = 0;
     for g in 0..b.num_faces() {
         let (m_local, e_local) = b.face_plane(g);
