@@ -515,7 +515,10 @@ where
     let rb = mink.b.core_radius();
     let rsum = ra + rb;
     let tol = touch_tolerance(r);
-    let (ca, cb) = if r.simplex.len > 0 {
+    let intersecting = r.simplex.len > 0 && r.upper - rsum <= tol;
+    let (ca, cb) = if intersecting {
+        r.simplex.enclosing_witnesses()
+    } else if r.simplex.len > 0 {
         r.simplex.witnesses()
     } else {
         (V::ZERO, V::ZERO)
@@ -526,8 +529,7 @@ where
         .unwrap_or(V::AXIS);
     let verdict;
     let (pa, pb);
-    if r.simplex.len > 0 && r.upper - rsum <= tol {
-        let (ca, cb) = r.simplex.enclosing_witnesses();
+    if intersecting {
         let p = common_point(ca, cb, ra, rb);
         verdict = Verdict::Intersecting(CommonPoint { point: p });
         pa = p;

@@ -135,10 +135,15 @@ impl<V: Vector> Simplex<V> {
     /// many digits as the first solve kept. The refined weights are kept only when they stay
     /// non-negative and shrink the residual; otherwise the plain witnesses are returned.
     pub fn enclosing_witnesses(&self) -> (V, V) {
-        let plain = self.witnesses();
+        self.refined_witnesses().unwrap_or_else(|| self.witnesses())
+    }
+
+    /// The witnesses from once-refined weights, when the refinement is kept (see
+    /// [`Simplex::enclosing_witnesses`]).
+    fn refined_witnesses(&self) -> Option<(V, V)> {
         let d = V::DIM;
         if self.len != d + 1 {
-            return plain;
+            return None;
         }
         let r = self.closest();
         let last = self.pts[d].w;
@@ -148,7 +153,7 @@ impl<V: Vector> Simplex<V> {
         }
         let det = V::det(&edges[..d]);
         if !(det.abs() > 0.0) {
-            return plain;
+            return None;
         }
         let mut w = self.weights;
         let mut sum = 0.0;
@@ -161,7 +166,7 @@ impl<V: Vector> Simplex<V> {
         }
         w[d] -= sum;
         if !w[..=d].iter().all(|x| x.is_finite() && *x >= 0.0) {
-            return plain;
+            return None;
         }
         let (mut a, mut b, mut v) = (V::ZERO, V::ZERO, V::ZERO);
         for (p, wi) in self.pts.iter().zip(w).take(d + 1) {
@@ -169,11 +174,7 @@ impl<V: Vector> Simplex<V> {
             b += p.b * wi;
             v += p.w * wi;
         }
-        if v.length_squared() < r.length_squared() {
-            (a, b)
-        } else {
-            plain
-        }
+        (v.length_squared() < r.length_squared()).then_some((a, b))
     }
 
     /// The witness points `(Σ λᵢ aᵢ, Σ λᵢ bᵢ)` in A's frame.
