@@ -12,20 +12,23 @@
 //! * two boxes, boolean only: the separating axis test on the 15 axes in 3D (4 in 2D) of
 //!   Gottschalk, Lin & Manocha, "OBBTree", SIGGRAPH 1996 (Ericson §4.4.1), stopping at the
 //!   first axis that separates by more than the tolerance (face axes first; any such axis is a
-//!   certificate, so the boolean needs no best axis: 470 → 306–361 ns per query on the speed
-//!   bench's box set, where the full 15-axis scan was slower than GJK), with a common point
-//!   found by alternating projections (clamping into one box, then the other);
+//!   certificate, so the boolean needs no best axis). In 3D it runs in [`crate::gjk::obb`]
+//!   on the rotation matrix with `|R|` precomputed and unnormalised edge axes, and finds the
+//!   common point of overlapping boxes by vertex tests and edge clipping (speed bench's box
+//!   set: 324 → 118–126 ns per query, parry 0.84× → 2.4–2.5×); alternating projections
+//!   (clamping into one box, then the other) remain as the last try before GJK, and are the
+//!   2D path's search;
 //! * two boxes in 3D, penetration: the largest separation over the same 15 axes is the exact
 //!   penetration depth of two polytopes (each facet normal of `A − B` is among them, and any
 //!   other axis only separates less); the witness pair comes from the support edges (edge
-//!   axes) or from the touching placement (face axes), the certificate from alternating
-//!   projections (see `box_penetration`).
+//!   axes) or from the touching placement (face axes), the certificate from the same
+//!   common-point search (see `box_penetration`).
 //!
 //! Every other pair returns `None` and the caller runs GJK / EPA, as do the cases a closed form
 //! would answer less well than EPA: penetration of cores that touch or cross (other than two
 //! points and a point inside a box), a box pair whose best axis separates by less than the
 //! touch tolerance (the distance might still exceed it at a vertex), and overlapping boxes where
-//! four projection rounds find no common point.
+//! the common-point search finds nothing (an overlap thinner than a quarter of the tolerance).
 //!
 //! Decisions match GJK's exactly: the touch tolerance is GJK's (`absolute_tolerance`, or
 //! `max(abs_tol, rel_tol · core distance)`), the verdict is intersecting when the core distance
@@ -43,6 +46,7 @@
 
 use super::epa::{EpaSpace, Options as EpaOptions, Penetration};
 use super::minkowski::MinkowskiDifference;
+use super::obb::{Obb3, Sat};
 use super::{absolute_tolerance, common_point, Distance, Intersection, Options};
 use crate::math::pose::Pose;
 use crate::math::vector::{Rotation, Vector};
@@ -207,42 +211,11 @@ where
     {
         return None;
     }
-    if let (
-        Primitive::Capsule {
-            a: a0,
-            b: a1,
-            radius: ra,
-        },
-        Primitive::Capsule {
-            a: b0,
-            b: b1,
-            radius: rb,
-        },
-    ) = (pa, pb)
-    {
-        if a0 == a1 && b0 == b1 && opts.abs_tolerance.is_none() {
-            // Two balls: in the world frame, where the centres' difference is one subtraction.
-            let ca = world_point(pose_a, a0);
-            let cb = world_point(pose_b, b0);
-            let mut c = Closest::new(ca, cb, ra, rb);
-            c.points = true;
-            // GJK's tolerance with the shapes' size and bounding radius read off the primitive
-            // (a point core: size = radius, bounding radius = |centre| + radius; equal to the
-            // trait's values for `Ball` and `Rounded`, an equally valid bound for `Transformed`)
-            // — no dispatch through an enum.
-            let (ta, tb) = (pose_a.translation(), pose_b.translation());
-            let reach = |p: V| if p == V::ZERO { 0.0 } else { p.length() };
-            // |t_b − t_a| is the centres' distance when both centres are the local origins.
-            let tab = if a0 == V::ZERO && b0 == V::ZERO {
-                c.dist
-            } else {
-                (tb - ta).length()
-            };
-            let magnitude = ta.length() + tb.length() + tab + reach(a0) + ra + reach(b0) + rb;
-            let scale = (ra + rb).max(f64::MIN_POSITIVE);
-            let abs_tol = opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude;
-            return c.finite().then_some((c, abs_tol, Frame(None)));
-        }
+    if let Some(balls) = Balls::of(pa, pb, pose_a, pose_b, opts) {
+        // Two balls: in the world frame, where the centres' difference is one subtraction.
+        let mut c = Closest::new(balls.ca, balls.cb, balls.ra, balls.rb);
+        c.points = true;
+        return Some((c, balls.abs_tol, Frame(None)));
     }
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
     let mut c = pair(pa, pb, mink.pose_ab())?;
@@ -645,6 +618,144 @@ fn edge_axis<V: Vector>(p: V, q: V, d: V) -> Option<V> {
     n.try_normalize().filter(|m| m.dot(diff) > 0.0)
 }
 
+/// Two balls (point cores) in the world frame: the straight-line path of [`distance`] and
+/// [`intersects`] for the commonest pair of a physics scene (one subtraction, one square root
+/// for the distance, no frame change), with the same tolerance, verdict and witnesses as the
+/// general capsule path.
+struct Balls<V> {
+    ca: V,
+    cb: V,
+    ra: f64,
+    rb: f64,
+    /// `cb − ca` and its length.
+    d: V,
+    dist: f64,
+    /// GJK's absolute tolerance, and its touch tolerance `max(abs_tol, rel_tol · dist)`.
+    abs_tol: f64,
+    tol: f64,
+}
+
+impl<V: Vector> Balls<V> {
+    /// The pair when both primitives are balls and the tolerance is GJK's default one.
+    #[inline(always)]
+    fn of(
+        pa: Primitive<'_, V>,
+        pb: Primitive<'_, V>,
+        pose_a: &Pose<V>,
+        pose_b: &Pose<V>,
+        opts: &Options,
+    ) -> Option<Self> {
+        let (
+            Primitive::Capsule {
+                a: a0,
+                b: a1,
+                radius: ra,
+            },
+            Primitive::Capsule {
+                a: b0,
+                b: b1,
+                radius: rb,
+            },
+        ) = (pa, pb)
+        else {
+            return None;
+        };
+        if a0 != a1 || b0 != b1 || opts.abs_tolerance.is_some() || opts.max_iterations == 0 {
+            return None;
+        }
+        let ca = world_point(pose_a, a0);
+        let cb = world_point(pose_b, b0);
+        let d = cb - ca;
+        let dist = d.length();
+        // GJK's tolerance (`MinkowskiDifference::tolerance`) with the sizes and bounding radii
+        // read off the primitives: a point core has size = radius and bounding radius
+        // |centre| + radius (the trait's values for `Ball` and `Rounded`, an equally valid
+        // bound for `Transformed`). |t_b − t_a| is the centres' distance when both centres
+        // are the local origins.
+        let (ta, tb) = (pose_a.translation(), pose_b.translation());
+        let reach = |p: V| if p == V::ZERO { 0.0 } else { p.length() };
+        let tab = if a0 == V::ZERO && b0 == V::ZERO {
+            dist
+        } else {
+            (tb - ta).length()
+        };
+        let magnitude = ta.length() + tb.length() + tab + reach(a0) + ra + reach(b0) + rb;
+        let scale = (ra + rb).max(f64::MIN_POSITIVE);
+        let abs_tol = opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude;
+        let tol = abs_tol.max(opts.rel_tolerance * dist);
+        // |ca|, |cb| ≤ magnitude and dist ≤ 2·magnitude: one finiteness test covers them all
+        // (an overflow of the sum only sends a finite pair to GJK).
+        (magnitude + dist).is_finite().then_some(Balls {
+            ca,
+            cb,
+            ra,
+            rb,
+            d,
+            dist,
+            abs_tol,
+            tol,
+        })
+    }
+
+    /// The unit direction from A's centre to B's (any axis for concentric balls).
+    #[inline(always)]
+    fn normal(&self) -> V {
+        if self.dist > 0.0 {
+            self.d * (1.0 / self.dist)
+        } else {
+            V::AXIS
+        }
+    }
+
+    /// The verdict: a common point when the gap is within the tolerance, else the centres'
+    /// direction with the exact gap.
+    #[inline(always)]
+    fn verdict(&self, normal: V) -> Verdict<V> {
+        let gap = self.dist - (self.ra + self.rb);
+        if gap <= self.tol {
+            Verdict::Intersecting(CommonPoint {
+                point: common_point(self.ca, self.cb, self.ra, self.rb),
+            })
+        } else {
+            Verdict::Separated(SeparatingAxis { axis: normal, gap })
+        }
+    }
+
+    #[inline(always)]
+    fn distance(&self) -> Option<Distance<V>> {
+        let normal = self.normal();
+        let signed = self.dist - (self.ra + self.rb);
+        Some(Distance {
+            status: Status::Converged,
+            iterations: 1,
+            distance: signed.max(0.0),
+            lower_bound: signed,
+            point_a: self.ca + normal * self.ra,
+            point_b: self.cb - normal * self.rb,
+            normal,
+            verdict: self.verdict(normal),
+            tolerance: self.tol,
+        })
+    }
+
+    #[inline(always)]
+    fn intersects(&self) -> Option<Intersection<V>> {
+        let gap = self.dist - (self.ra + self.rb);
+        // The normal's division only when the answer is an axis.
+        let verdict = if gap <= self.tol {
+            self.verdict(V::AXIS)
+        } else {
+            self.verdict(self.normal())
+        };
+        Some(Intersection {
+            status: Status::Converged,
+            iterations: 1,
+            verdict,
+            tolerance: self.tol,
+        })
+    }
+}
+
 /// The closed-form distance query, or `None` when the pair has none (see the module header).
 #[inline]
 pub(crate) fn distance<V, A, B>(
@@ -659,7 +770,11 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let (c, abs_tol, frame) = closest(a, pose_a, b, pose_b, opts)?;
+    let (pa, pb) = (a.primitive(), b.primitive());
+    if let Some(balls) = Balls::of(pa, pb, pose_a, pose_b, opts) {
+        return balls.distance();
+    }
+    let (c, abs_tol, frame) = closest_of(pa, pb, a, pose_a, b, pose_b, opts)?;
     let tol = abs_tol.max(opts.rel_tolerance * c.dist);
     let normal = c.normal();
     let signed = c.dist - (c.ra + c.rb);
@@ -691,6 +806,9 @@ where
     B: SupportMap<V> + ?Sized,
 {
     let (pa, pb) = (a.primitive(), b.primitive());
+    if let Some(balls) = Balls::of(pa, pb, pose_a, pose_b, opts) {
+        return balls.intersects();
+    }
     if let (
         Primitive::Cuboid {
             half_extents: ha,
@@ -707,7 +825,7 @@ where
         }
         let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
         let tol = absolute_tolerance(&mink, opts);
-        let verdict = box_box(ha, hb, mink.pose_ab(), tol)?;
+        let verdict = box_box(ha, hb, mink.pose_ab(), mink.rot_ab(), tol)?;
         return Some(Intersection {
             status: Status::Converged,
             iterations: 1,
@@ -727,9 +845,28 @@ where
 
 /// The separating axis test of two boxes `[-ha, ha]` (A's frame) and `[-hb, hb]` placed by
 /// `pose_ab`: separated when some axis separates by more than `tol`, intersecting when no axis
-/// separates at all and alternating projections find a common point; otherwise `None`.
+/// separates at all and a common point is found (3D: vertex tests and edge clipping, then
+/// alternating projections; 2D: alternating projections); otherwise `None`.
 #[inline(never)]
-fn box_box<V: Vector>(ha: V, hb: V, pose_ab: &Pose<V>, tol: f64) -> Option<Verdict<V>> {
+fn box_box<V: Vector>(
+    ha: V,
+    hb: V,
+    pose_ab: &Pose<V>,
+    rot_ab: &V::Matrix,
+    tol: f64,
+) -> Option<Verdict<V>> {
+    if V::DIM == 3 {
+        let obb = obb3(ha, hb, rot_ab, pose_ab.translation());
+        return match obb.sat(tol) {
+            Sat::Separated(axis, gap) => Some(Verdict::Separated(SeparatingAxis {
+                axis: from3(axis),
+                gap,
+            })),
+            Sat::Close => None,
+            Sat::Overlap => box_common_point(&obb, ha, hb, pose_ab, tol)
+                .map(|point| Verdict::Intersecting(CommonPoint { point })),
+        };
+    }
     let pair = BoxPair::new(ha, hb, pose_ab);
     // The first axis that separates by more than `tol` is a certificate (a boolean needs no
     // best axis), so the test stops there: face axes first, the common case.
@@ -762,6 +899,42 @@ fn box_box<V: Vector>(ha: V, hb: V, pose_ab: &Pose<V>, tol: f64) -> Option<Verdi
     // No axis separates: the boxes overlap. Alternate projections from B's centre.
     let x = box_touch_point(ha, hb, pose_ab, pair.t, 0.25 * tol, PROJECTION_ROUNDS)?;
     Some(Verdict::Intersecting(CommonPoint { point: x }))
+}
+
+/// A 3D vector's coordinates.
+#[inline(always)]
+fn to3<V: Vector>(v: V) -> [f64; 3] {
+    core::array::from_fn(|i| if i < V::DIM { v.coord(i) } else { 0.0 })
+}
+
+/// The vector with these coordinates (the first `V::DIM`).
+#[inline(always)]
+fn from3<V: Vector>(c: [f64; 3]) -> V {
+    V::from_slice(&c[..V::DIM]).unwrap_or(V::ZERO)
+}
+
+/// The 3D box pair of [`crate::gjk::obb`] (`V::DIM == 3`).
+#[inline(always)]
+fn obb3<V: Vector>(ha: V, hb: V, rot_ab: &V::Matrix, t: V) -> Obb3 {
+    let cols = core::array::from_fn(|j| to3(V::mat_mul(rot_ab, unit::<V>(j))));
+    Obb3::new(to3(ha), to3(hb), cols, to3(t))
+}
+
+/// A common point of two overlapping 3D boxes (A's frame): vertex tests and edge clipping,
+/// then alternating projections; `None` when both miss (the caller asks GJK).
+#[inline]
+fn box_common_point<V: Vector>(obb: &Obb3, ha: V, hb: V, pose_ab: &Pose<V>, tol: f64) -> Option<V> {
+    let slack = 0.25 * tol;
+    obb.common_point(slack).map(from3).or_else(|| {
+        box_touch_point(
+            ha,
+            hb,
+            pose_ab,
+            pose_ab.translation(),
+            slack,
+            PROJECTION_ROUNDS,
+        )
+    })
 }
 
 /// Two boxes, `[-ha, ha]` in A's frame and `[-hb, hb]` placed by `pose_ab`: B's axes in A's
@@ -950,7 +1123,8 @@ where
     let slack = 0.25 * tol;
     // The certificate: a common point by projections, else GJK's boolean (projections between
     // overlapping boxes need not settle to the tolerance in a few rounds).
-    let common = match box_touch_point(ha, hb, pose_ab, t, slack, PROJECTION_ROUNDS) {
+    let obb = obb3(ha, hb, mink.rot_ab(), t);
+    let common = match box_common_point(&obb, ha, hb, pose_ab, tol) {
         Some(x) => Verdict::Intersecting(CommonPoint {
             point: pose_a.transform_point(x),
         }),

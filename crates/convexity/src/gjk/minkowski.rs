@@ -57,6 +57,12 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
         }
     }
 
+    /// The rotation of B in A's frame as a matrix.
+    #[inline]
+    pub(crate) fn rot_ab(&self) -> &V::Matrix {
+        &self.rot_ab
+    }
+
     #[inline]
     /// The pose of B in A's frame.
     pub fn pose_ab(&self) -> &Pose<V> {
