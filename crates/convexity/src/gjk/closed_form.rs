@@ -217,6 +217,11 @@ where
         c.points = true;
         return Some((c, balls.abs_tol, Frame(None)));
     }
+    if !has_pair(pa, pb) {
+        // Decided before the relative pose is formed: a box pair's distance (GJK's) would
+        // otherwise pay for it twice.
+        return None;
+    }
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
     let mut c = pair(pa, pb, mink.pose_ab())?;
     let abs_tol = absolute_tolerance(&mink, opts);
@@ -239,6 +244,18 @@ fn world_point<V: Vector>(pose: &Pose<V>, p: V) -> V {
     } else {
         pose.transform_point(p)
     }
+}
+
+/// Whether [`pair`] may have a closed form for these primitives: two capsules, or a ball
+/// against anything.
+#[inline(always)]
+fn has_pair<V: Vector>(pa: Primitive<'_, V>, pb: Primitive<'_, V>) -> bool {
+    let ball = |p: Primitive<'_, V>| matches!(p, Primitive::Capsule { a, b, .. } if a == b);
+    matches!(
+        (pa, pb),
+        (Primitive::Capsule { .. }, Primitive::Capsule { .. })
+    ) || ball(pa)
+        || ball(pb)
 }
 
 /// The closest points of two primitives in A's frame (`pose_ab` places B).
