@@ -161,6 +161,31 @@ fn verdict<V: Vector>(c: &Closest<V>, tol: f64) -> Option<Verdict<V>> {
     })
 }
 
+/// [`verdict`] in the world: the axis mapped as a vector, the common point formed from the
+/// cores' closest points mapped to the world (an affine combination commutes with the rigid
+/// map up to rounding; the mapped points are the ones [`world_points`] forms too).
+#[inline(always)]
+fn world_verdict<V: Vector>(f: Frame<'_, V>, c: &Closest<V>, tol: f64) -> Option<Verdict<V>> {
+    Some(match verdict(c, tol)? {
+        Verdict::Separated(s) => Verdict::Separated(SeparatingAxis {
+            axis: f.vector(s.axis),
+            gap: s.gap,
+        }),
+        Verdict::Intersecting(_) => Verdict::Intersecting(CommonPoint {
+            point: common_point(f.point(c.ca), f.point(c.cb), c.ra, c.rb),
+        }),
+        Verdict::Undetermined => Verdict::Undetermined,
+    })
+}
+
+/// The full shapes' contact points and the normal in the world, from the cores' points `ca`,
+/// `cb` and the unit normal `n` in the working frame: three rigid maps.
+#[inline(always)]
+fn world_points<V: Vector>(f: Frame<'_, V>, ca: V, cb: V, n: V, ra: f64, rb: f64) -> (V, V, V) {
+    let wn = f.vector(n);
+    (f.point(ca) + wn * ra, f.point(cb) - wn * rb, wn)
+}
+
 #[inline(always)]
 fn verdict_to_world<V: Vector>(f: Frame<'_, V>, v: Verdict<V>) -> Verdict<V> {
     match v {
@@ -182,7 +207,7 @@ fn closest<'p, V, A, B>(
     a: &A,
     pose_a: &'p Pose<V>,
     b: &B,
-    pose_b: &Pose<V>,
+    pose_b: &'p Pose<V>,
     opts: &Options,
 ) -> Option<(Closest<V>, f64, Frame<'p, V>)>
 where
@@ -201,7 +226,7 @@ fn closest_of<'p, V, A, B>(
     a: &A,
     pose_a: &'p Pose<V>,
     b: &B,
-    pose_b: &Pose<V>,
+    pose_b: &'p Pose<V>,
     opts: &Options,
 ) -> Option<(Closest<V>, f64, Frame<'p, V>)>
 where
@@ -224,6 +249,9 @@ where
         // otherwise pay for it twice.
         return None;
     }
+    if let Some(fast) = ball_against(pa, pb, (a, pose_a), (b, pose_b), opts) {
+        return Some(fast);
+    }
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
     let mut c = pair(pa, pb, mink.pose_ab())?;
     let abs_tol = absolute_tolerance(&mink, opts);
@@ -236,6 +264,68 @@ where
         c.axis_gap = Some(-mink.support(n).w.dot(n));
     }
     c.finite().then_some((c, abs_tol, Frame(Some(pose_a))))
+}
+
+/// A ball against a box, triangle or polygon, worked in the other shape's own frame: the
+/// ball's centre goes there by one inverse rotation, and no relative pose is formed (the
+/// general path composes `pose_a⁻¹ ∘ pose_b`, then maps back through `pose_a`). The tolerance
+/// is GJK's, with `|t_ab| = |t_b − t_a|` (rotation-invariant). `None` when the pair is not
+/// of that kind, or the cores come within `NEAR_AXIS` of touching, where the general path
+/// measures the axis's gap by support calls.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+fn ball_against<'p, V, A, B>(
+    pa: Primitive<'_, V>,
+    pb: Primitive<'_, V>,
+    (a, pose_a): (&A, &'p Pose<V>),
+    (b, pose_b): (&B, &'p Pose<V>),
+    opts: &Options,
+) -> Option<(Closest<V>, f64, Frame<'p, V>)>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let ball = |p: Primitive<'_, V>| match p {
+        Primitive::Capsule { a, b, radius } if a == b => Some((a, radius)),
+        _ => None,
+    };
+    let capsule = |p: Primitive<'_, V>| matches!(p, Primitive::Capsule { .. });
+    let (ball_is_a, (centre, radius), other) = match (ball(pa), ball(pb)) {
+        (Some(x), None) if !capsule(pb) => (true, x, pb),
+        (None, Some(x)) if !capsule(pa) => (false, x, pa),
+        _ => return None,
+    };
+    let (pose_ball, pose_other) = if ball_is_a {
+        (pose_a, pose_b)
+    } else {
+        (pose_b, pose_a)
+    };
+    let p = pose_other.inverse_transform_point(world_point(pose_ball, centre));
+    let (q, r_other, inside, face) = point_against(other, p)?;
+    let c = if ball_is_a {
+        // The other shape's face normal points toward the ball; from A toward B it flips.
+        let mut c = Closest::new(p, q, radius, r_other);
+        c.axis = face.map(|n| -n);
+        c.inside = inside.map(|(n, depth, foot)| (-n, depth, p, foot));
+        c
+    } else {
+        let mut c = Closest::new(q, p, r_other, radius);
+        c.axis = face;
+        c.inside = inside.map(|(n, depth, foot)| (n, depth, foot, p));
+        c
+    };
+    let (ta, tb) = (pose_a.translation(), pose_b.translation());
+    let tab = (tb - ta).length();
+    let scale = (a.size() + b.size()).max(f64::MIN_POSITIVE);
+    if !c.finite() || c.dist <= NEAR_AXIS * (scale + tab) {
+        return None;
+    }
+    let abs_tol = opts.abs_tolerance.unwrap_or_else(|| {
+        let magnitude = ta.length() + tb.length() + a.bounding_radius() + tab + b.bounding_radius();
+        opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude
+    });
+    Some((c, abs_tol, Frame(Some(pose_other))))
 }
 
 /// `pose · p`, skipping the rotation of the origin (a ball's centre).
@@ -797,15 +887,16 @@ where
     let tol = abs_tol.max(opts.rel_tolerance * c.dist);
     let normal = c.normal();
     let signed = c.dist - (c.ra + c.rb);
+    let (point_a, point_b, wn) = world_points(frame, c.ca, c.cb, normal, c.ra, c.rb);
     Some(Distance {
         status: Status::Converged,
         iterations: 1,
         distance: signed.max(0.0),
         lower_bound: signed,
-        point_a: frame.point(c.ca + normal * c.ra),
-        point_b: frame.point(c.cb - normal * c.rb),
-        normal: frame.vector(normal),
-        verdict: verdict_to_world(frame, verdict(&c, tol)?),
+        point_a,
+        point_b,
+        normal: wn,
+        verdict: world_verdict(frame, &c, tol)?,
         tolerance: tol,
     })
 }
@@ -857,7 +948,7 @@ where
     Some(Intersection {
         status: Status::Converged,
         iterations: 1,
-        verdict: verdict_to_world(frame, verdict(&c, tol)?),
+        verdict: world_verdict(frame, &c, tol)?,
         tolerance: tol,
     })
 }
@@ -1048,18 +1139,19 @@ where
     } else {
         return None;
     }
-    let verdict = verdict(&c, tol)?;
+    let verdict = world_verdict(frame, &c, tol)?;
     if matches!(verdict, Verdict::Intersecting(_)) {
         depth = depth.max(0.0);
     }
+    let (point_a, point_b, wn) = world_points(frame, ca, cb, normal, c.ra, c.rb);
     let out = Penetration {
         status: Status::Converged,
         iterations: 1,
         depth,
-        normal: frame.vector(normal),
-        point_a: frame.point(ca + normal * c.ra),
-        point_b: frame.point(cb - normal * c.rb),
-        verdict: verdict_to_world(frame, verdict),
+        normal: wn,
+        point_a,
+        point_b,
+        verdict,
         tolerance: tol,
         // Closed forms are exact to rounding: the interval is the point itself.
         depth_lower: depth,
