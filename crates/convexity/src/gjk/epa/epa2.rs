@@ -48,6 +48,7 @@ fn make_edge(a: DVec2, b: DVec2) -> Option<Face<DVec2>> {
         n,
         dist,
         inside: t.is_finite() && (-1e-9..=1.0 + 1e-9).contains(&t),
+        checked: true,
         alive: true,
         ..Face::default()
     })

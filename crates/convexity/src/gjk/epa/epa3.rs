@@ -4,9 +4,12 @@
 //! Data structure: vertices are append-only (`Context::verts`); faces live in a slot store
 //! with a free list (`Context::faces`, `Context::free`), each with its three neighbours, so
 //! the faces visible from a new point are found by a flood fill from the closest face
-//! (van den Bergen 2003, §4.3.5; the same "silhouette" walk as Bullet and Jolt). The closest
-//! face is found by a linear scan (F ≤ 2V − 4 ≤ a few hundred for the default cap; cheaper
-//! and simpler than a heap with lazy deletion at that size).
+//! (van den Bergen 2003, §4.3.5; the same "silhouette" walk as Bullet and Jolt), which
+//! records the horizon in loop order. The closest face is found by a linear scan of one
+//! offset per face slot (`Context::keys`, `+∞` for dead faces and for faces known not to
+//! hold the origin's projection): F ≤ 2V − 4 ≤ a few hundred for the default cap, cheaper
+//! and simpler than a heap with lazy deletion at that size. Whether a face holds the origin's
+//! projection is only computed for the face that the scan finds least.
 //!
 //! Orientation: every face is stored counter-clockwise seen from outside, so
 //! `n = (b − a) × (c − a)` is outward, and two neighbours traverse their shared edge in
@@ -137,6 +140,7 @@ where
         match make_face(&ctx.verts, v) {
             Some(mut f) => {
                 (f.adj, f.adj_edge) = TETRA_ADJ[k];
+                ctx.keys.push(f.dist);
                 ctx.faces.push(f);
             }
             None => return Err(broken(params, 0)),
@@ -179,22 +183,26 @@ fn link(faces: &mut [Face<DVec3>]) {
 ///
 /// The normal is the cross product of the two edges at the vertex opposite the longest edge
 /// (the best-conditioned choice); all three choices are equal in exact arithmetic. The plane
-/// offset is the mean over the three vertices.
+/// offset is the mean over the three vertices. `inside` is left unchecked (see [`closest`]).
+#[inline]
 fn make_face(verts: &[SupportPoint<DVec3>], v: [u32; 3]) -> Option<Face<DVec3>> {
     let a = verts.get(v[0] as usize)?.w;
     let b = verts.get(v[1] as usize)?.w;
     let c = verts.get(v[2] as usize)?.w;
+    let (eab, ebc, eca) = (b - a, c - b, a - c);
     let (ab, bc, ca) = (
-        (b - a).length_squared(),
-        (c - b).length_squared(),
-        (a - c).length_squared(),
+        eab.length_squared(),
+        ebc.length_squared(),
+        eca.length_squared(),
     );
+    // (b − a) × (c − a), (c − b) × (a − b), (a − c) × (b − c), written with the edge vectors
+    // (negation and swapping the factors of a cross product are exact).
     let raw = if bc >= ab && bc >= ca {
-        (b - a).cross(c - a)
+        eca.cross(eab)
     } else if ca >= ab {
-        (c - b).cross(a - b)
+        eab.cross(ebc)
     } else {
-        (a - c).cross(b - c)
+        ebc.cross(eca)
     };
     let n = raw.try_normalize()?;
     let dist = (n.dot(a) + n.dot(b) + n.dot(c)) * (1.0 / 3.0);
@@ -207,9 +215,23 @@ fn make_face(verts: &[SupportPoint<DVec3>], v: [u32; 3]) -> Option<Face<DVec3>> 
         adj_edge: [0; 3],
         n,
         dist,
-        inside: projection_inside(a, b, c, n, dist),
+        inside: false,
+        checked: false,
         alive: true,
     })
+}
+
+/// Whether the origin's projection lies in face `f` (see [`projection_inside`]); false when a
+/// vertex index is out of range.
+fn face_inside(verts: &[SupportPoint<DVec3>], f: &Face<DVec3>) -> bool {
+    match (
+        verts.get(f.v[0] as usize),
+        verts.get(f.v[1] as usize),
+        verts.get(f.v[2] as usize),
+    ) {
+        (Some(a), Some(b), Some(c)) => projection_inside(a.w, b.w, c.w, f.n, f.dist),
+        _ => false,
+    }
 }
 
 /// Whether the origin's projection `p = dist · n` lies in the triangle to a relative `1e-9`:
@@ -250,30 +272,54 @@ fn barycentric(a: DVec3, b: DVec3, c: DVec3, n: DVec3, dist: f64) -> [f64; 3] {
 /// projection of the origin is inside (van den Bergen's rule) and faces the origin lies
 /// beyond (`dist < 0`); among all live faces if there is none. Lowest index on ties.
 ///
+/// The scan reads `keys` (the offsets of the faces not yet known to be non-candidates); when
+/// the least one is a face with `dist ≥ 0` whose projection was not checked yet, it is
+/// checked now, and a non-candidate is dropped from `keys` and the scan repeated.
+///
 /// With the origin inside the polytope the candidates hold the closest facet, and among
 /// coplanar faces of equal offset only the one holding the projection gives the right contact
 /// point. With the origin outside (cores touching within tolerance or apart by a hair), some
 /// face has `dist < 0`, so the chosen offset is ≤ 0; at convergence it equals `h_K(n)` up to
 /// the tolerance, hence lies in `[−dist(0, K) − tol, 0]`. (Van den Bergen's rule alone could
 /// pick a far face there: near an edge of the polytope no adjacent face holds the projection.)
-fn closest(faces: &[Face<DVec3>]) -> Option<usize> {
-    let mut best = None;
-    let mut best_any = None;
-    let (mut bd, mut bd_any) = (f64::INFINITY, f64::INFINITY);
-    for (i, f) in faces.iter().enumerate() {
-        if !f.alive {
-            continue;
+fn closest(ctx: &mut Context<DVec3>) -> Option<usize> {
+    // Each round either returns or turns one key to +∞, so this ends within `keys.len() + 1`
+    // rounds; the cap is only a guard.
+    for _ in 0..=ctx.keys.len() {
+        let mut best = usize::MAX;
+        let mut bd = f64::INFINITY;
+        for (i, &k) in ctx.keys.iter().enumerate() {
+            if k < bd {
+                bd = k;
+                best = i;
+            }
         }
-        if (f.inside || f.dist < 0.0) && f.dist < bd {
+        let Some(f) = ctx.faces.get_mut(best) else {
+            break;
+        };
+        if f.alive && f.dist == bd {
+            if !f.checked {
+                f.inside = f.dist < 0.0 || face_inside(&ctx.verts, f);
+                f.checked = true;
+            }
+            if f.inside || f.dist < 0.0 {
+                return Some(best);
+            }
+        }
+        if let Some(k) = ctx.keys.get_mut(best) {
+            *k = f64::INFINITY;
+        }
+    }
+    // No candidate: the least offset among all live faces.
+    let mut best = None;
+    let mut bd = f64::INFINITY;
+    for (i, f) in ctx.faces.iter().enumerate() {
+        if f.alive && f.dist < bd {
             bd = f.dist;
             best = Some(i);
         }
-        if f.dist < bd_any {
-            bd_any = f.dist;
-            best_any = Some(i);
-        }
     }
-    best.or(best_any)
+    best
 }
 
 /// The answer from face `f`: the origin's projection `dist · n` in barycentric coordinates,
@@ -338,7 +384,7 @@ where
     let mut iterations = 0u32;
     let mut best: Option<Upper<DVec3>> = None;
     loop {
-        let Some(f) = closest(&ctx.faces).and_then(|i| ctx.faces.get(i).map(|f| (i, *f))) else {
+        let Some(f) = closest(ctx).and_then(|i| ctx.faces.get(i).map(|f| (i, *f))) else {
             return broken(params, iterations);
         };
         let (fi, f) = f;
@@ -412,7 +458,13 @@ fn carve(ctx: &mut Context<DVec3>, f0: usize, w: DVec3, eps: f64) -> bool {
     face.alive = false;
     let (adj, adj_edge) = (face.adj, face.adj_edge);
     ctx.free.push(f0 as u32);
-    for i in 0..3 {
+    if let Some(k) = ctx.keys.get_mut(f0) {
+        *k = f64::INFINITY;
+    }
+    // Pushed in reverse so that the edges are visited in order 0, 1, 2 and, inside each
+    // deleted face, in order after the edge it was entered through: a depth-first walk in
+    // counter-clockwise order, which meets the horizon edges in loop order.
+    for i in (0..3).rev() {
         ctx.stack.push((adj[i], adj_edge[i]));
     }
     while let Some((g, j)) = ctx.stack.pop() {
@@ -427,6 +479,9 @@ fn carve(ctx: &mut Context<DVec3>, f0: usize, w: DVec3, eps: f64) -> bool {
             face.alive = false;
             let (adj, adj_edge) = (face.adj, face.adj_edge);
             ctx.free.push(g);
+            if let Some(k) = ctx.keys.get_mut(g as usize) {
+                *k = f64::INFINITY;
+            }
             for k in [(j + 2) % 3, (j + 1) % 3] {
                 ctx.stack.push((adj[k], adj_edge[k]));
             }
@@ -443,76 +498,41 @@ fn carve(ctx: &mut Context<DVec3>, f0: usize, w: DVec3, eps: f64) -> bool {
     true
 }
 
-/// Sets each horizon edge's `next` (the edge starting where it ends) through a table from
-/// start vertex to edge, O(h) instead of O(h²). Fails when a vertex starts two edges or an end
-/// starts none. The table (`Context::start_of`, one slot per vertex) is left all-empty.
-fn link_horizon(ctx: &mut Context<DVec3>) -> bool {
-    const NONE: u32 = u32::MAX;
-    if ctx.start_of.len() < ctx.verts.len() {
-        ctx.start_of.resize(ctx.verts.len().max(64), NONE);
-    }
-    let mut ok = true;
-    for (k, he) in ctx.horizon.iter().enumerate() {
-        match ctx.start_of.get_mut(he.s as usize) {
-            Some(slot) if *slot == NONE => *slot = k as u32,
-            _ => ok = false,
-        }
-    }
-    if ok {
-        for he in ctx.horizon.iter_mut() {
-            match ctx.start_of.get(he.e as usize) {
-                Some(&m) if m != NONE => he.next = m,
-                _ => ok = false,
-            }
-        }
-    }
-    for he in &ctx.horizon {
-        if let Some(slot) = ctx.start_of.get_mut(he.s as usize) {
-            *slot = NONE;
-        }
-    }
-    ok
-}
-
 /// Fans the horizon to the new vertex `wi`. Checks first that the horizon is one simple loop
-/// (every end vertex starts exactly one edge, and following the links visits every edge once):
-/// rounding can make the deleted region something other than a disc, and then the polytope
-/// cannot be patched.
+/// in order (each edge starts where the previous one ends, the last one where the first one
+/// starts, and no vertex starts two edges): rounding can make the deleted region something
+/// other than a disc, and then the polytope cannot be patched.
 fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
     let h = ctx.horizon.len();
     if h < 3 {
         return false;
     }
-    if !link_horizon(ctx) {
-        return false;
+    if ctx.marks.len() < ctx.verts.len() {
+        ctx.marks.resize((2 * ctx.verts.len()).max(64), 0);
     }
-    let mut k = 0usize;
-    for _ in 0..h {
-        let Some(he) = ctx.horizon.get_mut(k) else {
-            return false;
-        };
-        if he.seen {
+    ctx.stamp = ctx.stamp.wrapping_add(1);
+    if ctx.stamp == 0 {
+        ctx.marks.fill(0);
+        ctx.stamp = 1;
+    }
+    let mut prev_end = match ctx.horizon.last() {
+        Some(he) => he.e,
+        None => return false,
+    };
+    for he in &ctx.horizon {
+        if he.s != prev_end {
             return false;
         }
-        he.seen = true;
-        k = he.next as usize;
-    }
-    if k != 0 {
-        return false;
-    }
-    for k in 0..h {
-        let m = ctx.horizon[k].next as usize;
-        if let Some(he) = ctx.horizon.get_mut(m) {
-            he.prev = k as u32;
+        match ctx.marks.get_mut(he.s as usize) {
+            Some(m) if *m != ctx.stamp => *m = ctx.stamp,
+            _ => return false,
         }
+        prev_end = he.e;
     }
+    // Slots first (dead ones reused), so that each new face is written once, with its
+    // neighbours: edge 0 (s → e) borders the surviving face, edge 1 (e → w) the next new
+    // face's edge 2 (w → e), edge 2 (w → s) the previous new face's edge 1.
     for k in 0..h {
-        let he = ctx.horizon[k];
-        let Some(mut face) = make_face(&ctx.verts, [he.s, he.e, wi]) else {
-            return false;
-        };
-        face.adj = [he.face, 0, 0];
-        face.adj_edge = [he.edge, 2, 1];
         let slot = match ctx.free.pop() {
             Some(s) => s,
             None => {
@@ -520,30 +540,38 @@ fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
                     return false;
                 }
                 ctx.faces.push(Face::default());
+                ctx.keys.push(f64::INFINITY);
                 (ctx.faces.len() - 1) as u32
             }
         };
-        match ctx.faces.get_mut(slot as usize) {
-            Some(f) => *f = face,
-            None => return false,
-        }
         ctx.horizon[k].new = slot;
     }
+    let mut prev = ctx.horizon[h - 1].new;
     for k in 0..h {
         let he = ctx.horizon[k];
-        let next_new = ctx.horizon[he.next as usize].new;
-        let prev_new = ctx.horizon[he.prev as usize].new;
-        let Some(f) = ctx.faces.get_mut(he.new as usize) else {
+        let next = ctx.horizon[if k + 1 == h { 0 } else { k + 1 }].new;
+        let Some(mut face) = make_face(&ctx.verts, [he.s, he.e, wi]) else {
             return false;
         };
-        f.adj[1] = next_new;
-        f.adj[2] = prev_new;
+        face.adj = [he.face, next, prev];
+        face.adj_edge = [he.edge, 2, 1];
+        match (
+            ctx.faces.get_mut(he.new as usize),
+            ctx.keys.get_mut(he.new as usize),
+        ) {
+            (Some(f), Some(key)) => {
+                *key = face.dist;
+                *f = face;
+            }
+            _ => return false,
+        }
         let Some(g) = ctx.faces.get_mut(he.face as usize) else {
             return false;
         };
         let j = usize::from(he.edge % 3);
         g.adj[j] = he.new;
         g.adj_edge[j] = 0;
+        prev = he.new;
     }
     true
 }
@@ -574,6 +602,7 @@ mod tests {
         ]);
         for v in TETRA_FACES {
             let f = make_face(&ctx.verts, v).expect("a proper face");
+            ctx.keys.push(f.dist);
             ctx.faces.push(f);
         }
         link(&mut ctx.faces);
