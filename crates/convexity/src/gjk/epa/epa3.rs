@@ -81,7 +81,7 @@ where
         DVec3::Z,
         DVec3::NEG_Z,
     ];
-    let (s1, l1) = farthest(mink, pts, &axes, |w| (w - s0.w).length(), params)?;
+    let (s1, l1) = farthest(mink, pts, || axes, |w| (w - s0.w).length(), params)?;
     if l1.is_nan() || l1 <= eps {
         return Err(point_answer(s0.w, params));
     }
@@ -93,19 +93,22 @@ where
     // Third vertex: farthest from the line s0 s1, searching six directions at 60° steps
     // around it (both signs) if the simplex is a segment.
     let e1 = dn.any_orthonormal_vector();
-    let e2 = dn.cross(e1);
-    let mut perp = [DVec3::ZERO; 6];
-    for (k, pair) in perp.chunks_exact_mut(2).enumerate() {
-        let (s, c) = (k as f64 * core::f64::consts::FRAC_PI_3).sin_cos();
-        let u = e1 * c + e2 * s;
-        pair[0] = u;
-        pair[1] = -u;
-    }
+    let perp = || {
+        let e2 = dn.cross(e1);
+        let mut perp = [DVec3::ZERO; 6];
+        for (k, pair) in perp.chunks_exact_mut(2).enumerate() {
+            let (s, c) = (k as f64 * core::f64::consts::FRAC_PI_3).sin_cos();
+            let u = e1 * c + e2 * s;
+            pair[0] = u;
+            pair[1] = -u;
+        }
+        perp
+    };
     let line_dist = |w: DVec3| {
         let r = w - s0.w;
         (r - dn * r.dot(dn)).length()
     };
-    let (s2, l2) = farthest(mink, pts, &perp, line_dist, params)?;
+    let (s2, l2) = farthest(mink, pts, perp, line_dist, params)?;
     if l2.is_nan() || l2 <= eps {
         // K is a segment: the normal across the origin's offset from its line, if any.
         let off = s0.w - dn * dn.dot(s0.w);
@@ -123,7 +126,7 @@ where
 
     // Fourth vertex: farthest from the plane, searching ±n if the simplex is a triangle.
     let plane_dist = |w: DVec3| n.dot(w - s0.w).abs();
-    let (s3, l3) = farthest(mink, pts, &[n, -n], plane_dist, params)?;
+    let (s3, l3) = farthest(mink, pts, || [n, -n], plane_dist, params)?;
     if l3.is_nan() || l3 <= eps {
         return Err(flat_answer(n, s0.w, params));
     }
@@ -184,7 +187,7 @@ fn link(faces: &mut [Face<DVec3>]) {
 /// The normal is the cross product of the two edges at the vertex opposite the longest edge
 /// (the best-conditioned choice); all three choices are equal in exact arithmetic. The plane
 /// offset is the mean over the three vertices. `inside` is left unchecked (see [`closest`]).
-#[inline]
+#[inline(always)]
 fn make_face(verts: &[SupportPoint<DVec3>], v: [u32; 3]) -> Option<Face<DVec3>> {
     let a = verts.get(v[0] as usize)?.w;
     let b = verts.get(v[1] as usize)?.w;
@@ -446,6 +449,10 @@ where
     }
 }
 
+/// The next and the previous edge (vertex) of a face, counter-clockwise.
+const NEXT: [usize; 3] = [1, 2, 0];
+const PREV: [usize; 3] = [2, 0, 1];
+
 /// Deletes the faces visible from `w` that are connected to face `f0` (which is deleted
 /// unconditionally: `w` lies beyond it by more than the tolerance) and records the horizon:
 /// the edges of surviving faces whose neighbour was deleted.
@@ -474,7 +481,10 @@ fn carve(ctx: &mut Context<DVec3>, f0: usize, w: DVec3, eps: f64) -> bool {
         if !face.alive {
             continue;
         }
-        let j = usize::from(j % 3);
+        // The edges after `j` in counter-clockwise order (`j` < 3 for a consistent polytope).
+        let (Some(&jn), Some(&jp)) = (NEXT.get(usize::from(j)), PREV.get(usize::from(j))) else {
+            return false;
+        };
         if face.n.dot(w) - face.dist > eps {
             face.alive = false;
             let (adj, adj_edge) = (face.adj, face.adj_edge);
@@ -482,16 +492,15 @@ fn carve(ctx: &mut Context<DVec3>, f0: usize, w: DVec3, eps: f64) -> bool {
             if let Some(k) = ctx.keys.get_mut(g as usize) {
                 *k = f64::INFINITY;
             }
-            for k in [(j + 2) % 3, (j + 1) % 3] {
-                ctx.stack.push((adj[k], adj_edge[k]));
-            }
+            ctx.stack.push((adj[jp], adj_edge[jp]));
+            ctx.stack.push((adj[jn], adj_edge[jn]));
         } else {
             ctx.horizon.push(HorizonEdge {
                 face: g,
-                edge: j as u8,
-                s: face.v[(j + 1) % 3],
-                e: face.v[j],
-                ..HorizonEdge::default()
+                edge: j,
+                s: face.v[jn],
+                e: face.v[usize::from(j)],
+                new: 0,
             });
         }
     }
@@ -568,9 +577,11 @@ fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
         let Some(g) = ctx.faces.get_mut(he.face as usize) else {
             return false;
         };
-        let j = usize::from(he.edge % 3);
-        g.adj[j] = he.new;
-        g.adj_edge[j] = 0;
+        let Some(j) = g.adj.get_mut(usize::from(he.edge)) else {
+            return false;
+        };
+        *j = he.new;
+        g.adj_edge[usize::from(he.edge)] = 0;
         prev = he.new;
     }
     true

@@ -296,12 +296,13 @@ where
     }
 }
 
-/// The point among `pts` (then among the supports along `dirs`) maximising `metric`; used to
+/// The point among `pts` (then among the supports along the directions `dirs` makes, which
+/// are only formed when no point of `pts` is farther than `ε`) maximising `metric`; used to
 /// blow a degenerate start simplex up to full dimension.
-fn farthest<V, A, B>(
+fn farthest<V, A, B, const N: usize>(
     mink: &MinkowskiDifference<'_, V, A, B>,
     pts: &[SupportPoint<V>],
-    dirs: &[V],
+    dirs: impl FnOnce() -> [V; N],
     metric: impl Fn(V) -> f64,
     params: &Params<V>,
 ) -> Result<(SupportPoint<V>, f64), Expansion<V>>
@@ -310,18 +311,21 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let mut best = (SupportPoint::default(), f64::NEG_INFINITY);
-    for p in pts {
+    let mut bi = usize::MAX;
+    let mut bm = f64::NEG_INFINITY;
+    for (i, p) in pts.iter().enumerate() {
         let m = metric(p.w);
-        if m > best.1 {
-            best = (*p, m);
+        if m > bm {
+            bm = m;
+            bi = i;
         }
     }
+    let mut best = (pts.get(bi).copied().unwrap_or_default(), bm);
     if best.1 > params.eps {
         return Ok(best);
     }
-    for d in dirs {
-        let p = checked_support(mink, *d, params)?;
+    for d in dirs() {
+        let p = checked_support(mink, d, params)?;
         let m = metric(p.w);
         if m > best.1 {
             best = (p, m);
