@@ -279,28 +279,44 @@ fn barycentric(a: DVec3, b: DVec3, c: DVec3, n: DVec3, dist: f64) -> [f64; 3] {
 /// the least one is a face with `dist ≥ 0` whose projection was not checked yet, it is
 /// checked now, and a non-candidate is dropped from `keys` and the scan repeated.
 ///
+/// The check is skipped when the least key of the first scan is below every other key by
+/// more than `margin` (the stopping tolerance's absolute part, far above the rounding of the
+/// offsets): that face then has the least offset of all faces, and with the origin inside
+/// the polytope (every offset ≥ 0) the least-offset face holds the origin's projection, up
+/// to faces of the same plane (the projection `p` is at distance `dist` ≤ every offset, so
+/// the ball through `p` lies in the polytope; `p`, on the face's supporting plane, is then on
+/// the facet that plane cuts out, whose faces all have the same offset). Such a face is the
+/// scan's answer with or without the check, and its offset is the inscribed-ball radius.
+///
 /// With the origin inside the polytope the candidates hold the closest facet, and among
 /// coplanar faces of equal offset only the one holding the projection gives the right contact
 /// point. With the origin outside (cores touching within tolerance or apart by a hair), some
 /// face has `dist < 0`, so the chosen offset is ≤ 0; at convergence it equals `h_K(n)` up to
 /// the tolerance, hence lies in `[−dist(0, K) − tol, 0]`. (Van den Bergen's rule alone could
 /// pick a far face there: near an edge of the polytope no adjacent face holds the projection.)
-fn closest(ctx: &mut Context<DVec3>) -> Option<usize> {
+fn closest(ctx: &mut Context<DVec3>, margin: f64) -> Option<usize> {
     // Each round either returns or turns one key to +∞, so this ends within `keys.len() + 1`
     // rounds; the cap is only a guard.
-    for _ in 0..=ctx.keys.len() {
+    for round in 0..=ctx.keys.len() {
         let mut best = usize::MAX;
         let mut bd = f64::INFINITY;
+        let mut second = f64::INFINITY;
         for (i, &k) in ctx.keys.iter().enumerate() {
             if k < bd {
+                second = bd;
                 bd = k;
                 best = i;
+            } else if k < second {
+                second = k;
             }
         }
         let Some(f) = ctx.faces.get_mut(best) else {
             break;
         };
         if f.alive && f.dist == bd {
+            if round == 0 && second - bd > margin {
+                return Some(best);
+            }
             if !f.checked {
                 f.inside = f.dist < 0.0 || face_inside(&ctx.verts, f);
                 f.checked = true;
@@ -387,7 +403,7 @@ where
     let mut iterations = 0u32;
     let mut best: Option<Upper<DVec3>> = None;
     loop {
-        let Some(f) = closest(ctx).and_then(|i| ctx.faces.get(i).map(|f| (i, *f))) else {
+        let Some(f) = closest(ctx, params.abs_tol).and_then(|i| ctx.faces.get(i).map(|f| (i, *f))) else {
             return broken(params, iterations);
         };
         let (fi, f) = f;
