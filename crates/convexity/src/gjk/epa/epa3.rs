@@ -192,6 +192,12 @@ fn make_face(verts: &[SupportPoint<DVec3>], v: [u32; 3]) -> Option<Face<DVec3>> 
     let a = verts.get(v[0] as usize)?.w;
     let b = verts.get(v[1] as usize)?.w;
     let c = verts.get(v[2] as usize)?.w;
+    face_at(a, b, c, v)
+}
+
+/// [`make_face`] from the vertices' positions `a`, `b`, `c` (those of the indices `v`).
+#[inline(always)]
+fn face_at(a: DVec3, b: DVec3, c: DVec3, v: [u32; 3]) -> Option<Face<DVec3>> {
     let (eab, ebc, eca) = (b - a, c - b, a - c);
     let (ab, bc, ca) = (
         eab.length_squared(),
@@ -540,64 +546,87 @@ fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
         ctx.marks.fill(0);
         ctx.stamp = 1;
     }
-    let mut prev_end = match ctx.horizon.last() {
-        Some(he) => he.e,
-        None => return false,
+    let Context {
+        verts,
+        faces,
+        free,
+        horizon,
+        keys,
+        marks,
+        stamp,
+        ..
+    } = ctx;
+    let (Some(first), Some(last)) = (horizon.first(), horizon.last()) else {
+        return false;
     };
-    for he in &ctx.horizon {
+    let mut prev_end = last.e;
+    for he in horizon.iter() {
         if he.s != prev_end {
             return false;
         }
-        match ctx.marks.get_mut(he.s as usize) {
-            Some(m) if *m != ctx.stamp => *m = ctx.stamp,
+        match marks.get_mut(he.s as usize) {
+            Some(m) if *m != *stamp => *m = *stamp,
             _ => return false,
         }
         prev_end = he.e;
     }
+    let (Some(w), Some(ps)) = (verts.get(wi as usize), verts.get(first.s as usize)) else {
+        return false;
+    };
+    let (w, mut ps) = (w.w, ps.w);
     // Slots first (dead ones reused), so that each new face is written once, with its
     // neighbours: edge 0 (s → e) borders the surviving face, edge 1 (e → w) the next new
     // face's edge 2 (w → e), edge 2 (w → s) the previous new face's edge 1.
-    for k in 0..h {
-        let slot = match ctx.free.pop() {
+    for he in horizon.iter_mut() {
+        he.new = match free.pop() {
             Some(s) => s,
             None => {
-                if ctx.faces.len() >= MAX_FACES {
+                if faces.len() >= MAX_FACES {
                     return false;
                 }
-                ctx.faces.push(Face::default());
-                ctx.keys.push(f64::INFINITY);
-                (ctx.faces.len() - 1) as u32
+                faces.push(Face::default());
+                keys.push(f64::INFINITY);
+                (faces.len() - 1) as u32
             }
         };
-        ctx.horizon[k].new = slot;
     }
-    let mut prev = ctx.horizon[h - 1].new;
-    for k in 0..h {
-        let he = ctx.horizon[k];
-        let next = ctx.horizon[if k + 1 == h { 0 } else { k + 1 }].new;
-        let Some(mut face) = make_face(&ctx.verts, [he.s, he.e, wi]) else {
+    let (Some(first), Some(last)) = (horizon.first(), horizon.last()) else {
+        return false;
+    };
+    let first_new = first.new;
+    let mut prev = last.new;
+    let mut rest = horizon.iter().skip(1);
+    for he in horizon.iter() {
+        let next = rest.next().map_or(first_new, |n| n.new);
+        // Each edge starts where the previous one ends: one new position per face.
+        let Some(pe) = verts.get(he.e as usize) else {
             return false;
         };
+        let pe = pe.w;
+        let Some(mut face) = face_at(ps, pe, w, [he.s, he.e, wi]) else {
+            return false;
+        };
+        ps = pe;
         face.adj = [he.face, next, prev];
         face.adj_edge = [he.edge, 2, 1];
-        match (
-            ctx.faces.get_mut(he.new as usize),
-            ctx.keys.get_mut(he.new as usize),
-        ) {
+        match (faces.get_mut(he.new as usize), keys.get_mut(he.new as usize)) {
             (Some(f), Some(key)) => {
                 *key = face.dist;
                 *f = face;
             }
             _ => return false,
         }
-        let Some(g) = ctx.faces.get_mut(he.face as usize) else {
+        let Some(g) = faces.get_mut(he.face as usize) else {
             return false;
         };
-        let Some(j) = g.adj.get_mut(usize::from(he.edge)) else {
+        let (Some(j), Some(je)) = (
+            g.adj.get_mut(usize::from(he.edge)),
+            g.adj_edge.get_mut(usize::from(he.edge)),
+        ) else {
             return false;
         };
         *j = he.new;
-        g.adj_edge[usize::from(he.edge)] = 0;
+        *je = 0;
         prev = he.new;
     }
     true
