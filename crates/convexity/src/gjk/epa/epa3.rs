@@ -409,10 +409,11 @@ where
     let mut iterations = 0u32;
     let mut best: Option<Upper<DVec3>> = None;
     loop {
-        let Some(f) = closest(ctx, params.abs_tol).and_then(|i| ctx.faces.get(i).map(|f| (i, *f))) else {
+        let Some((fi, f)) =
+            closest(ctx, params.abs_tol).and_then(|i| Some((i, *ctx.faces.get(i)?)))
+        else {
             return broken(params, iterations);
         };
-        let (fi, f) = f;
         let tol = params.abs_tol.max(params.rel_tol * f.dist.abs());
         let stop = |status, iterations, best| {
             settle(
@@ -609,7 +610,10 @@ fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
         ps = pe;
         face.adj = [he.face, next, prev];
         face.adj_edge = [he.edge, 2, 1];
-        match (faces.get_mut(he.new as usize), keys.get_mut(he.new as usize)) {
+        match (
+            faces.get_mut(he.new as usize),
+            keys.get_mut(he.new as usize),
+        ) {
             (Some(f), Some(key)) => {
                 *key = face.dist;
                 *f = face;
