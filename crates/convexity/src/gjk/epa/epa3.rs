@@ -596,9 +596,8 @@ fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
     };
     let first_new = first.new;
     let mut prev = last.new;
-    let mut rest = horizon.iter().skip(1);
-    for he in horizon.iter() {
-        let next = rest.next().map_or(first_new, |n| n.new);
+    for (k, he) in horizon.iter().enumerate() {
+        let next = horizon.get(k + 1).map_or(first_new, |n| n.new);
         // Each edge starts where the previous one ends: one new position per face.
         let Some(pe) = verts.get(he.e as usize) else {
             return false;
@@ -789,6 +788,67 @@ mod tests {
             });
         }
         assert!(!stitch(&mut ctx, 5));
+    }
+
+    /// A context holding the given faces (vertex triples of `pts`), unlinked.
+    fn faces_of(pts: &[DVec3], tris: &[[u32; 3]]) -> Context<DVec3> {
+        let mut ctx = Context::new();
+        ctx.verts.extend(pts.iter().map(|&p| sp(p)));
+        for &v in tris {
+            let f = make_face(&ctx.verts, v).expect("a proper face");
+            ctx.keys.push(f.dist);
+            ctx.faces.push(f);
+        }
+        ctx
+    }
+
+    #[test]
+    fn closest_prefers_the_coplanar_face_holding_the_projection() {
+        // Faces 0 and 1 lie in the plane z = 1 (offset 1): the origin projects to (0, 0, 1),
+        // outside face 0 and inside face 1. Face 2 (z = 5) is far.
+        let pts = [
+            DVec3::new(2.0, 0.0, 1.0),
+            DVec3::new(3.0, 0.0, 1.0),
+            DVec3::new(2.0, 1.0, 1.0),
+            DVec3::new(-1.0, -1.0, 1.0),
+            DVec3::new(1.0, -1.0, 1.0),
+            DVec3::new(0.0, 1.0, 1.0),
+            DVec3::new(-1.0, -1.0, 5.0),
+            DVec3::new(1.0, -1.0, 5.0),
+            DVec3::new(0.0, 1.0, 5.0),
+        ];
+        let mut ctx = faces_of(&pts, &[[0, 1, 2], [3, 4, 5], [6, 7, 8]]);
+        assert_eq!(ctx.faces[0].dist, ctx.faces[1].dist);
+        assert_eq!(closest(&mut ctx, 1e-10), Some(1));
+        // Face 0 was checked and dropped from the scan; face 1 holds the projection.
+        assert!(ctx.faces[0].checked && !ctx.faces[0].inside);
+        assert_eq!(ctx.keys[0], f64::INFINITY);
+        assert!(ctx.faces[1].checked && ctx.faces[1].inside);
+        // Without face 1 there is no candidate: the least offset among all live faces.
+        ctx.faces[1].alive = false;
+        ctx.keys[1] = f64::INFINITY;
+        ctx.keys[2] = f64::INFINITY;
+        ctx.faces[2].checked = true;
+        assert_eq!(closest(&mut ctx, 1e-10), Some(0));
+    }
+
+    #[test]
+    fn closest_skips_the_projection_test_for_a_clear_winner() {
+        // Face 0 (z = 1) is ahead of face 1 (z = 5) by far more than the margin.
+        let pts = [
+            DVec3::new(-1.0, -1.0, 1.0),
+            DVec3::new(1.0, -1.0, 1.0),
+            DVec3::new(0.0, 1.0, 1.0),
+            DVec3::new(-1.0, -1.0, 5.0),
+            DVec3::new(1.0, -1.0, 5.0),
+            DVec3::new(0.0, 1.0, 5.0),
+        ];
+        let mut ctx = faces_of(&pts, &[[0, 1, 2], [3, 4, 5]]);
+        assert_eq!(closest(&mut ctx, 1e-10), Some(0));
+        assert!(!ctx.faces[0].checked);
+        // Within the margin the test is made.
+        assert_eq!(closest(&mut ctx, 10.0), Some(0));
+        assert!(ctx.faces[0].checked && ctx.faces[0].inside);
     }
 
     #[test]

@@ -299,6 +299,7 @@ where
 /// The point among `pts` (then among the supports along the directions `dirs` makes, which
 /// are only formed when no point of `pts` is farther than `ε`) maximising `metric`; used to
 /// blow a degenerate start simplex up to full dimension.
+#[inline]
 fn farthest<V, A, B, const N: usize>(
     mink: &MinkowskiDifference<'_, V, A, B>,
     pts: &[SupportPoint<V>],
