@@ -54,7 +54,8 @@ impl Sealed for DVec3 {
 /// origin up to GJK's touch tolerance. Otherwise each missing vertex is the support point
 /// farthest from the current affine hull along orthogonal directions (both signs); if none
 /// is farther than `ε`, `K` lies within `ε` (√3 ε for the six-direction searches) of that
-/// hull, whose `min_n h_K(n)` is then 0 up to `ε`, and the flat answer is exact to `ε`.
+/// hull, whose `min_n h_K(n)` is then 0 up to `ε`, and the flat answer is exact to `ε`. A
+/// four-point simplex that is clearly not flat is taken as it is (see [`tetrahedron`]).
 fn initial<A, B>(
     mink: &MinkowskiDifference<'_, DVec3, A, B>,
     start: &Simplex<DVec3>,
@@ -67,6 +68,12 @@ where
 {
     let eps = params.eps;
     let pts = start.points();
+    if let &[p0, p1, p2, p3] = pts {
+        if tetrahedron(ctx, [p0, p1, p2, p3], eps) {
+            return Ok(());
+        }
+        ctx.clear();
+    }
     let s0 = match pts.first() {
         Some(p) => *p,
         None => checked_support(mink, DVec3::X, params)?,
@@ -152,8 +159,39 @@ where
     Ok(())
 }
 
+/// The initial tetrahedron straight from a four-point GJK simplex whose every vertex lies more
+/// than `2ε` below the plane of the opposite face: the searches of [`initial`] would then find
+/// the same four points (each distance they compare with `ε` is at least one of these), so
+/// they are skipped. Returns false, with `ctx` partly filled, when the test fails.
+fn tetrahedron(ctx: &mut Context<DVec3>, p: [SupportPoint<DVec3>; 4], eps: f64) -> bool {
+    let [s0, s1, s2, s3] = p;
+    let det = (s1.w - s0.w).cross(s2.w - s0.w).dot(s3.w - s0.w);
+    if !(det.abs() > 0.0) {
+        return false;
+    }
+    let (s1, s2) = if det < 0.0 { (s2, s1) } else { (s1, s2) };
+    ctx.verts.extend_from_slice(&[s0, s1, s2, s3]);
+    for (k, v) in TETRA_FACES.into_iter().enumerate() {
+        let Some(mut f) = make_face(&ctx.verts, v) else {
+            return false;
+        };
+        let Some(opposite) = ctx.verts.get(TETRA_OPPOSITE[k]) else {
+            return false;
+        };
+        if !(f.n.dot(opposite.w) - f.dist < -2.0 * eps) {
+            return false;
+        }
+        (f.adj, f.adj_edge) = TETRA_ADJ[k];
+        ctx.keys.push(f.dist);
+        ctx.faces.push(f);
+    }
+    true
+}
+
 /// The outward faces of the initial tetrahedron (vertex 3 on the positive side of 0, 1, 2).
 const TETRA_FACES: [[u32; 3]; 4] = [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]];
+/// The vertex opposite each of [`TETRA_FACES`].
+const TETRA_OPPOSITE: [usize; 4] = [3, 2, 0, 1];
 /// Their adjacency (neighbour across edge i and that edge's index there), as [`link`] finds
 /// it (a test checks that), so that the start costs no O(F²) matching.
 const TETRA_ADJ: [([u32; 3], [u8; 3]); 4] = [
@@ -693,6 +731,37 @@ mod tests {
                 assert_eq!((g.v[j], g.v[(j + 1) % 3]), (f.v[(e + 1) % 3], f.v[e]));
             }
         }
+    }
+
+    #[test]
+    fn tetrahedron_from_a_gjk_simplex_is_outward_and_linked_and_flat_ones_are_declined() {
+        let p = [
+            sp(DVec3::new(-1.0, -1.0, -1.0)),
+            sp(DVec3::new(3.0, -1.0, -1.0)),
+            sp(DVec3::new(-1.0, 3.0, -1.0)),
+            sp(DVec3::new(-1.0, -1.0, 3.0)),
+        ];
+        // Both orientations of the same points.
+        for order in [[0, 1, 2, 3], [0, 2, 1, 3], [3, 1, 0, 2]] {
+            let mut ctx = Context::new();
+            assert!(tetrahedron(&mut ctx, order.map(|i| p[i]), 1e-9));
+            assert_eq!(ctx.keys.len(), 4);
+            for (i, f) in ctx.faces.iter().enumerate() {
+                assert!(f.dist > 0.0, "origin inside: {f:?}");
+                assert_eq!(ctx.keys[i], f.dist);
+                for e in 0..3 {
+                    let g = &ctx.faces[f.adj[e] as usize];
+                    let j = usize::from(f.adj_edge[e]);
+                    assert_eq!(g.adj[j] as usize, i);
+                    assert_eq!((g.v[j], g.v[(j + 1) % 3]), (f.v[(e + 1) % 3], f.v[e]));
+                }
+            }
+        }
+        // A fourth point within 2ε of the plane of the other three: left to the searches.
+        let flat = [p[0], p[1], p[2], sp(DVec3::new(0.0, 0.0, -1.0 + 1e-10))];
+        assert!(!tetrahedron(&mut Context::new(), flat, 1e-9));
+        let repeated = [p[0], p[1], p[2], p[2]];
+        assert!(!tetrahedron(&mut Context::new(), repeated, 1e-9));
     }
 
     #[test]
