@@ -48,6 +48,7 @@ fn make_edge(a: DVec2, b: DVec2) -> Option<Face<DVec2>> {
         n,
         dist,
         inside: t.is_finite() && (-1e-9..=1.0 + 1e-9).contains(&t),
+        checked: true,
         alive: true,
         ..Face::default()
     })
@@ -78,7 +79,7 @@ where
         }
     };
     let axes = [DVec2::X, DVec2::NEG_X, DVec2::Y, DVec2::NEG_Y];
-    let (s1, l1) = farthest(mink, pts, &axes, |w| (w - s0.w).length(), params)?;
+    let (s1, l1) = farthest(mink, pts, || axes, |w| (w - s0.w).length(), params)?;
     if l1.is_nan() || l1 <= eps {
         return Err(point_answer(s0.w, params));
     }
@@ -86,7 +87,7 @@ where
         Some(u) => u,
         None => return Err(broken(params, 0)),
     };
-    let (s2, l2) = farthest(mink, pts, &[u, -u], |w| u.dot(w - s0.w).abs(), params)?;
+    let (s2, l2) = farthest(mink, pts, || [u, -u], |w| u.dot(w - s0.w).abs(), params)?;
     if l2.is_nan() || l2 <= eps {
         return Err(flat_answer(u, s0.w, params));
     }

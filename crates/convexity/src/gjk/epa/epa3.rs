@@ -4,9 +4,12 @@
 //! Data structure: vertices are append-only (`Context::verts`); faces live in a slot store
 //! with a free list (`Context::faces`, `Context::free`), each with its three neighbours, so
 //! the faces visible from a new point are found by a flood fill from the closest face
-//! (van den Bergen 2003, §4.3.5; the same "silhouette" walk as Bullet and Jolt). The closest
-//! face is found by a linear scan (F ≤ 2V − 4 ≤ a few hundred for the default cap; cheaper
-//! and simpler than a heap with lazy deletion at that size).
+//! (van den Bergen 2003, §4.3.5; the same "silhouette" walk as Bullet and Jolt), which
+//! records the horizon in loop order. The closest face is found by a linear scan of one
+//! offset per face slot (`Context::keys`, `+∞` for dead faces and for faces known not to
+//! hold the origin's projection): F ≤ 2V − 4 ≤ a few hundred for the default cap, cheaper
+//! and simpler than a heap with lazy deletion at that size. Whether a face holds the origin's
+//! projection is only computed for the face that the scan finds least.
 //!
 //! Orientation: every face is stored counter-clockwise seen from outside, so
 //! `n = (b − a) × (c − a)` is outward, and two neighbours traverse their shared edge in
@@ -51,7 +54,8 @@ impl Sealed for DVec3 {
 /// origin up to GJK's touch tolerance. Otherwise each missing vertex is the support point
 /// farthest from the current affine hull along orthogonal directions (both signs); if none
 /// is farther than `ε`, `K` lies within `ε` (√3 ε for the six-direction searches) of that
-/// hull, whose `min_n h_K(n)` is then 0 up to `ε`, and the flat answer is exact to `ε`.
+/// hull, whose `min_n h_K(n)` is then 0 up to `ε`, and the flat answer is exact to `ε`. A
+/// four-point simplex that is clearly not flat is taken as it is (see [`tetrahedron`]).
 fn initial<A, B>(
     mink: &MinkowskiDifference<'_, DVec3, A, B>,
     start: &Simplex<DVec3>,
@@ -64,6 +68,12 @@ where
 {
     let eps = params.eps;
     let pts = start.points();
+    if let &[p0, p1, p2, p3] = pts {
+        if tetrahedron(ctx, [p0, p1, p2, p3], eps) {
+            return Ok(());
+        }
+        ctx.clear();
+    }
     let s0 = match pts.first() {
         Some(p) => *p,
         None => checked_support(mink, DVec3::X, params)?,
@@ -78,7 +88,7 @@ where
         DVec3::Z,
         DVec3::NEG_Z,
     ];
-    let (s1, l1) = farthest(mink, pts, &axes, |w| (w - s0.w).length(), params)?;
+    let (s1, l1) = farthest(mink, pts, || axes, |w| (w - s0.w).length(), params)?;
     if l1.is_nan() || l1 <= eps {
         return Err(point_answer(s0.w, params));
     }
@@ -90,19 +100,22 @@ where
     // Third vertex: farthest from the line s0 s1, searching six directions at 60° steps
     // around it (both signs) if the simplex is a segment.
     let e1 = dn.any_orthonormal_vector();
-    let e2 = dn.cross(e1);
-    let mut perp = [DVec3::ZERO; 6];
-    for (k, pair) in perp.chunks_exact_mut(2).enumerate() {
-        let (s, c) = (k as f64 * core::f64::consts::FRAC_PI_3).sin_cos();
-        let u = e1 * c + e2 * s;
-        pair[0] = u;
-        pair[1] = -u;
-    }
+    let perp = || {
+        let e2 = dn.cross(e1);
+        let mut perp = [DVec3::ZERO; 6];
+        for (k, pair) in perp.chunks_exact_mut(2).enumerate() {
+            let (s, c) = (k as f64 * core::f64::consts::FRAC_PI_3).sin_cos();
+            let u = e1 * c + e2 * s;
+            pair[0] = u;
+            pair[1] = -u;
+        }
+        perp
+    };
     let line_dist = |w: DVec3| {
         let r = w - s0.w;
         (r - dn * r.dot(dn)).length()
     };
-    let (s2, l2) = farthest(mink, pts, &perp, line_dist, params)?;
+    let (s2, l2) = farthest(mink, pts, perp, line_dist, params)?;
     if l2.is_nan() || l2 <= eps {
         // K is a segment: the normal across the origin's offset from its line, if any.
         let off = s0.w - dn * dn.dot(s0.w);
@@ -120,7 +133,7 @@ where
 
     // Fourth vertex: farthest from the plane, searching ±n if the simplex is a triangle.
     let plane_dist = |w: DVec3| n.dot(w - s0.w).abs();
-    let (s3, l3) = farthest(mink, pts, &[n, -n], plane_dist, params)?;
+    let (s3, l3) = farthest(mink, pts, || [n, -n], plane_dist, params)?;
     if l3.is_nan() || l3 <= eps {
         return Err(flat_answer(n, s0.w, params));
     }
@@ -137,6 +150,7 @@ where
         match make_face(&ctx.verts, v) {
             Some(mut f) => {
                 (f.adj, f.adj_edge) = TETRA_ADJ[k];
+                ctx.keys.push(f.dist);
                 ctx.faces.push(f);
             }
             None => return Err(broken(params, 0)),
@@ -145,8 +159,39 @@ where
     Ok(())
 }
 
+/// The initial tetrahedron straight from a four-point GJK simplex whose every vertex lies more
+/// than `2ε` below the plane of the opposite face: the searches of [`initial`] would then find
+/// the same four points (each distance they compare with `ε` is at least one of these), so
+/// they are skipped. Returns false, with `ctx` partly filled, when the test fails.
+fn tetrahedron(ctx: &mut Context<DVec3>, p: [SupportPoint<DVec3>; 4], eps: f64) -> bool {
+    let [s0, s1, s2, s3] = p;
+    let det = (s1.w - s0.w).cross(s2.w - s0.w).dot(s3.w - s0.w);
+    if !(det.abs() > 0.0) {
+        return false;
+    }
+    let (s1, s2) = if det < 0.0 { (s2, s1) } else { (s1, s2) };
+    ctx.verts.extend_from_slice(&[s0, s1, s2, s3]);
+    for (k, v) in TETRA_FACES.into_iter().enumerate() {
+        let Some(mut f) = make_face(&ctx.verts, v) else {
+            return false;
+        };
+        let Some(opposite) = ctx.verts.get(TETRA_OPPOSITE[k]) else {
+            return false;
+        };
+        if !(f.n.dot(opposite.w) - f.dist < -2.0 * eps) {
+            return false;
+        }
+        (f.adj, f.adj_edge) = TETRA_ADJ[k];
+        ctx.keys.push(f.dist);
+        ctx.faces.push(f);
+    }
+    true
+}
+
 /// The outward faces of the initial tetrahedron (vertex 3 on the positive side of 0, 1, 2).
 const TETRA_FACES: [[u32; 3]; 4] = [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]];
+/// The vertex opposite each of [`TETRA_FACES`].
+const TETRA_OPPOSITE: [usize; 4] = [3, 2, 0, 1];
 /// Their adjacency (neighbour across edge i and that edge's index there), as [`link`] finds
 /// it (a test checks that), so that the start costs no O(F²) matching.
 const TETRA_ADJ: [([u32; 3], [u8; 3]); 4] = [
@@ -179,22 +224,32 @@ fn link(faces: &mut [Face<DVec3>]) {
 ///
 /// The normal is the cross product of the two edges at the vertex opposite the longest edge
 /// (the best-conditioned choice); all three choices are equal in exact arithmetic. The plane
-/// offset is the mean over the three vertices.
+/// offset is the mean over the three vertices. `inside` is left unchecked (see [`closest`]).
+#[inline(always)]
 fn make_face(verts: &[SupportPoint<DVec3>], v: [u32; 3]) -> Option<Face<DVec3>> {
     let a = verts.get(v[0] as usize)?.w;
     let b = verts.get(v[1] as usize)?.w;
     let c = verts.get(v[2] as usize)?.w;
+    face_at(a, b, c, v)
+}
+
+/// [`make_face`] from the vertices' positions `a`, `b`, `c` (those of the indices `v`).
+#[inline(always)]
+fn face_at(a: DVec3, b: DVec3, c: DVec3, v: [u32; 3]) -> Option<Face<DVec3>> {
+    let (eab, ebc, eca) = (b - a, c - b, a - c);
     let (ab, bc, ca) = (
-        (b - a).length_squared(),
-        (c - b).length_squared(),
-        (a - c).length_squared(),
+        eab.length_squared(),
+        ebc.length_squared(),
+        eca.length_squared(),
     );
+    // (b − a) × (c − a), (c − b) × (a − b), (a − c) × (b − c), written with the edge vectors
+    // (negation and swapping the factors of a cross product are exact).
     let raw = if bc >= ab && bc >= ca {
-        (b - a).cross(c - a)
+        eca.cross(eab)
     } else if ca >= ab {
-        (c - b).cross(a - b)
+        eab.cross(ebc)
     } else {
-        (a - c).cross(b - c)
+        ebc.cross(eca)
     };
     let n = raw.try_normalize()?;
     let dist = (n.dot(a) + n.dot(b) + n.dot(c)) * (1.0 / 3.0);
@@ -207,9 +262,23 @@ fn make_face(verts: &[SupportPoint<DVec3>], v: [u32; 3]) -> Option<Face<DVec3>> 
         adj_edge: [0; 3],
         n,
         dist,
-        inside: projection_inside(a, b, c, n, dist),
+        inside: false,
+        checked: false,
         alive: true,
     })
+}
+
+/// Whether the origin's projection lies in face `f` (see [`projection_inside`]); false when a
+/// vertex index is out of range.
+fn face_inside(verts: &[SupportPoint<DVec3>], f: &Face<DVec3>) -> bool {
+    match (
+        verts.get(f.v[0] as usize),
+        verts.get(f.v[1] as usize),
+        verts.get(f.v[2] as usize),
+    ) {
+        (Some(a), Some(b), Some(c)) => projection_inside(a.w, b.w, c.w, f.n, f.dist),
+        _ => false,
+    }
 }
 
 /// Whether the origin's projection `p = dist · n` lies in the triangle to a relative `1e-9`:
@@ -250,30 +319,70 @@ fn barycentric(a: DVec3, b: DVec3, c: DVec3, n: DVec3, dist: f64) -> [f64; 3] {
 /// projection of the origin is inside (van den Bergen's rule) and faces the origin lies
 /// beyond (`dist < 0`); among all live faces if there is none. Lowest index on ties.
 ///
+/// The scan reads `keys` (the offsets of the faces not yet known to be non-candidates); when
+/// the least one is a face with `dist ≥ 0` whose projection was not checked yet, it is
+/// checked now, and a non-candidate is dropped from `keys` and the scan repeated.
+///
+/// The check is skipped when the least key of the first scan is below every other key by
+/// more than `margin` (the stopping tolerance's absolute part, far above the rounding of the
+/// offsets): that face then has the least offset of all faces, and with the origin inside
+/// the polytope (every offset ≥ 0) the least-offset face holds the origin's projection, up
+/// to faces of the same plane (the projection `p` is at distance `dist` ≤ every offset, so
+/// the ball through `p` lies in the polytope; `p`, on the face's supporting plane, is then on
+/// the facet that plane cuts out, whose faces all have the same offset). Such a face is the
+/// scan's answer with or without the check, and its offset is the inscribed-ball radius.
+///
 /// With the origin inside the polytope the candidates hold the closest facet, and among
 /// coplanar faces of equal offset only the one holding the projection gives the right contact
 /// point. With the origin outside (cores touching within tolerance or apart by a hair), some
 /// face has `dist < 0`, so the chosen offset is ≤ 0; at convergence it equals `h_K(n)` up to
 /// the tolerance, hence lies in `[−dist(0, K) − tol, 0]`. (Van den Bergen's rule alone could
 /// pick a far face there: near an edge of the polytope no adjacent face holds the projection.)
-fn closest(faces: &[Face<DVec3>]) -> Option<usize> {
-    let mut best = None;
-    let mut best_any = None;
-    let (mut bd, mut bd_any) = (f64::INFINITY, f64::INFINITY);
-    for (i, f) in faces.iter().enumerate() {
-        if !f.alive {
-            continue;
+fn closest(ctx: &mut Context<DVec3>, margin: f64) -> Option<usize> {
+    // Each round either returns or turns one key to +∞, so this ends within `keys.len() + 1`
+    // rounds; the cap is only a guard.
+    for round in 0..=ctx.keys.len() {
+        let mut best = usize::MAX;
+        let mut bd = f64::INFINITY;
+        let mut second = f64::INFINITY;
+        for (i, &k) in ctx.keys.iter().enumerate() {
+            if k < bd {
+                second = bd;
+                bd = k;
+                best = i;
+            } else if k < second {
+                second = k;
+            }
         }
-        if (f.inside || f.dist < 0.0) && f.dist < bd {
+        let Some(f) = ctx.faces.get_mut(best) else {
+            break;
+        };
+        if f.alive && f.dist == bd {
+            if round == 0 && second - bd > margin {
+                return Some(best);
+            }
+            if !f.checked {
+                f.inside = f.dist < 0.0 || face_inside(&ctx.verts, f);
+                f.checked = true;
+            }
+            if f.inside || f.dist < 0.0 {
+                return Some(best);
+            }
+        }
+        if let Some(k) = ctx.keys.get_mut(best) {
+            *k = f64::INFINITY;
+        }
+    }
+    // No candidate: the least offset among all live faces.
+    let mut best = None;
+    let mut bd = f64::INFINITY;
+    for (i, f) in ctx.faces.iter().enumerate() {
+        if f.alive && f.dist < bd {
             bd = f.dist;
             best = Some(i);
         }
-        if f.dist < bd_any {
-            bd_any = f.dist;
-            best_any = Some(i);
-        }
     }
-    best.or(best_any)
+    best
 }
 
 /// The answer from face `f`: the origin's projection `dist · n` in barycentric coordinates,
@@ -338,10 +447,11 @@ where
     let mut iterations = 0u32;
     let mut best: Option<Upper<DVec3>> = None;
     loop {
-        let Some(f) = closest(&ctx.faces).and_then(|i| ctx.faces.get(i).map(|f| (i, *f))) else {
+        let Some((fi, f)) =
+            closest(ctx, params.abs_tol).and_then(|i| Some((i, *ctx.faces.get(i)?)))
+        else {
             return broken(params, iterations);
         };
-        let (fi, f) = f;
         let tol = params.abs_tol.max(params.rel_tol * f.dist.abs());
         let stop = |status, iterations, best| {
             settle(
@@ -400,6 +510,10 @@ where
     }
 }
 
+/// The next and the previous edge (vertex) of a face, counter-clockwise.
+const NEXT: [usize; 3] = [1, 2, 0];
+const PREV: [usize; 3] = [2, 0, 1];
+
 /// Deletes the faces visible from `w` that are connected to face `f0` (which is deleted
 /// unconditionally: `w` lies beyond it by more than the tolerance) and records the horizon:
 /// the edges of surviving faces whose neighbour was deleted.
@@ -412,7 +526,13 @@ fn carve(ctx: &mut Context<DVec3>, f0: usize, w: DVec3, eps: f64) -> bool {
     face.alive = false;
     let (adj, adj_edge) = (face.adj, face.adj_edge);
     ctx.free.push(f0 as u32);
-    for i in 0..3 {
+    if let Some(k) = ctx.keys.get_mut(f0) {
+        *k = f64::INFINITY;
+    }
+    // Pushed in reverse so that the edges are visited in order 0, 1, 2 and, inside each
+    // deleted face, in order after the edge it was entered through: a depth-first walk in
+    // counter-clockwise order, which meets the horizon edges in loop order.
+    for i in (0..3).rev() {
         ctx.stack.push((adj[i], adj_edge[i]));
     }
     while let Some((g, j)) = ctx.stack.pop() {
@@ -422,128 +542,133 @@ fn carve(ctx: &mut Context<DVec3>, f0: usize, w: DVec3, eps: f64) -> bool {
         if !face.alive {
             continue;
         }
-        let j = usize::from(j % 3);
+        // The edges after `j` in counter-clockwise order (`j` < 3 for a consistent polytope).
+        let (Some(&jn), Some(&jp)) = (NEXT.get(usize::from(j)), PREV.get(usize::from(j))) else {
+            return false;
+        };
         if face.n.dot(w) - face.dist > eps {
             face.alive = false;
             let (adj, adj_edge) = (face.adj, face.adj_edge);
             ctx.free.push(g);
-            for k in [(j + 2) % 3, (j + 1) % 3] {
-                ctx.stack.push((adj[k], adj_edge[k]));
+            if let Some(k) = ctx.keys.get_mut(g as usize) {
+                *k = f64::INFINITY;
             }
+            ctx.stack.push((adj[jp], adj_edge[jp]));
+            ctx.stack.push((adj[jn], adj_edge[jn]));
         } else {
             ctx.horizon.push(HorizonEdge {
                 face: g,
-                edge: j as u8,
-                s: face.v[(j + 1) % 3],
-                e: face.v[j],
-                ..HorizonEdge::default()
+                edge: j,
+                s: face.v[jn],
+                e: face.v[usize::from(j)],
+                new: 0,
             });
         }
     }
     true
 }
 
-/// Sets each horizon edge's `next` (the edge starting where it ends) through a table from
-/// start vertex to edge, O(h) instead of O(h²). Fails when a vertex starts two edges or an end
-/// starts none. The table (`Context::start_of`, one slot per vertex) is left all-empty.
-fn link_horizon(ctx: &mut Context<DVec3>) -> bool {
-    const NONE: u32 = u32::MAX;
-    if ctx.start_of.len() < ctx.verts.len() {
-        ctx.start_of.resize(ctx.verts.len().max(64), NONE);
-    }
-    let mut ok = true;
-    for (k, he) in ctx.horizon.iter().enumerate() {
-        match ctx.start_of.get_mut(he.s as usize) {
-            Some(slot) if *slot == NONE => *slot = k as u32,
-            _ => ok = false,
-        }
-    }
-    if ok {
-        for he in ctx.horizon.iter_mut() {
-            match ctx.start_of.get(he.e as usize) {
-                Some(&m) if m != NONE => he.next = m,
-                _ => ok = false,
-            }
-        }
-    }
-    for he in &ctx.horizon {
-        if let Some(slot) = ctx.start_of.get_mut(he.s as usize) {
-            *slot = NONE;
-        }
-    }
-    ok
-}
-
 /// Fans the horizon to the new vertex `wi`. Checks first that the horizon is one simple loop
-/// (every end vertex starts exactly one edge, and following the links visits every edge once):
-/// rounding can make the deleted region something other than a disc, and then the polytope
-/// cannot be patched.
+/// in order (each edge starts where the previous one ends, the last one where the first one
+/// starts, and no vertex starts two edges): rounding can make the deleted region something
+/// other than a disc, and then the polytope cannot be patched.
 fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
     let h = ctx.horizon.len();
     if h < 3 {
         return false;
     }
-    if !link_horizon(ctx) {
-        return false;
+    if ctx.marks.len() < ctx.verts.len() {
+        ctx.marks.resize((2 * ctx.verts.len()).max(64), 0);
     }
-    let mut k = 0usize;
-    for _ in 0..h {
-        let Some(he) = ctx.horizon.get_mut(k) else {
-            return false;
-        };
-        if he.seen {
+    ctx.stamp = ctx.stamp.wrapping_add(1);
+    if ctx.stamp == 0 {
+        ctx.marks.fill(0);
+        ctx.stamp = 1;
+    }
+    let Context {
+        verts,
+        faces,
+        free,
+        horizon,
+        keys,
+        marks,
+        stamp,
+        ..
+    } = ctx;
+    let (Some(first), Some(last)) = (horizon.first(), horizon.last()) else {
+        return false;
+    };
+    let mut prev_end = last.e;
+    for he in horizon.iter() {
+        if he.s != prev_end {
             return false;
         }
-        he.seen = true;
-        k = he.next as usize;
-    }
-    if k != 0 {
-        return false;
-    }
-    for k in 0..h {
-        let m = ctx.horizon[k].next as usize;
-        if let Some(he) = ctx.horizon.get_mut(m) {
-            he.prev = k as u32;
+        match marks.get_mut(he.s as usize) {
+            Some(m) if *m != *stamp => *m = *stamp,
+            _ => return false,
         }
+        prev_end = he.e;
     }
-    for k in 0..h {
-        let he = ctx.horizon[k];
-        let Some(mut face) = make_face(&ctx.verts, [he.s, he.e, wi]) else {
-            return false;
-        };
-        face.adj = [he.face, 0, 0];
-        face.adj_edge = [he.edge, 2, 1];
-        let slot = match ctx.free.pop() {
+    let (Some(w), Some(ps)) = (verts.get(wi as usize), verts.get(first.s as usize)) else {
+        return false;
+    };
+    let (w, mut ps) = (w.w, ps.w);
+    // Slots first (dead ones reused), so that each new face is written once, with its
+    // neighbours: edge 0 (s → e) borders the surviving face, edge 1 (e → w) the next new
+    // face's edge 2 (w → e), edge 2 (w → s) the previous new face's edge 1.
+    for he in horizon.iter_mut() {
+        he.new = match free.pop() {
             Some(s) => s,
             None => {
-                if ctx.faces.len() >= MAX_FACES {
+                if faces.len() >= MAX_FACES {
                     return false;
                 }
-                ctx.faces.push(Face::default());
-                (ctx.faces.len() - 1) as u32
+                faces.push(Face::default());
+                keys.push(f64::INFINITY);
+                (faces.len() - 1) as u32
             }
         };
-        match ctx.faces.get_mut(slot as usize) {
-            Some(f) => *f = face,
-            None => return false,
-        }
-        ctx.horizon[k].new = slot;
     }
-    for k in 0..h {
-        let he = ctx.horizon[k];
-        let next_new = ctx.horizon[he.next as usize].new;
-        let prev_new = ctx.horizon[he.prev as usize].new;
-        let Some(f) = ctx.faces.get_mut(he.new as usize) else {
+    let (Some(first), Some(last)) = (horizon.first(), horizon.last()) else {
+        return false;
+    };
+    let first_new = first.new;
+    let mut prev = last.new;
+    for (k, he) in horizon.iter().enumerate() {
+        let next = horizon.get(k + 1).map_or(first_new, |n| n.new);
+        // Each edge starts where the previous one ends: one new position per face.
+        let Some(pe) = verts.get(he.e as usize) else {
             return false;
         };
-        f.adj[1] = next_new;
-        f.adj[2] = prev_new;
-        let Some(g) = ctx.faces.get_mut(he.face as usize) else {
+        let pe = pe.w;
+        let Some(mut face) = face_at(ps, pe, w, [he.s, he.e, wi]) else {
             return false;
         };
-        let j = usize::from(he.edge % 3);
-        g.adj[j] = he.new;
-        g.adj_edge[j] = 0;
+        ps = pe;
+        face.adj = [he.face, next, prev];
+        face.adj_edge = [he.edge, 2, 1];
+        match (
+            faces.get_mut(he.new as usize),
+            keys.get_mut(he.new as usize),
+        ) {
+            (Some(f), Some(key)) => {
+                *key = face.dist;
+                *f = face;
+            }
+            _ => return false,
+        }
+        let Some(g) = faces.get_mut(he.face as usize) else {
+            return false;
+        };
+        let (Some(j), Some(je)) = (
+            g.adj.get_mut(usize::from(he.edge)),
+            g.adj_edge.get_mut(usize::from(he.edge)),
+        ) else {
+            return false;
+        };
+        *j = he.new;
+        *je = 0;
+        prev = he.new;
     }
     true
 }
@@ -574,6 +699,7 @@ mod tests {
         ]);
         for v in TETRA_FACES {
             let f = make_face(&ctx.verts, v).expect("a proper face");
+            ctx.keys.push(f.dist);
             ctx.faces.push(f);
         }
         link(&mut ctx.faces);
@@ -605,6 +731,37 @@ mod tests {
                 assert_eq!((g.v[j], g.v[(j + 1) % 3]), (f.v[(e + 1) % 3], f.v[e]));
             }
         }
+    }
+
+    #[test]
+    fn tetrahedron_from_a_gjk_simplex_is_outward_and_linked_and_flat_ones_are_declined() {
+        let p = [
+            sp(DVec3::new(-1.0, -1.0, -1.0)),
+            sp(DVec3::new(3.0, -1.0, -1.0)),
+            sp(DVec3::new(-1.0, 3.0, -1.0)),
+            sp(DVec3::new(-1.0, -1.0, 3.0)),
+        ];
+        // Both orientations of the same points.
+        for order in [[0, 1, 2, 3], [0, 2, 1, 3], [3, 1, 0, 2]] {
+            let mut ctx = Context::new();
+            assert!(tetrahedron(&mut ctx, order.map(|i| p[i]), 1e-9));
+            assert_eq!(ctx.keys.len(), 4);
+            for (i, f) in ctx.faces.iter().enumerate() {
+                assert!(f.dist > 0.0, "origin inside: {f:?}");
+                assert_eq!(ctx.keys[i], f.dist);
+                for e in 0..3 {
+                    let g = &ctx.faces[f.adj[e] as usize];
+                    let j = usize::from(f.adj_edge[e]);
+                    assert_eq!(g.adj[j] as usize, i);
+                    assert_eq!((g.v[j], g.v[(j + 1) % 3]), (f.v[(e + 1) % 3], f.v[e]));
+                }
+            }
+        }
+        // A fourth point within 2ε of the plane of the other three: left to the searches.
+        let flat = [p[0], p[1], p[2], sp(DVec3::new(0.0, 0.0, -1.0 + 1e-10))];
+        assert!(!tetrahedron(&mut Context::new(), flat, 1e-9));
+        let repeated = [p[0], p[1], p[2], p[2]];
+        assert!(!tetrahedron(&mut Context::new(), repeated, 1e-9));
     }
 
     #[test]
@@ -700,6 +857,67 @@ mod tests {
             });
         }
         assert!(!stitch(&mut ctx, 5));
+    }
+
+    /// A context holding the given faces (vertex triples of `pts`), unlinked.
+    fn faces_of(pts: &[DVec3], tris: &[[u32; 3]]) -> Context<DVec3> {
+        let mut ctx = Context::new();
+        ctx.verts.extend(pts.iter().map(|&p| sp(p)));
+        for &v in tris {
+            let f = make_face(&ctx.verts, v).expect("a proper face");
+            ctx.keys.push(f.dist);
+            ctx.faces.push(f);
+        }
+        ctx
+    }
+
+    #[test]
+    fn closest_prefers_the_coplanar_face_holding_the_projection() {
+        // Faces 0 and 1 lie in the plane z = 1 (offset 1): the origin projects to (0, 0, 1),
+        // outside face 0 and inside face 1. Face 2 (z = 5) is far.
+        let pts = [
+            DVec3::new(2.0, 0.0, 1.0),
+            DVec3::new(3.0, 0.0, 1.0),
+            DVec3::new(2.0, 1.0, 1.0),
+            DVec3::new(-1.0, -1.0, 1.0),
+            DVec3::new(1.0, -1.0, 1.0),
+            DVec3::new(0.0, 1.0, 1.0),
+            DVec3::new(-1.0, -1.0, 5.0),
+            DVec3::new(1.0, -1.0, 5.0),
+            DVec3::new(0.0, 1.0, 5.0),
+        ];
+        let mut ctx = faces_of(&pts, &[[0, 1, 2], [3, 4, 5], [6, 7, 8]]);
+        assert_eq!(ctx.faces[0].dist, ctx.faces[1].dist);
+        assert_eq!(closest(&mut ctx, 1e-10), Some(1));
+        // Face 0 was checked and dropped from the scan; face 1 holds the projection.
+        assert!(ctx.faces[0].checked && !ctx.faces[0].inside);
+        assert_eq!(ctx.keys[0], f64::INFINITY);
+        assert!(ctx.faces[1].checked && ctx.faces[1].inside);
+        // Without face 1 there is no candidate: the least offset among all live faces.
+        ctx.faces[1].alive = false;
+        ctx.keys[1] = f64::INFINITY;
+        ctx.keys[2] = f64::INFINITY;
+        ctx.faces[2].checked = true;
+        assert_eq!(closest(&mut ctx, 1e-10), Some(0));
+    }
+
+    #[test]
+    fn closest_skips_the_projection_test_for_a_clear_winner() {
+        // Face 0 (z = 1) is ahead of face 1 (z = 5) by far more than the margin.
+        let pts = [
+            DVec3::new(-1.0, -1.0, 1.0),
+            DVec3::new(1.0, -1.0, 1.0),
+            DVec3::new(0.0, 1.0, 1.0),
+            DVec3::new(-1.0, -1.0, 5.0),
+            DVec3::new(1.0, -1.0, 5.0),
+            DVec3::new(0.0, 1.0, 5.0),
+        ];
+        let mut ctx = faces_of(&pts, &[[0, 1, 2], [3, 4, 5]]);
+        assert_eq!(closest(&mut ctx, 1e-10), Some(0));
+        assert!(!ctx.faces[0].checked);
+        // Within the margin the test is made.
+        assert_eq!(closest(&mut ctx, 10.0), Some(0));
+        assert!(ctx.faces[0].checked && ctx.faces[0].inside);
     }
 
     #[test]

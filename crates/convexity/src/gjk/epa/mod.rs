@@ -296,12 +296,14 @@ where
     }
 }
 
-/// The point among `pts` (then among the supports along `dirs`) maximising `metric`; used to
+/// The point among `pts` (then among the supports along the directions `dirs` makes, which
+/// are only formed when no point of `pts` is farther than `ε`) maximising `metric`; used to
 /// blow a degenerate start simplex up to full dimension.
-fn farthest<V, A, B>(
+#[inline]
+fn farthest<V, A, B, const N: usize>(
     mink: &MinkowskiDifference<'_, V, A, B>,
     pts: &[SupportPoint<V>],
-    dirs: &[V],
+    dirs: impl FnOnce() -> [V; N],
     metric: impl Fn(V) -> f64,
     params: &Params<V>,
 ) -> Result<(SupportPoint<V>, f64), Expansion<V>>
@@ -310,18 +312,21 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let mut best = (SupportPoint::default(), f64::NEG_INFINITY);
-    for p in pts {
+    let mut bi = usize::MAX;
+    let mut bm = f64::NEG_INFINITY;
+    for (i, p) in pts.iter().enumerate() {
         let m = metric(p.w);
-        if m > best.1 {
-            best = (*p, m);
+        if m > bm {
+            bm = m;
+            bi = i;
         }
     }
+    let mut best = (pts.get(bi).copied().unwrap_or_default(), bm);
     if best.1 > params.eps {
         return Ok(best);
     }
-    for d in dirs {
-        let p = checked_support(mink, *d, params)?;
+    for d in dirs() {
+        let p = checked_support(mink, d, params)?;
         let m = metric(p.w);
         if m > best.1 {
             best = (p, m);
@@ -369,23 +374,24 @@ struct Face<V> {
     dist: f64,
     /// The origin's projection on the face's plane lies in the face (to a relative `1e-9`).
     /// Only such faces can hold the closest boundary point when the origin is inside, and
-    /// among coplanar faces (equal `dist`) only they give the right contact point.
+    /// among coplanar faces (equal `dist`) only they give the right contact point. 3D
+    /// computes it lazily, only for a face that is the least-offset one left (`checked`).
     inside: bool,
+    /// `inside` has been computed (always true in 2D).
+    checked: bool,
     alive: bool,
 }
 
 /// A horizon edge: edge `edge` of the surviving face `face`, running `s → e` as seen from the
-/// deleted side; `next`/`prev` link the loop and `new` is the face built on it.
+/// deleted side; `new` is the face built on it. The flood fill records the horizon in loop
+/// order (each edge starts where the previous one ends).
 #[derive(Clone, Copy, Debug, Default)]
 struct HorizonEdge {
     face: u32,
     edge: u8,
     s: u32,
     e: u32,
-    next: u32,
-    prev: u32,
     new: u32,
-    seen: bool,
 }
 
 /// Reusable buffers so that a query allocates nothing once warmed up.
@@ -400,8 +406,14 @@ pub struct Context<V> {
     /// Flood-fill stack: (face, edge we entered through).
     stack: Vec<(u32, u8)>,
     horizon: Vec<HorizonEdge>,
-    /// Horizon edge starting at each vertex (3D), `u32::MAX` when none; empty between uses.
-    start_of: Vec<u32>,
+    /// Per face slot (3D): the face's offset while it may still be the closest candidate
+    /// (alive, and its origin projection inside or not yet checked, or the origin beyond it),
+    /// `+∞` otherwise; the closest-face scan reads only this array.
+    keys: Vec<f64>,
+    /// Per vertex (3D): the stamp of the last horizon that started an edge there.
+    marks: Vec<u32>,
+    /// The current horizon's stamp (3D).
+    stamp: u32,
 }
 
 impl<V: Vector> Context<V> {
@@ -413,7 +425,9 @@ impl<V: Vector> Context<V> {
             free: Vec::new(),
             stack: Vec::new(),
             horizon: Vec::new(),
-            start_of: Vec::new(),
+            keys: Vec::new(),
+            marks: Vec::new(),
+            stamp: 0,
         }
     }
 
@@ -424,7 +438,8 @@ impl<V: Vector> Context<V> {
             + self.free.capacity()
             + self.stack.capacity()
             + self.horizon.capacity()
-            + self.start_of.capacity()
+            + self.keys.capacity()
+            + self.marks.capacity()
     }
 
     fn clear(&mut self) {
@@ -433,6 +448,7 @@ impl<V: Vector> Context<V> {
         self.free.clear();
         self.stack.clear();
         self.horizon.clear();
+        self.keys.clear();
     }
 }
 
