@@ -1545,3 +1545,50 @@ fn box_box_gap_swept_across_the_tolerance_at_large_offsets() {
         }
     }
 }
+
+/// Found by the `closed_forms` fuzz target (pre-existing): a point (a radius-0 ball moved to
+/// (−1000, −695, −898) by a `Transformed` wrapper) 8.4e-8 from a flat box (half extents 0,
+/// 0.027, 0.0034). The closed form took the normal from closest points mapped into A's frame,
+/// where the offset of 1e3 tilted it by ~2.6e-6 rad: the projections along it overlapped by
+/// −6.6e-8 against a reported depth of −8.4e-8. In the box's own frame the direction is exact.
+#[test]
+fn fuzz_point_near_a_flat_box_far_out_penetration_normal_is_exact() {
+    let point = Shape3::Transformed(Box::new(Transformed::new(
+        Shape3::Sphere(Ball::new(0.0).unwrap()),
+        Pose3::new(
+            v3(-1000.0, -695.3078507667658, -898.4969863431754),
+            DQuat::from_xyzw(
+                0.8242327366373614,
+                -0.061484722543886,
+                -0.3980326775209464,
+                -0.3980326775209464,
+            ),
+        )
+        .unwrap(),
+    )));
+    let flat =
+        Shape3::Cuboid(Cuboid::new(v3(0.0, 0.026806991324797264, 0.003379590609418405)).unwrap());
+    let pa = Pose3::IDENTITY;
+    let pb = Pose3::new(
+        v3(-999.9896760684737, -695.3316783985765, -898.5044492371119),
+        DQuat::from_xyzw(
+            -0.9769598305205606,
+            -0.19030976997119778,
+            -0.04147835282494711,
+            0.08724234780011693,
+        ),
+    )
+    .unwrap();
+    let mut ctx = epa::Context::new();
+    let p = epa::penetration(&point, &pa, &flat, &pb, &epa::Options::default(), &mut ctx);
+    assert!(p.depth < 0.0, "{p:?}");
+    let tol = tolerance_for(&point, &pa, &flat, &pb).max(p.tolerance);
+    check_penetration(&point, &pa, &flat, &pb, &p, tol, &|| {
+        "fuzz point near flat box".into()
+    });
+    let d = gjk::distance(&point, &pa, &flat, &pb, &gjk::Options::default(), None);
+    match d.verdict {
+        Verdict::Separated(s) => assert!((s.gap - d.distance).abs() <= 4.0 * tol, "{d:?}"),
+        v => panic!("{v:?}"),
+    }
+}

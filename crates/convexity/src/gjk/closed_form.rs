@@ -270,8 +270,8 @@ where
 /// ball's centre goes there by one inverse rotation, and no relative pose is formed (the
 /// general path composes `pose_a⁻¹ ∘ pose_b`, then maps back through `pose_a`). The tolerance
 /// is GJK's, with `|t_ab| = |t_b − t_a|` (rotation-invariant). `None` when the pair is not
-/// of that kind, or the cores come within `NEAR_AXIS` of touching, where the general path
-/// measures the axis's gap by support calls.
+/// of that kind, or (triangle, polygon) the cores come within `NEAR_AXIS` of touching, where
+/// the general path measures the axis's gap by support calls.
 #[inline(always)]
 #[allow(clippy::type_complexity)]
 fn ball_against<'p, V, A, B>(
@@ -318,7 +318,19 @@ where
     let (ta, tb) = (pose_a.translation(), pose_b.translation());
     let tab = (tb - ta).length();
     let scale = (a.size() + b.size()).max(f64::MIN_POSITIVE);
-    if !c.finite() || c.dist <= NEAR_AXIS * (scale + tab) {
+    // The direction `p − q` is taken in the other shape's frame, where it is as precise as
+    // the local coordinates allow, not as the world offset allows: for a box, `q` clamps `p`,
+    // so `p − q` is exactly zero on the unclamped coordinates and `q − p` points into the
+    // box's normal cone at `q` exactly (its gap is the distance itself, however near); for a
+    // triangle or polygon, `q` carries rounding of ε times the local coordinates, so the axis
+    // is certified without support calls only beyond `NEAR_AXIS` of those.
+    let other_reach = if ball_is_a {
+        b.bounding_radius()
+    } else {
+        a.bounding_radius()
+    };
+    let exact_axis = matches!(other, Primitive::Cuboid { .. });
+    if !c.finite() || (!exact_axis && c.dist <= NEAR_AXIS * (scale + other_reach)) {
         return None;
     }
     let abs_tol = opts.abs_tolerance.unwrap_or_else(|| {
