@@ -49,6 +49,15 @@ fn rand_v3<R: Rng>(r: &mut R, s: f64) -> DVec3 {
     )
 }
 
+fn rand_unit<R: Rng>(r: &mut R) -> DVec3 {
+    loop {
+        let v = rand_v3(r, 1.0);
+        if let Some(u) = v.try_normalize() {
+            return u;
+        }
+    }
+}
+
 fn rand_v2<R: Rng>(r: &mut R, s: f64) -> DVec2 {
     DVec2::new(r.gen_range(-s..=s), r.gen_range(-s..=s))
 }
@@ -1591,4 +1600,41 @@ fn fuzz_point_near_a_flat_box_far_out_penetration_normal_is_exact() {
         Verdict::Separated(s) => assert!((s.gap - d.distance).abs() <= 4.0 * tol, "{d:?}"),
         v => panic!("{v:?}"),
     }
+}
+
+/// Found by the `closed_forms` fuzz target (pre-existing): two bare segments 1.4e-9 and
+/// 2.3e-9 long touching about 5 units from the origin. The closed-form penetration took the
+/// closest-point direction (dist ≈ 1e-14, so ε·5/dist of rounding) as its normal: depth 0,
+/// but the projections along it overlapped by 2.0e-11 (tolerance 1.5e-14). A closed-form
+/// answer must carry its depth along its normal (else EPA answers). The fuzz input's exact
+/// bits do not survive `Pose::new`'s renormalisation, so the case is swept: 2,000 pairs of
+/// segments 1e-9 long, 5 units out, B's end placed within 1e-14 of a point of A.
+#[test]
+fn fuzz_tiny_touching_segments_far_out_penetration_normal_carries_the_depth() {
+    let mut r = rng(79);
+    let mut ctx = epa::Context::new();
+    let mut closed = 0;
+    for k in 0..2_000 {
+        let len = 1e-9 * r.gen_range(0.5..3.0);
+        let a0 = rand_v3(&mut r, 6.0);
+        let a1 = a0 + rand_unit(&mut r) * len;
+        let a = Shape3::Segment(Segment::new(a0, a1).unwrap());
+        let pa = Pose3::new(rand_v3(&mut r, 1.0), rand_quat(&mut r)).unwrap();
+        // B's first end on A (plus a hair), in B's frame at a random pose.
+        let on_a = pa.transform_point(a0 + (a1 - a0) * r.gen_range(0.0..1.0));
+        let pb = Pose3::new(rand_v3(&mut r, 5.0), rand_quat(&mut r)).unwrap();
+        let b0 = pb.inverse_transform_point(on_a + rand_unit(&mut r) * 1e-14);
+        let b1 = b0 + rand_unit(&mut r) * 1e-9 * r.gen_range(0.5..3.0);
+        let b = Shape3::Segment(Segment::new(b0, b1).unwrap());
+        let p = epa::penetration(&a, &pa, &b, &pb, &epa::Options::default(), &mut ctx);
+        let tol = tolerance_for(&a, &pa, &b, &pb);
+        verify(&a, &pa, &b, &pb, &p.verdict, tol).unwrap_or_else(|e| panic!("{k}: {e}"));
+        if p.iterations <= 1 && p.status == Status::Converged {
+            closed += 1;
+            check_penetration(&a, &pa, &b, &pb, &p, tol.max(p.tolerance), &|| {
+                format!("{k}: tiny touching segments")
+            });
+        }
+    }
+    assert!(closed > 0);
 }

@@ -1130,6 +1130,15 @@ where
     let rsum = c.ra + c.rb;
     let (normal, mut depth, ca, cb);
     if c.dist > NEAR_CONTACT * scale {
+        // Near contact far from the working frame's origin, the closest-point direction can
+        // be off by ε·|coordinates| / dist; the gap along it was then measured by support
+        // calls (`axis_gap`). When that gap disagrees with the distance beyond the tolerance,
+        // the direction does not carry the depth: EPA answers. (Fuzz finding: two segments a
+        // few 1e-9 long, touching 5 units from the origin, projections overlapping by 2e-11
+        // along the normal against a depth of 0.)
+        if c.axis_gap.is_some_and(|g| (g - c.dist).abs() > tol) {
+            return None;
+        }
         normal = c.normal();
         depth = rsum - c.dist;
         (ca, cb) = (c.ca, c.cb);
