@@ -4,7 +4,7 @@
 //! later algorithm tests). The oracles never call the library's GJK, EPA or simplex code:
 //! they are written from scratch so that comparing against them is a real check.
 //!
-//! * [`rng`]: the seeded random generator every generator uses (ChaCha8).
+//! * [`rng`](mod@rng): the seeded random generator every generator uses (ChaCha8).
 //! * [`gen3`]: 3D point sets (sphere, box, ellipsoid, perturbed), boxes, unit quaternions
 //!   uniform on SO(3), rigid poses.
 //! * [`gen2`]: the 2D counterparts (circle point sets, convex polygons, angles, poses).

@@ -12,7 +12,7 @@
 //! * two boxes, boolean only: the separating axis test on the 15 axes in 3D (4 in 2D) of
 //!   Gottschalk, Lin & Manocha, "OBBTree", SIGGRAPH 1996 (Ericson §4.4.1), stopping at the
 //!   first axis that separates by more than the tolerance (face axes first; any such axis is a
-//!   certificate, so the boolean needs no best axis). In 3D it runs in [`crate::gjk::obb`]
+//!   certificate, so the boolean needs no best axis). In 3D it runs in `gjk/obb.rs`
 //!   on the rotation matrix with `|R|` precomputed and unnormalised edge axes, and finds the
 //!   common point of overlapping boxes by vertex tests and edge clipping (speed bench's box
 //!   set: 324 → 118–126 ns per query, parry 0.84× → 2.4–2.5×); alternating projections
@@ -20,7 +20,7 @@
 //!   2D path's search;
 //! * two boxes in 3D, penetration: the largest separation over the same 15 axes is the exact
 //!   penetration depth of two polytopes (each facet normal of `A − B` is among them, and any
-//!   other axis only separates less; computed by `Obb3::deepest` in [`crate::gjk::obb`]:
+//!   other axis only separates less; computed by `Obb3::deepest` in `gjk/obb.rs`:
 //!   callgrind 18.5 → 13.3 M Ir on the profile driver's box penetration run); the witness pair
 //!   comes from the support edges (edge
 //!   axes) or from the touching placement (face axes), the certificate from the same
@@ -33,7 +33,8 @@
 //! the common-point search finds nothing (an overlap thinner than a quarter of the tolerance).
 //!
 //! Decisions match GJK's exactly: the touch tolerance is GJK's (`absolute_tolerance`, or
-//! `max(abs_tol, rel_tol · core distance)`), the verdict is intersecting when the core distance
+//! `max(abs_tol, rel_tol · core distance)`; the ball paths, which form no relative pose, take
+//! its `|t_ab|` as `|t_b − t_a|`, equal to rounding), the verdict is intersecting when the core distance
 //! minus the radii is within it (touching counts), otherwise separated with the unit axis from
 //! A's closest core point to B's and the exact gap (so `verify` accepts it). Status
 //! `Converged`, 1 iteration. A warm-start cache passed to the public functions is left

@@ -29,7 +29,7 @@
 //! [`ConvexPolyhedron::tolerance`] reports the `tol` a hull was built with.
 //!
 //! Building never refuses a finite full-dimensional input; three stages, each checked:
-//! 1. Thick-plane quickhull ([`quickhull`]; fast, no exact predicates), then merging of
+//! 1. Thick-plane quickhull (`quickhull`; fast, no exact predicates), then merging of
 //!    coplanar triangles into polygons and of faces across concave edges. Accepted if it
 //!    passes its own check at `4 tol` (structure, Euler, planarity, convexity across every
 //!    edge, every vertex against every face when V·F ≤ 4·10⁶, every input point against every
@@ -37,7 +37,7 @@
 //!    may go either way; on inputs with points within rounding of hull edges (the "jittered
 //!    cylinder": 7 in 100 of the nasty sets, ~10% of a 1000-cylinder sweep) that can leave a
 //!    fold of needle faces with meaningless normals, which the check catches.
-//! 2. Otherwise the exact hull ([`exact`]: the same quickhull with every visibility decision
+//! 2. Otherwise the exact hull (`exact`: the same quickhull with every visibility decision
 //!    Shewchuk's exact `orient3d` on the input coordinates): a triangulation whose every edge
 //!    is exactly convex or flat, whose vertices are input points and which contains every
 //!    input point exactly. Its triangles are then merged into faces (`exact::merge_exact`):
