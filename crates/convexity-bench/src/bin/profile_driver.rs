@@ -2,7 +2,9 @@
 //! pairs of one data set, repeatedly, and prints a checksum.
 //!
 //! Usage: `profile_driver <set> <query> [library] [pairs] [repeats]` with set one of `hull8`,
-//! `hull32`, `hull128`, `hull1024`, `box`, `sphere`; query `distance`, `boolean`, `penetration`
+//! `hull32`, `hull128`, `hull1024` (`Points`: support by scanning), `poly128`, `poly1024` (the
+//! same hulls as `ConvexPolyhedron`: hill-climbing support, as the `speed` binary times them;
+//! any `polyN`), `box`, `sphere`; query `distance`, `boolean`, `penetration`
 //! or `support` (the Minkowski support call alone); library `convexity` (default) or
 //! `parry3d-f64`; pairs (default 2000) and repeats (default 5).
 //!
@@ -11,7 +13,7 @@
 //! (the toggle excludes data generation from the counts).
 
 use convexity::gjk::minkowski::MinkowskiDifference;
-use convexity::{gjk, gjk::epa, DVec3, SupportMap};
+use convexity::{gjk, gjk::epa, ConvexPolyhedron, DVec3, SupportMap};
 use convexity_bench::{
     box_set_with_pairs, directions, hull_set_with_pairs, overlapping, sphere_set_with_pairs,
     DataSet, Kind,
@@ -91,6 +93,28 @@ fn main() {
     let r: usize = a.get(4).and_then(|s| s.parse().ok()).unwrap_or(5);
     // Penetration needs overlapping pairs: generate twice as many.
     let gen = 2 * n + 100;
+    // `polyN`: the `hullN` set as `ConvexPolyhedron`s (hill-climbing support), the shapes the
+    // `speed` binary times for hull128 and hull1024.
+    if let Some(h) = set
+        .strip_prefix("poly")
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        let s = hull_set_with_pairs(h, gen);
+        let shapes = s
+            .shapes
+            .iter()
+            .map(|p| ConvexPolyhedron::from_points(p.points()).expect("hull of sphere points"))
+            .collect();
+        let poly = DataSet {
+            kind: s.kind,
+            shapes,
+            parry64: s.parry64,
+            parry32: s.parry32,
+            pairs: s.pairs,
+            hull_retries: s.hull_retries,
+        };
+        return go(poly, query, library, n, r);
+    }
     match Kind::from_name(set).unwrap_or_else(|| panic!("unknown set {set}")) {
         Kind::Hull(h) => go(hull_set_with_pairs(h, gen), query, library, n, r),
         Kind::Box => go(box_set_with_pairs(gen), query, library, n, r),
