@@ -52,6 +52,16 @@ fn dot(a: V3, b: V3) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
+/// `−1` for a negative `x`, else `1`.
+#[inline(always)]
+fn sign(x: f64) -> f64 {
+    if x < 0.0 {
+        -1.0
+    } else {
+        1.0
+    }
+}
+
 /// The squared distance from `p` to the box `[-h, h]`.
 #[inline(always)]
 fn outside2(p: V3, h: V3) -> f64 {
@@ -130,37 +140,18 @@ impl Obb3 {
         core::array::from_fn(|i| dot(self.r[i], y) + self.t[i])
     }
 
-    /// The edge axis `L = aᵢ × bⱼ`: `Some` when it separates by more than `tol`; otherwise
-    /// `best` takes its separation.
-    ///
-    /// With `{i, i1, i2}` and `{j, j1, j2}` cyclic: `L`'s non-zero components are
-    /// `L_i1 = −r[i2][j]` and `L_i2 = r[i1][j]`, so A's radius is
-    /// `ha_i1·|r[i2][j]| + ha_i2·|r[i1][j]|`, and B's is `hb_j1·|r[i][j2]| + hb_j2·|r[i][j1]|`
-    /// (`bₘ·(aᵢ × bⱼ) = aᵢ·(bⱼ × bₘ) = ±r[i][l]` for `{j, m, l}` distinct).
+    /// The edge axis `L = aᵢ × bⱼ` (see `edge_terms`): `Some` when it separates by more than
+    /// `tol`; otherwise `best` takes its separation.
     #[inline(always)]
     fn edge<const I: usize, const J: usize>(&self, tol: f64, best: &mut f64) -> Option<Sat> {
-        let (i1, i2) = ((I + 1) % 3, (I + 2) % 3);
-        let (j1, j2) = ((J + 1) % 3, (J + 2) % 3);
-        let (r, ar, t) = (&self.r, &self.abs_r, self.t);
-        let len2 = r[i1][J] * r[i1][J] + r[i2][J] * r[i2][J];
-        // Nearly parallel edges give no new axis (the face axes cover them).
-        if len2 <= 1e-12 {
-            return None;
-        }
-        let tl = t[i2] * r[i1][J] - t[i1] * r[i2][J];
-        let num = tl.abs()
-            - (self.ha[i1] * ar[i2][J] + self.ha[i2] * ar[i1][J])
-            - (self.hb[j1] * ar[I][j2] + self.hb[j2] * ar[I][j1]);
+        let (num, tl, len2) = self.edge_terms(I, J)?;
         if !(num > 0.0) {
             return None;
         }
         // The certificate's gap is measured along the unit axis itself (its radii from real
         // projections): the formulas above assume an exactly orthonormal R, which rounding
         // breaks by ε, and an edge axis of length 1e-6 would magnify that by 1e6.
-        let k = tl.signum() / len2.sqrt();
-        let mut n = [0.0; 3];
-        n[i1] = -r[i2][J] * k;
-        n[i2] = r[i1][J] * k;
+        let n = self.edge_unit(I, J, tl, len2.sqrt());
         let s = self.separation(n);
         if s > tol {
             return Some(Sat::Separated(n, s));
@@ -169,44 +160,82 @@ impl Obb3 {
         None
     }
 
+    /// The separation along A's face axis i (exact: the axis is `±aᵢ`, sign of `t_i`).
+    #[inline(always)]
+    fn face_a(&self, i: usize) -> f64 {
+        self.t[i].abs() - self.ha[i] - dot(self.hb, self.abs_r[i])
+    }
+
+    /// The separation along B's face axis j, and `t·bⱼ` (whose sign orients the axis).
+    #[inline(always)]
+    fn face_b(&self, j: usize) -> (f64, f64) {
+        let (ha, ar) = (self.ha, &self.abs_r);
+        let tc = dot(self.t, self.col(j));
+        let s = tc.abs() - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j]) - self.hb[j];
+        (s, tc)
+    }
+
+    /// The unnormalised edge axis `L = aᵢ × bⱼ`: `(|t·L| − r_A − r_B, t·L, |L|²)`, `None` for
+    /// nearly parallel edges (`|L|² ≤ 1e-12`: the face axes cover them).
+    ///
+    /// With `{i, i1, i2}` and `{j, j1, j2}` cyclic: `L`'s non-zero components are
+    /// `L_i1 = −r[i2][j]` and `L_i2 = r[i1][j]`, so A's radius is
+    /// `ha_i1·|r[i2][j]| + ha_i2·|r[i1][j]|`, and B's is `hb_j1·|r[i][j2]| + hb_j2·|r[i][j1]|`
+    /// (`bₘ·(aᵢ × bⱼ) = aᵢ·(bⱼ × bₘ) = ±r[i][l]` for `{j, m, l}` distinct).
+    #[inline(always)]
+    fn edge_terms(&self, i: usize, j: usize) -> Option<(f64, f64, f64)> {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+        let (r, ar, t) = (&self.r, &self.abs_r, self.t);
+        let len2 = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
+        if len2 <= 1e-12 {
+            return None;
+        }
+        let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
+        let num = tl.abs()
+            - (self.ha[i1] * ar[i2][j] + self.ha[i2] * ar[i1][j])
+            - (self.hb[j1] * ar[i][j2] + self.hb[j2] * ar[i][j1]);
+        Some((num, tl, len2))
+    }
+
+    /// The unit edge axis `±(aᵢ × bⱼ)/|L|`, oriented by the sign of `t·L`.
+    #[inline(always)]
+    fn edge_unit(&self, i: usize, j: usize, tl: f64, len: f64) -> V3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let k = sign(tl) / len;
+        let mut n = [0.0; 3];
+        n[i1] = -self.r[i2][j] * k;
+        n[i2] = self.r[i1][j] * k;
+        n
+    }
+
     /// The axis of largest separation over all 15 (for a penetration, the depth is minus that
     /// separation): `(separation, unit axis from A toward B, the edge pair (i, j) of an edge
     /// axis)`. Face axes first, so a tie keeps a face axis. An edge axis's separation comes
     /// from its unnormalised form (an error of `ε / |L|` relative, `|L|² > 1e-12`); the winner's
     /// is re-measured along its unit axis.
     pub fn deepest(&self) -> (f64, V3, Option<(usize, usize)>) {
-        let (ha, hb, r, ar, t) = (self.ha, self.hb, &self.r, &self.abs_r, self.t);
         let mut best = (f64::NEG_INFINITY, [1.0, 0.0, 0.0], None);
         for i in 0..3 {
-            let s = t[i].abs() - ha[i] - dot(hb, ar[i]);
+            let s = self.face_a(i);
             if s > best.0 {
                 let mut axis = [0.0; 3];
-                axis[i] = if t[i] < 0.0 { -1.0 } else { 1.0 };
+                axis[i] = sign(self.t[i]);
                 best = (s, axis, None);
             }
         }
         for j in 0..3 {
-            let c = self.col(j);
-            let tc = dot(t, c);
-            let s = tc.abs() - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j]) - hb[j];
+            let (s, tc) = self.face_b(j);
             if s > best.0 {
-                let sign = if tc < 0.0 { -1.0 } else { 1.0 };
-                best = (s, c.map(|x| x * sign), None);
+                best = (s, self.col(j).map(|x| x * sign(tc)), None);
             }
         }
         let mut edge = None;
         for i in 0..3 {
-            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
             for j in 0..3 {
-                let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-                let len2 = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
-                if len2 <= 1e-12 {
+                let Some((num, tl, len2)) = self.edge_terms(i, j) else {
                     continue;
-                }
-                let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
-                let num = tl.abs()
-                    - (ha[i1] * ar[i2][j] + ha[i2] * ar[i1][j])
-                    - (hb[j1] * ar[i][j2] + hb[j2] * ar[i][j1]);
+                };
                 let len = len2.sqrt();
                 if num / len > best.0 {
                     best.0 = num / len;
@@ -215,11 +244,7 @@ impl Obb3 {
             }
         }
         if let Some((i, j, tl, len)) = edge {
-            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-            let k = if tl < 0.0 { -1.0 / len } else { 1.0 / len };
-            let mut n = [0.0; 3];
-            n[i1] = -r[i2][j] * k;
-            n[i2] = r[i1][j] * k;
+            let n = self.edge_unit(i, j, tl, len);
             best = (self.separation(n), n, Some((i, j)));
         }
         best
@@ -238,24 +263,20 @@ impl Obb3 {
     /// pairs) that separates by more than `tol`, else whether any separates at all.
     #[inline(always)]
     pub fn sat(&self, tol: f64) -> Sat {
-        let (ha, hb, ar, t) = (self.ha, self.hb, &self.abs_r, self.t);
         let mut best = f64::NEG_INFINITY;
         for i in 0..3 {
-            let s = t[i].abs() - ha[i] - dot(hb, ar[i]);
+            let s = self.face_a(i);
             if s > tol {
                 let mut axis = [0.0; 3];
-                axis[i] = t[i].signum();
+                axis[i] = sign(self.t[i]);
                 return Sat::Separated(axis, s);
             }
             best = best.max(s);
         }
         for j in 0..3 {
-            let c = self.col(j);
-            let tc = dot(t, c);
-            let s = tc.abs() - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j]) - hb[j];
+            let (s, tc) = self.face_b(j);
             if s > tol {
-                let sign = tc.signum();
-                return Sat::Separated(c.map(|x| x * sign), s);
+                return Sat::Separated(self.col(j).map(|x| x * sign(tc)), s);
             }
             best = best.max(s);
         }
