@@ -287,12 +287,8 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let ball = |p: Primitive<'_, V>| match p {
-        Primitive::Capsule { a, b, radius } if a == b => Some((a, radius)),
-        _ => None,
-    };
     let capsule = |p: Primitive<'_, V>| matches!(p, Primitive::Capsule { .. });
-    let (ball_is_a, (centre, radius), other) = match (ball(pa), ball(pb)) {
+    let (ball_is_a, (centre, radius), other) = match (as_ball(pa), as_ball(pb)) {
         (Some(x), None) if !capsule(pb) => (true, x, pb),
         (None, Some(x)) if !capsule(pa) => (false, x, pa),
         _ => return None,
@@ -355,12 +351,20 @@ fn world_point<V: Vector>(pose: &Pose<V>, p: V) -> V {
 /// against anything.
 #[inline(always)]
 fn has_pair<V: Vector>(pa: Primitive<'_, V>, pb: Primitive<'_, V>) -> bool {
-    let ball = |p: Primitive<'_, V>| matches!(p, Primitive::Capsule { a, b, .. } if a == b);
     matches!(
         (pa, pb),
         (Primitive::Capsule { .. }, Primitive::Capsule { .. })
-    ) || ball(pa)
-        || ball(pb)
+    ) || as_ball(pa).is_some()
+        || as_ball(pb).is_some()
+}
+
+/// A ball's centre and radius: a capsule whose segment is one point.
+#[inline(always)]
+fn as_ball<V: Vector>(p: Primitive<'_, V>) -> Option<(V, f64)> {
+    match p {
+        Primitive::Capsule { a, b, radius } if a == b => Some((a, radius)),
+        _ => None,
+    }
 }
 
 /// The closest points of two primitives in A's frame (`pose_ab` places B).
@@ -767,22 +771,10 @@ impl<V: Vector> Balls<V> {
         pose_b: &Pose<V>,
         opts: &Options,
     ) -> Option<Self> {
-        let (
-            Primitive::Capsule {
-                a: a0,
-                b: a1,
-                radius: ra,
-            },
-            Primitive::Capsule {
-                a: b0,
-                b: b1,
-                radius: rb,
-            },
-        ) = (pa, pb)
-        else {
+        let (Some((a0, ra)), Some((b0, rb))) = (as_ball(pa), as_ball(pb)) else {
             return None;
         };
-        if a0 != a1 || b0 != b1 || opts.abs_tolerance.is_some() || opts.max_iterations == 0 {
+        if opts.abs_tolerance.is_some() || opts.max_iterations == 0 {
             return None;
         }
         let ca = world_point(pose_a, a0);
