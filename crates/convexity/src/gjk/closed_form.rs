@@ -9,7 +9,7 @@
 //! * a ball (a capsule whose segment is one point) against a box (§5.1.3, clamping), a
 //!   triangle (§5.1.5, Voronoi regions of the triangle) or a 2D convex polygon (inside test by
 //!   the edges' turn, else the nearest edge);
-//! * two boxes, boolean only: the separating axis test on the 15 axes in 3D (4 in 2D) of
+//! * two boxes, boolean: the separating axis test on the 15 axes in 3D (4 in 2D) of
 //!   Gottschalk, Lin & Manocha, "OBBTree", SIGGRAPH 1996 (Ericson §4.4.1), stopping at the
 //!   first axis that separates by more than the tolerance (face axes first; any such axis is a
 //!   certificate, so the boolean needs no best axis). In 3D it runs in `gjk/obb.rs`
@@ -18,6 +18,12 @@
 //!   set: 324 → 118–126 ns per query, parry 0.84× → 2.4–2.5×); alternating projections
 //!   (clamping into one box, then the other) remain as the last try before GJK, and are the
 //!   2D path's search;
+//! * two boxes in 3D, distance: the best of the same 15 axes is the closest points' direction
+//!   when they lie on a vertex–face or edge–edge pair; the start pair comes from the winning
+//!   features, alternating projections reach the other configurations, and the answer is
+//!   taken only when `|q − p|` and the separation along `q − p` agree to rounding (see
+//!   `box_box_distance`; callgrind 3,405 → 1,638 instructions per query on the profile
+//!   driver's box distance run, speed bench 1.02× → 2.35× parry);
 //! * two boxes in 3D, penetration: the largest separation over the same 15 axes is the exact
 //!   penetration depth of two polytopes (each facet normal of `A − B` is among them, and any
 //!   other axis only separates less; computed by `Obb3::deepest` in `gjk/obb.rs`:
@@ -29,7 +35,9 @@
 //! Every other pair returns `None` and the caller runs GJK / EPA, as do the cases a closed form
 //! would answer less well than EPA: penetration of cores that touch or cross (other than two
 //! points and a point inside a box), a box pair whose best axis separates by less than the
-//! touch tolerance (the distance might still exceed it at a vertex), and overlapping boxes where
+//! touch tolerance (the distance might still exceed it at a vertex; for the distance query,
+//! less than twice the tolerance, or bounds that do not meet after the projection rounds),
+//! and overlapping boxes where
 //! the common-point search finds nothing (an overlap thinner than a quarter of the tolerance).
 //!
 //! Decisions match GJK's exactly: the touch tolerance is GJK's (`absolute_tolerance`, or
@@ -49,7 +57,7 @@
 
 use super::epa::{EpaSpace, Options as EpaOptions, Penetration};
 use super::minkowski::MinkowskiDifference;
-use super::obb::{Obb3, Sat};
+use super::obb::{Feature, Obb3, Sat};
 use super::{absolute_tolerance, common_point, Distance, Intersection, Options};
 use crate::math::pose::Pose;
 use crate::math::vector::{Rotation, Vector};
@@ -63,6 +71,10 @@ const NEAR_CONTACT: f64 = 1e-6;
 /// Cores closer than this fraction of the coordinates' size have their separating axis checked
 /// by support calls (see `closest`).
 const NEAR_AXIS: f64 = 1e-4;
+
+/// How far the upper and lower bounds of `box_box_distance` may differ, relative to the
+/// boxes' size (beyond the rounding floor), for its answer to count as exact.
+const BOX_DISTANCE_SLACK: f64 = 1e-13;
 
 /// Alternating-projection rounds tried for a common point of two overlapping boxes.
 const PROJECTION_ROUNDS: usize = 4;
@@ -888,6 +900,19 @@ where
     if let Some(balls) = Balls::of(pa, pb, pose_a, pose_b, opts) {
         return balls.distance();
     }
+    if let (
+        Primitive::Cuboid {
+            half_extents: ha,
+            radius: 0.0,
+        },
+        Primitive::Cuboid {
+            half_extents: hb,
+            radius: 0.0,
+        },
+    ) = (pa, pb)
+    {
+        return box_box_distance(ha, hb, (a, pose_a), (b, pose_b), opts);
+    }
     let (c, abs_tol, frame) = closest_of(pa, pb, a, pose_a, b, pose_b, opts)?;
     let tol = abs_tol.max(opts.rel_tolerance * c.dist);
     let normal = c.normal();
@@ -1008,6 +1033,123 @@ fn box_box<V: Vector>(
     // No axis separates: the boxes overlap. Alternate projections from B's centre.
     let x = box_touch_point(ha, hb, pose_ab, pair.t, 0.25 * tol, PROJECTION_ROUNDS)?;
     Some(Verdict::Intersecting(CommonPoint { point: x }))
+}
+
+/// Rounds of alternating projections tried after the start pair of `box_box_distance`.
+const BOX_DISTANCE_ROUNDS: usize = 4;
+
+/// The distance of two boxes in 3D (`None`: GJK answers), from the best of the 15 axes of the
+/// separating axis test (`Obb3::deepest`).
+///
+/// * Best separation ≤ 0: the boxes overlap; distance 0 with a common point from
+///   `box_common_point` (none found: GJK).
+/// * Best separation in `(0, 2·tol]`: GJK (the verdict is decided there).
+/// * Apart: the best axis is the closest points' direction whenever those lie on a vertex–face
+///   or edge–edge pair (the distance of two polytopes is attained along a facet normal of
+///   `A − B`, and every facet normal of two boxes' difference is one of the 15 axes; any other
+///   axis separates less). So the start pair is taken from the winning features: B's corner
+///   along −n and its nearest point in A (A's face axis), A's corner and its nearest point in
+///   B (B's face axis), or the closest points of the two support edges (an edge axis). The
+///   remaining configurations (a vertex against an edge or a vertex) are reached by
+///   alternating projections, clamping into one box and then the other.
+///
+/// Each pair `(p, q)` (`p ∈ A` exactly, `q ∈ B` to the rounding of one rigid map, as GJK's
+/// support points) is an upper bound `|q − p|`; the separation of the projections along its
+/// unit direction `u` is a lower bound, and is the certificate's gap. The answer is taken only
+/// when the two agree to `BOX_DISTANCE_SLACK · scale` plus the rounding floor — much tighter
+/// than GJK's duality gap, so that the answer is the exact distance up to rounding (GJK and the
+/// batch lanes converge to the same closest features) — otherwise GJK answers.
+#[inline(never)]
+fn box_box_distance<V, A, B>(
+    ha: V,
+    hb: V,
+    (a, pose_a): (&A, &Pose<V>),
+    (b, pose_b): (&B, &Pose<V>),
+    opts: &Options,
+) -> Option<Distance<V>>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    if V::DIM != 3 || opts.max_iterations == 0 {
+        return None;
+    }
+    let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
+    let abs_tol = absolute_tolerance(&mink, opts);
+    let obb = obb3(ha, hb, mink.rot_ab(), mink.pose_ab().translation());
+    let (sep, n, feature) = obb.deepest();
+    if sep <= 0.0 {
+        let x = pose_a.transform_point(box_common_point(&obb, ha, hb, mink.pose_ab(), abs_tol)?);
+        return Some(Distance {
+            status: Status::Converged,
+            iterations: 1,
+            distance: 0.0,
+            lower_bound: sep,
+            point_a: x,
+            point_b: x,
+            normal: pose_a.transform_vector(from3(n)),
+            verdict: Verdict::Intersecting(CommonPoint { point: x }),
+            tolerance: abs_tol,
+        });
+    }
+    if !(sep > 2.0 * abs_tol) {
+        return None;
+    }
+    let (mut p, mut q) = match feature {
+        Feature::FaceA => {
+            let v = obb.b_to_a(obb.corner_b(n));
+            (obb.nearest_in_a(v), v)
+        }
+        Feature::FaceB => {
+            let u = obb.corner_a(n);
+            (u, obb.nearest_in_b(u))
+        }
+        Feature::Edge(i, j) => {
+            let [a0, a1, b0, b1] = obb
+                .edge_ends(obb.corner_a(n), i, obb.corner_b(n), j)
+                .map(from3::<V>);
+            let (s, t) = segment_segment(a0, a1, b0, b1);
+            (to3(a0 + (a1 - a0) * s), to3(b0 + (b1 - b0) * t))
+        }
+    };
+    let exact = BOX_DISTANCE_SLACK * mink.scale() + mink.rounding_floor();
+    for round in 0..=BOX_DISTANCE_ROUNDS {
+        if round > 0 {
+            p = obb.nearest_in_a(q);
+            q = obb.nearest_in_b(p);
+        }
+        let d: V = from3::<V>(q) - from3::<V>(p);
+        let dist = d.length();
+        if !(dist > 0.0) || !dist.is_finite() {
+            return None;
+        }
+        let u = d * (1.0 / dist);
+        let lower = obb.separation(to3(u));
+        if dist - lower > exact {
+            continue;
+        }
+        let tol = abs_tol.max(opts.rel_tolerance * dist);
+        if !(lower > tol) {
+            return None;
+        }
+        let normal = pose_a.transform_vector(u);
+        return Some(Distance {
+            status: Status::Converged,
+            iterations: 1,
+            distance: dist.max(lower),
+            lower_bound: lower,
+            point_a: pose_a.transform_point(from3(p)),
+            point_b: pose_a.transform_point(from3(q)),
+            normal,
+            verdict: Verdict::Separated(SeparatingAxis {
+                axis: normal,
+                gap: lower,
+            }),
+            tolerance: tol,
+        });
+    }
+    None
 }
 
 /// A 3D vector's coordinates.
@@ -1207,7 +1349,7 @@ where
     let t = pose_ab.translation();
     let obb = obb3(ha, hb, mink.rot_ab(), t);
     // The best axis: (separation, unit axis toward B, the edge pair of an edge axis).
-    let (sep, n, edges) = obb.deepest();
+    let (sep, n, feature) = obb.deepest();
     let n: V = from3(n);
     if !(sep <= tol) {
         return None;
@@ -1229,8 +1371,8 @@ where
     let n_b = V::mat_transpose_mul(mink.rot_ab(), n);
     let corner_a = V::sign_select(ha, n);
     let corner_b = V::sign_select(hb, -n_b);
-    let (pa, pb) = match edges {
-        Some((i, j)) => {
+    let (pa, pb) = match feature {
+        Feature::Edge(i, j) => {
             let span =
                 |c: V, h: V, k: usize, s: f64| c + unit::<V>(k) * (s * h.coord(k) - c.coord(k));
             let (a0, a1) = (span(corner_a, ha, i, -1.0), span(corner_a, ha, i, 1.0));
@@ -1241,7 +1383,7 @@ where
             let (s, u) = segment_segment(a0, a1, b0, b1);
             (a0 + (a1 - a0) * s, b0 + (b1 - b0) * u)
         }
-        None => {
+        Feature::FaceA | Feature::FaceB => {
             // B moved by D·n touches A. Its support corner then lies on A's support plane (for
             // an axis of A's faces), or A's support corner on B's (an axis of B's faces): when
             // that corner lies on the other box, it is the contact; otherwise (a support edge or

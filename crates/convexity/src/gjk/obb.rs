@@ -36,6 +36,17 @@ pub(crate) struct Obb3 {
     pub t: V3,
 }
 
+/// Which family the best axis of [`Obb3::deepest`] belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Feature {
+    /// A face normal of A.
+    FaceA,
+    /// A face normal of B.
+    FaceB,
+    /// The cross product of A's edge direction `i` and B's edge direction `j`.
+    Edge(usize, usize),
+}
+
 /// What the separating axis test found.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Sat {
@@ -136,7 +147,7 @@ impl Obb3 {
 
     /// `y` (B's frame) in A's frame: `R y + t`.
     #[inline(always)]
-    fn b_to_a(&self, y: V3) -> V3 {
+    pub fn b_to_a(&self, y: V3) -> V3 {
         core::array::from_fn(|i| dot(self.r[i], y) + self.t[i])
     }
 
@@ -210,24 +221,24 @@ impl Obb3 {
     }
 
     /// The axis of largest separation over all 15 (for a penetration, the depth is minus that
-    /// separation): `(separation, unit axis from A toward B, the edge pair (i, j) of an edge
-    /// axis)`. Face axes first, so a tie keeps a face axis. An edge axis's separation comes
-    /// from its unnormalised form (an error of `ε / |L|` relative, `|L|² > 1e-12`); the winner's
-    /// is re-measured along its unit axis.
-    pub fn deepest(&self) -> (f64, V3, Option<(usize, usize)>) {
-        let mut best = (f64::NEG_INFINITY, [1.0, 0.0, 0.0], None);
+    /// separation): `(separation, unit axis from A toward B, its family)`. Face axes first, so
+    /// a tie keeps a face axis. An edge axis's separation comes from its unnormalised form (an
+    /// error of `ε / |L|` relative, `|L|² > 1e-12`); the winner's is re-measured along its unit
+    /// axis.
+    pub fn deepest(&self) -> (f64, V3, Feature) {
+        let mut best = (f64::NEG_INFINITY, [1.0, 0.0, 0.0], Feature::FaceA);
         for i in 0..3 {
             let s = self.face_a(i);
             if s > best.0 {
                 let mut axis = [0.0; 3];
                 axis[i] = sign(self.t[i]);
-                best = (s, axis, None);
+                best = (s, axis, Feature::FaceA);
             }
         }
         for j in 0..3 {
             let (s, tc) = self.face_b(j);
             if s > best.0 {
-                best = (s, self.col(j).map(|x| x * sign(tc)), None);
+                best = (s, self.col(j).map(|x| x * sign(tc)), Feature::FaceB);
             }
         }
         let mut edge = None;
@@ -245,15 +256,51 @@ impl Obb3 {
         }
         if let Some((i, j, tl, len)) = edge {
             let n = self.edge_unit(i, j, tl, len);
-            best = (self.separation(n), n, Some((i, j)));
+            best = (self.separation(n), n, Feature::Edge(i, j));
         }
         best
+    }
+
+    /// The point of A nearest to `x`.
+    #[inline(always)]
+    pub fn nearest_in_a(&self, x: V3) -> V3 {
+        clamp(x, self.ha)
+    }
+
+    /// The point of B nearest to `x` (both in A's frame).
+    #[inline(always)]
+    pub fn nearest_in_b(&self, x: V3) -> V3 {
+        self.b_to_a(clamp(self.in_b(x), self.hb))
+    }
+
+    /// A's corner farthest along `n`.
+    #[inline(always)]
+    pub fn corner_a(&self, n: V3) -> V3 {
+        core::array::from_fn(|k| sign(n[k]) * self.ha[k])
+    }
+
+    /// B's corner farthest along `−n`, in B's frame.
+    #[inline(always)]
+    pub fn corner_b(&self, n: V3) -> V3 {
+        core::array::from_fn(|j| -sign(dot(self.col(j), n)) * self.hb[j])
+    }
+
+    /// The ends of A's edge through `corner` (A's corner) along A's axis `i`, and of B's edge
+    /// through `corner` (B's corner, B's frame) along B's axis `j`, all in A's frame.
+    #[inline(always)]
+    pub fn edge_ends(&self, ca: V3, i: usize, cb: V3, j: usize) -> [V3; 4] {
+        let (mut a0, mut a1, mut b0, mut b1) = (ca, ca, cb, cb);
+        a0[i] = -self.ha[i];
+        a1[i] = self.ha[i];
+        b0[j] = -self.hb[j];
+        b1[j] = self.hb[j];
+        [a0, a1, self.b_to_a(b0), self.b_to_a(b1)]
     }
 
     /// The separation of the projections on the unit axis `n` (A's frame) pointing from A
     /// toward B: `n·t − Σ ha_k |n_k| − Σ hb_j |bⱼ·n|`.
     #[inline(always)]
-    fn separation(&self, n: V3) -> f64 {
+    pub fn separation(&self, n: V3) -> f64 {
         let ra = self.ha[0] * n[0].abs() + self.ha[1] * n[1].abs() + self.ha[2] * n[2].abs();
         let rb: f64 = (0..3).map(|j| self.hb[j] * dot(self.col(j), n).abs()).sum();
         dot(self.t, n) - ra - rb
