@@ -179,14 +179,35 @@ fn verdict<V: Vector>(c: &Closest<V>, tol: f64) -> Option<Verdict<V>> {
 /// map up to rounding; the mapped points are the ones [`world_points`] forms too).
 #[inline(always)]
 fn world_verdict<V: Vector>(f: Frame<'_, V>, c: &Closest<V>, tol: f64) -> Option<Verdict<V>> {
+    verdict_from(
+        c,
+        tol,
+        || (f.point(c.ca), f.point(c.cb)),
+        || f.vector(c.normal()),
+    )
+}
+
+/// [`verdict`] in the world from the world images of the cores' closest points and of the
+/// normal `c.normal()`, formed only when the verdict needs them (a caller that has them already
+/// passes them, and the result is bit-identical to [`world_verdict`]'s).
+#[inline(always)]
+fn verdict_from<V: Vector>(
+    c: &Closest<V>,
+    tol: f64,
+    points: impl FnOnce() -> (V, V),
+    normal: impl FnOnce() -> V,
+) -> Option<Verdict<V>> {
     Some(match verdict(c, tol)? {
         Verdict::Separated(s) => Verdict::Separated(SeparatingAxis {
-            axis: f.vector(s.axis),
+            axis: normal(),
             gap: s.gap,
         }),
-        Verdict::Intersecting(_) => Verdict::Intersecting(CommonPoint {
-            point: common_point(f.point(c.ca), f.point(c.cb), c.ra, c.rb),
-        }),
+        Verdict::Intersecting(_) => {
+            let (wa, wb) = points();
+            Verdict::Intersecting(CommonPoint {
+                point: common_point(wa, wb, c.ra, c.rb),
+            })
+        }
         Verdict::Undetermined => Verdict::Undetermined,
     })
 }
@@ -333,17 +354,14 @@ where
     // box's normal cone at `q` exactly (its gap is the distance itself, however near); for a
     // triangle or polygon, `q` carries rounding of ε times the local coordinates, so the axis
     // is certified without support calls only beyond `NEAR_AXIS` of those.
-    let other_reach = if ball_is_a {
-        b.bounding_radius()
-    } else {
-        a.bounding_radius()
-    };
+    let (reach_a, reach_b) = (a.bounding_radius(), b.bounding_radius());
+    let other_reach = if ball_is_a { reach_b } else { reach_a };
     let exact_axis = matches!(other, Primitive::Cuboid { .. });
     if !c.finite() || (!exact_axis && c.dist <= NEAR_AXIS * (scale + other_reach)) {
         return None;
     }
     let abs_tol = opts.abs_tolerance.unwrap_or_else(|| {
-        let magnitude = ta.length() + tb.length() + a.bounding_radius() + tab + b.bounding_radius();
+        let magnitude = ta.length() + tb.length() + reach_a + tab + reach_b;
         opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude
     });
     Some((c, abs_tol, Frame(Some(pose_other))))
@@ -915,18 +933,22 @@ where
     }
     let (c, abs_tol, frame) = closest_of(pa, pb, a, pose_a, b, pose_b, opts)?;
     let tol = abs_tol.max(opts.rel_tolerance * c.dist);
-    let normal = c.normal();
     let signed = c.dist - (c.ra + c.rb);
-    let (point_a, point_b, wn) = world_points(frame, c.ca, c.cb, normal, c.ra, c.rb);
+    // Each world image formed once, for the points and the verdict alike.
+    let (wa, wb, wn) = (
+        frame.point(c.ca),
+        frame.point(c.cb),
+        frame.vector(c.normal()),
+    );
     Some(Distance {
         status: Status::Converged,
         iterations: 1,
         distance: signed.max(0.0),
         lower_bound: signed,
-        point_a,
-        point_b,
+        point_a: wa + wn * c.ra,
+        point_b: wb - wn * c.rb,
         normal: wn,
-        verdict: world_verdict(frame, &c, tol)?,
+        verdict: verdict_from(&c, tol, || (wa, wb), || wn)?,
         tolerance: tol,
     })
 }
