@@ -404,3 +404,98 @@ fn near_duplicate_vertices_sliver_point_in_hull_verifies() {
     )
     .unwrap();
 }
+
+/// A radius-0.0033 ball whose centre is 1.6e-7 outside a sliver hull (8 points, faces with
+/// offsets down to 1e-17) 670 units from the origin: EPA's closest face does not hold the
+/// origin's projection, and its clamped weights left `point_a − point_b` off `depth·n` by
+/// 1.1e-9 (5e-9 of the size; the contract is 1e-9). Found by the `warm_epa` fuzz target on
+/// the cold call. Sizes, the contact convention, and the support planes along the normal.
+#[test]
+fn fuzz_ball_just_outside_a_sliver_hull_far_out_keeps_the_contact_convention() {
+    use convexity::gjk::epa;
+    let v = [
+        DVec3::new(-0.25, -0.005855649652857259, -0.13496986343175404),
+        DVec3::new(
+            0.004901960784313708,
+            0.004901960784313708,
+            0.004901960784313708,
+        ),
+        DVec3::new(
+            0.004901960784313708,
+            -0.1669756618600748,
+            -0.16764705882352943,
+        ),
+        DVec3::new(
+            -0.16764705882352943,
+            -0.16764705882352943,
+            -0.16764705882352943,
+        ),
+        DVec3::new(
+            -0.16764705882352943,
+            -0.16764705882352943,
+            -0.24382009613183794,
+        ),
+        DVec3::new(
+            -0.1715533684290837,
+            -0.16764705882352943,
+            -0.16764705882352943,
+        ),
+        DVec3::new(
+            -0.13016327153429463,
+            0.005756466010528705,
+            0.004901960784313708,
+        ),
+        DVec3::new(
+            -0.16764705882352943,
+            0.004230563820859068,
+            -0.06249713893339437,
+        ),
+    ];
+    let b = Ball::new(0.0033235294117647056).unwrap();
+    let pa = Pose3::new(
+        DVec3::splat(-670.5882352941177),
+        DQuat::from_xyzw(
+            -0.5000113772114234,
+            -0.5000113772114234,
+            -0.4999658668123325,
+            -0.5000113772114234,
+        ),
+    )
+    .unwrap();
+    let pb = Pose3::new(
+        DVec3::splat(-670.5897173645698),
+        DQuat::from_xyzw(
+            0.4792847535162691,
+            0.4790448398498419,
+            0.485397091058526,
+            0.5524416986904676,
+        ),
+    )
+    .unwrap();
+    let h = |s: &dyn SupportMap<DVec3>, p: &Pose3, n: DVec3| {
+        n.dot(p.transform_point(s.support(p.inverse_transform_vector(n))))
+    };
+    let poly = ConvexPolyhedron::from_points(&v).unwrap();
+    let pts = Points::new(&v).unwrap();
+    let mut ctx = epa::Context::new();
+    for a in [&poly as &dyn SupportMap<DVec3>, &pts] {
+        let p = epa::penetration(a, &pa, &b, &pb, &epa::Options::default(), &mut ctx);
+        let scale = a.size() + b.size();
+        assert_eq!(p.status, Status::Converged);
+        assert!((p.depth - 0.0033233386).abs() < 1e-9, "{p:?}");
+        let n = p.normal;
+        let miss = (p.point_b + n * p.depth - p.point_a).length();
+        assert!(
+            miss <= 1e-12 * scale + 8.0 * f64::EPSILON * 1200.0,
+            "miss {miss}: {p:?}"
+        );
+        assert!(
+            (n.dot(p.point_a) - h(a, &pa, n)).abs() <= 1e-9 * scale,
+            "{p:?}"
+        );
+        assert!(
+            (n.dot(p.point_b) + h(&b, &pb, -n)).abs() <= 1e-9 * scale,
+            "{p:?}"
+        );
+    }
+}

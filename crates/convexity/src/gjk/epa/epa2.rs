@@ -9,7 +9,9 @@
 //! become reflex. Rounding can only make such a vertex reflex by a few ulps, which is harmless.
 
 use super::sealed::{Expansion, Params, Sealed};
-use super::{broken, farthest, finite, flat_answer, point_answer, settle, Context, Face, Upper};
+use super::{
+    balanced, broken, farthest, finite, flat_answer, point_answer, settle, Context, Face, Upper,
+};
 use crate::gjk::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::gjk::simplex::Simplex;
 use crate::shape::SupportMap;
@@ -138,19 +140,26 @@ fn answer(
 ) -> Expansion<DVec2> {
     let e = b.w - a.w;
     let l2 = e.length_squared();
-    let t = if l2 > 0.0 {
-        (-a.w.dot(e) / l2).clamp(0.0, 1.0)
+    let t0 = if l2 > 0.0 { -a.w.dot(e) / l2 } else { 0.5 };
+    let t = if t0.is_finite() {
+        t0.clamp(0.0, 1.0)
     } else {
         0.5
     };
-    let t = if t.is_finite() { t } else { 0.5 };
+    let pa = a.a + (b.a - a.a) * t;
+    let pb = a.b + (b.b - a.b) * t;
+    let (pa, pb) = if t != t0 {
+        balanced(pa, pb, f.n, f.dist)
+    } else {
+        (pa, pb)
+    };
     Expansion {
         status,
         iterations,
         depth: f.dist,
         normal: f.n,
-        pa: a.a + (b.a - a.a) * t,
-        pb: a.b + (b.b - a.b) * t,
+        pa,
+        pb,
         lower: f.dist,
         upper: f64::INFINITY,
     }

@@ -18,8 +18,8 @@
 
 use super::sealed::{Expansion, Params, Sealed};
 use super::{
-    broken, checked_support, farthest, finite, flat_answer, point_answer, settle, Context, Face,
-    HorizonEdge, Upper,
+    balanced, broken, checked_support, farthest, finite, flat_answer, point_answer, settle,
+    Context, Face, HorizonEdge, Upper,
 };
 use crate::gjk::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::gjk::simplex::Simplex;
@@ -405,6 +405,7 @@ fn answer(
     // Clamped to the triangle (the projection is inside it up to rounding, except when the
     // origin is on or just outside the polytope) and renormalised.
     let mut l = barycentric(a.w, b.w, c.w, n, f.dist);
+    let clamped = l.iter().any(|x| *x < 0.0);
     let mut sum = 0.0;
     for x in &mut l {
         *x = x.max(0.0);
@@ -417,13 +418,20 @@ fn answer(
     } else {
         l = [1.0 / 3.0; 3];
     }
+    let pa = a.a * l[0] + b.a * l[1] + c.a * l[2];
+    let pb = a.b * l[0] + b.b * l[1] + c.b * l[2];
+    let (pa, pb) = if clamped {
+        balanced(pa, pb, n, f.dist)
+    } else {
+        (pa, pb)
+    };
     Expansion {
         status,
         iterations,
         depth: f.dist,
         normal: n,
-        pa: a.a * l[0] + b.a * l[1] + c.a * l[2],
-        pb: a.b * l[0] + b.b * l[1] + c.b * l[2],
+        pa,
+        pb,
         lower: f.dist,
         upper: f64::INFINITY,
     }
