@@ -17,6 +17,7 @@
 //! `(s, e, w)`, which keeps that orientation.
 
 use super::sealed::{Expansion, Params, Sealed};
+use super::warm::Cached;
 use super::{
     broken, checked_support, farthest, finite, flat_answer, point_answer, settle, Context, Face,
     HorizonEdge, Upper,
@@ -39,13 +40,190 @@ impl Sealed for DVec3 {
         start: &Simplex<DVec3>,
         params: &Params<DVec3>,
         ctx: &mut Context<DVec3>,
+        warm: Option<&mut Cached<DVec3>>,
     ) -> Expansion<DVec3>
     where
         A: SupportMap<DVec3> + ?Sized,
         B: SupportMap<DVec3> + ?Sized,
     {
-        expand(mink, start, params, ctx)
+        let Some(cache) = warm else {
+            return expand(mink, start, params, ctx, None).0;
+        };
+        let mut pending = None;
+        if cache.load(mink, ctx) {
+            if let Some(lower) = rebuild(ctx, params) {
+                match probe(mink, params, ctx, lower) {
+                    Ok(e) => {
+                        // The polytope is unchanged: keep it as it is.
+                        cache.reused = true;
+                        cache.store(mink, ctx);
+                        return e;
+                    }
+                    Err(Some(p)) if convex(ctx, params) => pending = Some(p),
+                    Err(_) => {}
+                }
+            }
+        }
+        cache.reused = pending.is_some();
+        if pending.is_none() {
+            // None of the vertices a cold start makes has its `b` in B's frame yet.
+            cache.invalidate();
+        }
+        let (e, intact) = expand(mink, start, params, ctx, pending);
+        if intact {
+            cache.store(mink, ctx);
+        } else {
+            cache.invalidate();
+        }
+        e
     }
+}
+
+/// Rebuilds the planes of the previous query's polytope, re-placed in `ctx` (vertices current,
+/// planes stale), and checks that
+///
+/// 1. every face has a normal and the origin strictly on its inner side (`dist > vis_eps`);
+/// 2. the adjacency is consistent (each edge's neighbour is alive, points back, and runs the
+///    edge the other way), so the surface is closed and consistently oriented.
+///
+/// Returns the least face offset `L`, or `None` (the caller starts cold) on any failure.
+///
+/// `L` is a lower bound on the core depth even if the surface is no longer convex: by 1 the
+/// central projection of each face onto the unit sphere is a positively oriented spherical
+/// triangle, so the projection of the closed surface (2) has a degree ≥ 1 and is onto. Every
+/// direction `u` then meets the surface at a point `t·u` of some face `f`, with
+/// `t = dist_f / (n_f·u) ≥ L`; these points lie in `K` (the vertices do), so the ball of
+/// radius `L` does too (a unit `m` separating a point `y`, `|y| < L`, from their hull would
+/// have `m·(t_m m) = t_m ≥ L > m·y`, a contradiction).
+///
+/// Cost O(F), no support call.
+fn rebuild(ctx: &mut Context<DVec3>, params: &Params<DVec3>) -> Option<f64> {
+    let eps = params.vis_eps;
+    let Context {
+        verts, faces, keys, ..
+    } = ctx;
+    keys.clear();
+    let mut lower = f64::INFINITY;
+    for f in faces.iter_mut() {
+        if !f.alive {
+            keys.push(f64::INFINITY);
+            continue;
+        }
+        let g = make_face(verts, f.v)?;
+        if !(g.dist > eps) {
+            return None;
+        }
+        (f.n, f.dist, f.inside, f.checked) = (g.n, g.dist, false, false);
+        keys.push(g.dist);
+        lower = lower.min(g.dist);
+    }
+    for (i, f) in faces.iter().enumerate().filter(|(_, f)| f.alive) {
+        for e in 0..3 {
+            let (gi, j) = (f.adj[e] as usize, usize::from(f.adj_edge[e]));
+            let (g, &jn) = (faces.get(gi)?, NEXT.get(j)?);
+            let linked = g.alive
+                && g.adj[j] as usize == i
+                && usize::from(g.adj_edge[j]) == e
+                && g.v[j] == f.v[NEXT[e]]
+                && g.v[jn] == f.v[e];
+            if !linked {
+                return None;
+            }
+        }
+    }
+    lower.is_finite().then_some(lower)
+}
+
+/// The first step of a warm expansion: the support point along the normal of the closest face
+/// holding the origin's projection (every face is checked: the shortcut of [`closest`] assumes
+/// a convex polytope). When it is within the tolerance of the lower bound `lower` of
+/// [`rebuild`], that face is the answer, certified by `[lower, n·w]`. Otherwise returns the
+/// face and its support point, for the expansion to continue from (`None` if there is none).
+fn probe<A, B>(
+    mink: &MinkowskiDifference<'_, DVec3, A, B>,
+    params: &Params<DVec3>,
+    ctx: &mut Context<DVec3>,
+    lower: f64,
+) -> Result<Expansion<DVec3>, Option<(usize, SupportPoint<DVec3>)>>
+where
+    A: SupportMap<DVec3> + ?Sized,
+    B: SupportMap<DVec3> + ?Sized,
+{
+    let fi = closest(ctx, f64::INFINITY).ok_or(None)?;
+    let f = *ctx.faces.get(fi).ok_or(None)?;
+    if !(f.checked && f.inside) {
+        return Err(None);
+    }
+    let w = mink.support(f.n);
+    if !finite(&w) {
+        return Err(None);
+    }
+    let tol = params.abs_tol.max(params.rel_tol * f.dist.abs());
+    if f.n.dot(w.w) - lower > tol {
+        return Err(Some((fi, w)));
+    }
+    let mut best = None;
+    Upper::record(&mut best, f.n, w);
+    let e = settle(answer(&ctx.verts, &f, Status::Converged, 1, params), best, tol);
+    Ok(Expansion {
+        lower: lower.min(e.depth),
+        ..e
+    })
+}
+
+/// Whether the polytope [`rebuild`] accepted is convex, so that the expansion may continue
+/// from it:
+///
+/// 3. every edge is locally convex: the far vertex of each neighbour lies on or below the
+///    face's plane (to `vis_eps`, the margin of the expansion's visibility test);
+/// 4. the surface winds once around the origin: the ray from the origin through the centroid
+///    of one face meets no other face.
+///
+/// With 1 and 2 of [`rebuild`], 4 makes the projection's degree 1: the surface is embedded
+/// and star-shaped about the origin; an embedded closed surface convex at every edge bounds a
+/// convex polytope, which lies in `K` and contains the origin: the invariant of a polytope
+/// grown from GJK's simplex (`face dist ≤ depth ≤ n·w`). Edges alone would not do: a vertex
+/// star whose link is a spherical pentagram is convex at every edge but winds twice.
+///
+/// Cost O(F), no support call.
+fn convex(ctx: &Context<DVec3>, params: &Params<DVec3>) -> bool {
+    let eps = params.vis_eps;
+    let (verts, faces) = (&ctx.verts, &ctx.faces);
+    let corners = |f: &Face<DVec3>| {
+        Some((
+            verts.get(f.v[0] as usize)?.w,
+            verts.get(f.v[1] as usize)?.w,
+            verts.get(f.v[2] as usize)?.w,
+        ))
+    };
+    let mut first = None;
+    for f in faces.iter().filter(|f| f.alive) {
+        first.get_or_insert(*f);
+        for e in 0..3 {
+            let far = faces
+                .get(f.adj[e] as usize)
+                .zip(PREV.get(usize::from(f.adj_edge[e])))
+                .and_then(|(g, &jp)| verts.get(g.v[jp] as usize));
+            match far {
+                Some(o) if f.n.dot(o.w) - f.dist <= eps => {}
+                _ => return false,
+            }
+        }
+    }
+    let Some((a, b, c)) = first.as_ref().and_then(corners) else {
+        return false;
+    };
+    let d = a + b + c;
+    let mut hits = 0;
+    for f in faces.iter().filter(|f| f.alive && f.n.dot(d) > 0.0) {
+        let Some((a, b, c)) = corners(f) else {
+            return false;
+        };
+        if a.cross(b).dot(d) >= 0.0 && b.cross(c).dot(d) >= 0.0 && c.cross(a).dot(d) >= 0.0 {
+            hits += 1;
+        }
+    }
+    hits == 1
 }
 
 /// Builds the initial tetrahedron in `ctx`, or returns the defined answer for a flat `K`.
@@ -429,19 +607,27 @@ fn answer(
     }
 }
 
+/// The expansion: from GJK's simplex, or (`pending` given) from the polytope already in `ctx`
+/// (accepted by [`rebuild`] and [`convex`]), whose closest face and its support point `pending`
+/// holds (found by [`probe`]). Also returns whether the polytope left in `ctx` is intact
+/// (closed, linked, every face built from the current vertices), so that it may be kept for
+/// the next query.
 fn expand<A, B>(
     mink: &MinkowskiDifference<'_, DVec3, A, B>,
     start: &Simplex<DVec3>,
     params: &Params<DVec3>,
     ctx: &mut Context<DVec3>,
-) -> Expansion<DVec3>
+    mut pending: Option<(usize, SupportPoint<DVec3>)>,
+) -> (Expansion<DVec3>, bool)
 where
     A: SupportMap<DVec3> + ?Sized,
     B: SupportMap<DVec3> + ?Sized,
 {
-    ctx.clear();
-    if let Err(e) = initial(mink, start, params, ctx) {
-        return e;
+    if pending.is_none() {
+        ctx.clear();
+        if let Err(e) = initial(mink, start, params, ctx) {
+            return (e, false);
+        }
     }
     let dup2 = params.vis_eps * params.vis_eps;
     let mut iterations = 0u32;
@@ -450,7 +636,7 @@ where
         let Some((fi, f)) =
             closest(ctx, params.abs_tol).and_then(|i| Some((i, *ctx.faces.get(i)?)))
         else {
-            return broken(params, iterations);
+            return (broken(params, iterations), false);
         };
         let tol = params.abs_tol.max(params.rel_tol * f.dist.abs());
         let stop = |status, iterations, best| {
@@ -461,33 +647,33 @@ where
             )
         };
         if iterations >= params.max_iterations {
-            return stop(Status::IterationLimit, iterations, best);
+            return (stop(Status::IterationLimit, iterations, best), true);
         }
         iterations += 1;
-        let w = mink.support(f.n);
+        // The probe's support point, if this is its face (it is, unless rounding ties).
+        let w = match pending.take() {
+            Some((pi, w)) if pi == fi => w,
+            _ => mink.support(f.n),
+        };
         if !finite(&w) {
-            return stop(Status::Degenerate, iterations, best);
+            return (stop(Status::Degenerate, iterations, best), false);
         }
         Upper::record(&mut best, f.n, w);
         // Stopping test: the face's plane is a lower bound and n·w an upper bound on the core
         // depth along this normal.
         let gap = f.n.dot(w.w) - f.dist;
         if gap <= tol {
-            return settle(
-                answer(&ctx.verts, &f, Status::Converged, iterations, params),
-                best,
-                tol,
-            );
+            return (stop(Status::Converged, iterations, best), true);
         }
         // The support-point gap bound: the least support value over every normal queried so
         // far is within the tolerance of the closest face, so the depth is pinned down even
         // though this face is not final (curved `K`, whose depth is attained along a whole
         // circle of directions, gets here long before any face is).
         if let Some(b) = best.filter(|b| b.value - f.dist <= tol && f.dist >= 0.0) {
-            return b.answer(Status::Converged, iterations, f.dist);
+            return (b.answer(Status::Converged, iterations, f.dist), true);
         }
         if ctx.verts.len() >= MAX_VERTICES {
-            return stop(Status::IterationLimit, iterations, best);
+            return (stop(Status::IterationLimit, iterations, best), true);
         }
         // A support point beyond the closest face that repeats a vertex means rounding made
         // the polytope non-convex: nothing more can be learnt.
@@ -496,15 +682,18 @@ where
             .iter()
             .any(|v| (v.w - w.w).length_squared() <= dup2)
         {
-            return stop(Status::Degenerate, iterations, best);
+            return (stop(Status::Degenerate, iterations, best), false);
         }
         let wi = ctx.verts.len() as u32;
         ctx.verts.push(w);
         if !carve(ctx, fi, w.w, params.vis_eps) || !stitch(ctx, wi) {
-            return settle(
-                answer(&ctx.verts, &f, Status::Degenerate, iterations, params),
-                best,
-                tol,
+            return (
+                settle(
+                    answer(&ctx.verts, &f, Status::Degenerate, iterations, params),
+                    best,
+                    tol,
+                ),
+                false,
             );
         }
     }
