@@ -47,36 +47,40 @@ impl Sealed for DVec3 {
         B: SupportMap<DVec3> + ?Sized,
     {
         let Some(cache) = warm else {
-            return expand(mink, start, params, ctx, None).0;
+            return cold(mink, start, params, ctx).0;
         };
-        let mut pending = None;
-        if cache.load(mink, ctx) {
-            if let Some(lower) = rebuild(ctx, params) {
-                match probe(mink, params, ctx, lower) {
-                    Ok(e) => {
-                        // The polytope is unchanged: keep it as it is.
-                        cache.reused = true;
-                        cache.store(mink, ctx);
-                        return e;
-                    }
-                    Err(Some(p)) if convex(ctx, params) => pending = Some(p),
-                    Err(_) => {}
-                }
+        if cache.load(mink, ctx) && rebuild(ctx, params) {
+            if let Ok(e) = expand(mink, start, params, ctx, true) {
+                // Only a converged, verified answer gets here; the polytope is intact.
+                cache.reused = true;
+                cache.store(mink, ctx);
+                return e.0;
             }
         }
-        cache.reused = pending.is_some();
-        if pending.is_none() {
-            // None of the vertices a cold start makes has its `b` in B's frame yet.
-            cache.invalidate();
-        }
-        let (e, intact) = expand(mink, start, params, ctx, pending);
+        cache.reused = false;
+        // None of the vertices a cold start makes has its `b` in B's frame yet.
+        cache.invalidate();
+        let (e, intact) = cold(mink, start, params, ctx);
         if intact {
             cache.store(mink, ctx);
-        } else {
-            cache.invalidate();
         }
         e
     }
+}
+
+/// The expansion from GJK's simplex, and whether the polytope it leaves is intact.
+fn cold<A, B>(
+    mink: &MinkowskiDifference<'_, DVec3, A, B>,
+    start: &Simplex<DVec3>,
+    params: &Params<DVec3>,
+    ctx: &mut Context<DVec3>,
+) -> (Expansion<DVec3>, bool)
+where
+    A: SupportMap<DVec3> + ?Sized,
+    B: SupportMap<DVec3> + ?Sized,
+{
+    // A cold expansion always answers (`Err` is only for warm ones).
+    expand(mink, start, params, ctx, false).unwrap_or_else(|()| (broken(params, 0), false))
 }
 
 /// Rebuilds the planes of the previous query's polytope, re-placed in `ctx` (vertices current,
@@ -86,144 +90,64 @@ impl Sealed for DVec3 {
 /// 2. the adjacency is consistent (each edge's neighbour is alive, points back, and runs the
 ///    edge the other way), so the surface is closed and consistently oriented.
 ///
-/// Returns the least face offset `L`, or `None` (the caller starts cold) on any failure.
+/// Returns false (the caller starts cold) on any failure. Cost O(F), no support call.
 ///
-/// `L` is a lower bound on the core depth even if the surface is no longer convex: by 1 the
-/// central projection of each face onto the unit sphere is a positively oriented spherical
-/// triangle, so the projection of the closed surface (2) has a degree ≥ 1 and is onto. Every
-/// direction `u` then meets the surface at a point `t·u` of some face `f`, with
-/// `t = dist_f / (n_f·u) ≥ L`; these points lie in `K` (the vertices do), so the ball of
-/// radius `L` does too (a unit `m` separating a point `y`, `|y| < L`, from their hull would
-/// have `m·(t_m m) = t_m ≥ L > m·y`, a contradiction).
-///
-/// Cost O(F), no support call.
-fn rebuild(ctx: &mut Context<DVec3>, params: &Params<DVec3>) -> Option<f64> {
+/// The polytope need not be convex any more (a vertex of `K` may have stopped being extreme
+/// under the new pose): a closed surface with these two properties still certifies the least
+/// face offset `L` as a lower bound on the core depth. By 1 the central projection of each
+/// face onto the unit sphere is a positively oriented spherical triangle, so the projection of
+/// the closed surface (2) has a degree ≥ 1 and is onto: every direction `u` meets the surface
+/// at a point `t·u` of some face `f`, with `t = dist_f / (n_f·u) ≥ L`. Those points lie in
+/// `K` (the vertices do), so the ball of radius `L` does too (a unit `m` separating a point
+/// `y`, `|y| < L`, from their hull would have `m·(t_m m) = t_m ≥ L > m·y`). The warm expansion
+/// therefore accepts an answer only when its support value is within the tolerance of the
+/// least offset of *all* faces at that moment ([`least_offset`]), and the expansion steps
+/// (which keep the surface closed, or report failure) need no convexity for that argument.
+fn rebuild(ctx: &mut Context<DVec3>, params: &Params<DVec3>) -> bool {
     let eps = params.vis_eps;
     let Context {
         verts, faces, keys, ..
     } = ctx;
     keys.clear();
-    let mut lower = f64::INFINITY;
     for f in faces.iter_mut() {
         if !f.alive {
             keys.push(f64::INFINITY);
             continue;
         }
-        let g = make_face(verts, f.v)?;
+        let Some(g) = make_face(verts, f.v) else {
+            return false;
+        };
         if !(g.dist > eps) {
-            return None;
+            return false;
         }
         (f.n, f.dist, f.inside, f.checked) = (g.n, g.dist, false, false);
         keys.push(g.dist);
-        lower = lower.min(g.dist);
     }
     for (i, f) in faces.iter().enumerate().filter(|(_, f)| f.alive) {
         for e in 0..3 {
             let (gi, j) = (f.adj[e] as usize, usize::from(f.adj_edge[e]));
-            let (g, &jn) = (faces.get(gi)?, NEXT.get(j)?);
+            let (Some(g), Some(&jn)) = (faces.get(gi), NEXT.get(j)) else {
+                return false;
+            };
             let linked = g.alive
                 && g.adj[j] as usize == i
                 && usize::from(g.adj_edge[j]) == e
                 && g.v[j] == f.v[NEXT[e]]
                 && g.v[jn] == f.v[e];
             if !linked {
-                return None;
+                return false;
             }
         }
     }
-    lower.is_finite().then_some(lower)
+    true
 }
 
-/// The first step of a warm expansion: the support point along the normal of the closest face
-/// holding the origin's projection (every face is checked: the shortcut of [`closest`] assumes
-/// a convex polytope). When it is within the tolerance of the lower bound `lower` of
-/// [`rebuild`], that face is the answer, certified by `[lower, n·w]`. Otherwise returns the
-/// face and its support point, for the expansion to continue from (`None` if there is none).
-fn probe<A, B>(
-    mink: &MinkowskiDifference<'_, DVec3, A, B>,
-    params: &Params<DVec3>,
-    ctx: &mut Context<DVec3>,
-    lower: f64,
-) -> Result<Expansion<DVec3>, Option<(usize, SupportPoint<DVec3>)>>
-where
-    A: SupportMap<DVec3> + ?Sized,
-    B: SupportMap<DVec3> + ?Sized,
-{
-    let fi = closest(ctx, f64::INFINITY).ok_or(None)?;
-    let f = *ctx.faces.get(fi).ok_or(None)?;
-    if !(f.checked && f.inside) {
-        return Err(None);
-    }
-    let w = mink.support(f.n);
-    if !finite(&w) {
-        return Err(None);
-    }
-    let tol = params.abs_tol.max(params.rel_tol * f.dist.abs());
-    if f.n.dot(w.w) - lower > tol {
-        return Err(Some((fi, w)));
-    }
-    let mut best = None;
-    Upper::record(&mut best, f.n, w);
-    let e = settle(answer(&ctx.verts, &f, Status::Converged, 1, params), best, tol);
-    Ok(Expansion {
-        lower: lower.min(e.depth),
-        ..e
-    })
-}
-
-/// Whether the polytope [`rebuild`] accepted is convex, so that the expansion may continue
-/// from it:
-///
-/// 3. every edge is locally convex: the far vertex of each neighbour lies on or below the
-///    face's plane (to `vis_eps`, the margin of the expansion's visibility test);
-/// 4. the surface winds once around the origin: the ray from the origin through the centroid
-///    of one face meets no other face.
-///
-/// With 1 and 2 of [`rebuild`], 4 makes the projection's degree 1: the surface is embedded
-/// and star-shaped about the origin; an embedded closed surface convex at every edge bounds a
-/// convex polytope, which lies in `K` and contains the origin: the invariant of a polytope
-/// grown from GJK's simplex (`face dist ≤ depth ≤ n·w`). Edges alone would not do: a vertex
-/// star whose link is a spherical pentagram is convex at every edge but winds twice.
-///
-/// Cost O(F), no support call.
-fn convex(ctx: &Context<DVec3>, params: &Params<DVec3>) -> bool {
-    let eps = params.vis_eps;
-    let (verts, faces) = (&ctx.verts, &ctx.faces);
-    let corners = |f: &Face<DVec3>| {
-        Some((
-            verts.get(f.v[0] as usize)?.w,
-            verts.get(f.v[1] as usize)?.w,
-            verts.get(f.v[2] as usize)?.w,
-        ))
-    };
-    let mut first = None;
-    for f in faces.iter().filter(|f| f.alive) {
-        first.get_or_insert(*f);
-        for e in 0..3 {
-            let far = faces
-                .get(f.adj[e] as usize)
-                .zip(PREV.get(usize::from(f.adj_edge[e])))
-                .and_then(|(g, &jp)| verts.get(g.v[jp] as usize));
-            match far {
-                Some(o) if f.n.dot(o.w) - f.dist <= eps => {}
-                _ => return false,
-            }
-        }
-    }
-    let Some((a, b, c)) = first.as_ref().and_then(corners) else {
-        return false;
-    };
-    let d = a + b + c;
-    let mut hits = 0;
-    for f in faces.iter().filter(|f| f.alive && f.n.dot(d) > 0.0) {
-        let Some((a, b, c)) = corners(f) else {
-            return false;
-        };
-        if a.cross(b).dot(d) >= 0.0 && b.cross(c).dot(d) >= 0.0 && c.cross(a).dot(d) >= 0.0 {
-            hits += 1;
-        }
-    }
-    hits == 1
+/// The least offset over every live face (`+∞` if there is none).
+fn least_offset(faces: &[Face<DVec3>]) -> f64 {
+    faces
+        .iter()
+        .filter(|f| f.alive)
+        .fold(f64::INFINITY, |m, f| m.min(f.dist))
 }
 
 /// Builds the initial tetrahedron in `ctx`, or returns the defined answer for a flat `K`.
@@ -607,36 +531,58 @@ fn answer(
     }
 }
 
-/// The expansion: from GJK's simplex, or (`pending` given) from the polytope already in `ctx`
-/// (accepted by [`rebuild`] and [`convex`]), whose closest face and its support point `pending`
-/// holds (found by [`probe`]). Also returns whether the polytope left in `ctx` is intact
-/// (closed, linked, every face built from the current vertices), so that it may be kept for
-/// the next query.
+/// The expansion: from GJK's simplex (`warm` false), or from the polytope already in `ctx`
+/// (accepted by [`rebuild`]). Returns the answer and whether the polytope left in `ctx` is
+/// intact (closed, linked, every face built from the current vertices), so that it may be kept
+/// for the next query.
+///
+/// A warm expansion runs the same loop, but checks every closest face's projection (the
+/// shortcut of [`closest`] assumes a convex polytope), accepts a converged answer only when its
+/// support value is within the tolerance of the least offset of all faces (the lower bound of
+/// [`rebuild`], which is also the answer's `lower`), and gives up (`Err`: the caller starts
+/// cold) wherever a cold expansion would stop without converging.
 fn expand<A, B>(
     mink: &MinkowskiDifference<'_, DVec3, A, B>,
     start: &Simplex<DVec3>,
     params: &Params<DVec3>,
     ctx: &mut Context<DVec3>,
-    mut pending: Option<(usize, SupportPoint<DVec3>)>,
-) -> (Expansion<DVec3>, bool)
+    warm: bool,
+) -> Result<(Expansion<DVec3>, bool), ()>
 where
     A: SupportMap<DVec3> + ?Sized,
     B: SupportMap<DVec3> + ?Sized,
 {
-    if pending.is_none() {
+    if !warm {
         ctx.clear();
         if let Err(e) = initial(mink, start, params, ctx) {
-            return (e, false);
+            return Ok((e, false));
         }
     }
+    let margin = if warm { f64::INFINITY } else { params.abs_tol };
+    // A warm answer with support value `value`: certified by the least face offset.
+    let verified = |e: Expansion<DVec3>, value: f64, faces: &[Face<DVec3>], tol: f64| {
+        let lower = least_offset(faces);
+        if lower > params.vis_eps && value - lower <= tol {
+            Ok((
+                Expansion {
+                    lower: lower.min(e.depth),
+                    ..e
+                },
+                true,
+            ))
+        } else {
+            Err(())
+        }
+    };
     let dup2 = params.vis_eps * params.vis_eps;
     let mut iterations = 0u32;
     let mut best: Option<Upper<DVec3>> = None;
+    // Exits other than convergence: the answer as it stands (cold), or give up (warm).
+    let fail = |e: Expansion<DVec3>, intact: bool| if warm { Err(()) } else { Ok((e, intact)) };
     loop {
-        let Some((fi, f)) =
-            closest(ctx, params.abs_tol).and_then(|i| Some((i, *ctx.faces.get(i)?)))
+        let Some((fi, f)) = closest(ctx, margin).and_then(|i| Some((i, *ctx.faces.get(i)?)))
         else {
-            return (broken(params, iterations), false);
+            return fail(broken(params, iterations), false);
         };
         let tol = params.abs_tol.max(params.rel_tol * f.dist.abs());
         let stop = |status, iterations, best| {
@@ -647,33 +593,43 @@ where
             )
         };
         if iterations >= params.max_iterations {
-            return (stop(Status::IterationLimit, iterations, best), true);
+            return fail(stop(Status::IterationLimit, iterations, best), true);
         }
         iterations += 1;
-        // The probe's support point, if this is its face (it is, unless rounding ties).
-        let w = match pending.take() {
-            Some((pi, w)) if pi == fi => w,
-            _ => mink.support(f.n),
-        };
+        let w = mink.support(f.n);
         if !finite(&w) {
-            return (stop(Status::Degenerate, iterations, best), false);
+            return fail(stop(Status::Degenerate, iterations, best), false);
         }
         Upper::record(&mut best, f.n, w);
         // Stopping test: the face's plane is a lower bound and n·w an upper bound on the core
         // depth along this normal.
-        let gap = f.n.dot(w.w) - f.dist;
-        if gap <= tol {
-            return (stop(Status::Converged, iterations, best), true);
+        let value = f.n.dot(w.w);
+        if value - f.dist <= tol {
+            let e = stop(Status::Converged, iterations, best);
+            // (A warm answer from a face not known to hold the projection would have clamped
+            // contact points: give up instead.)
+            return if warm && !(f.checked && f.inside) {
+                Err(())
+            } else if warm {
+                verified(e, value, &ctx.faces, tol)
+            } else {
+                Ok((e, true))
+            };
         }
         // The support-point gap bound: the least support value over every normal queried so
         // far is within the tolerance of the closest face, so the depth is pinned down even
         // though this face is not final (curved `K`, whose depth is attained along a whole
         // circle of directions, gets here long before any face is).
         if let Some(b) = best.filter(|b| b.value - f.dist <= tol && f.dist >= 0.0) {
-            return (b.answer(Status::Converged, iterations, f.dist), true);
+            let e = b.answer(Status::Converged, iterations, f.dist);
+            return if warm {
+                verified(e, b.value, &ctx.faces, tol)
+            } else {
+                Ok((e, true))
+            };
         }
         if ctx.verts.len() >= MAX_VERTICES {
-            return (stop(Status::IterationLimit, iterations, best), true);
+            return fail(stop(Status::IterationLimit, iterations, best), true);
         }
         // A support point beyond the closest face that repeats a vertex means rounding made
         // the polytope non-convex: nothing more can be learnt.
@@ -682,19 +638,17 @@ where
             .iter()
             .any(|v| (v.w - w.w).length_squared() <= dup2)
         {
-            return (stop(Status::Degenerate, iterations, best), false);
+            return fail(stop(Status::Degenerate, iterations, best), false);
         }
         let wi = ctx.verts.len() as u32;
         ctx.verts.push(w);
         if !carve(ctx, fi, w.w, params.vis_eps) || !stitch(ctx, wi) {
-            return (
-                settle(
-                    answer(&ctx.verts, &f, Status::Degenerate, iterations, params),
-                    best,
-                    tol,
-                ),
-                false,
+            let e = settle(
+                answer(&ctx.verts, &f, Status::Degenerate, iterations, params),
+                best,
+                tol,
             );
+            return fail(e, false);
         }
     }
 }
