@@ -20,8 +20,8 @@
 //! (the toggle excludes data generation from the counts).
 
 use convexity::gjk::minkowski::MinkowskiDifference;
-use convexity::{gjk, gjk::epa, ConvexPolyhedron, DVec3, SupportMap};
 use convexity::Pose3;
+use convexity::{gjk, gjk::epa, ConvexPolyhedron, DVec3, SupportMap};
 use convexity_bench::{
     box_set_with_pairs, directions, hull_set_with_pairs, overlapping, sphere_set_with_pairs,
     trajectories, DataSet, Kind,
@@ -42,7 +42,10 @@ fn traj_steps<S: SupportMap<DVec3>>(set: &DataSet<S>, n: usize) -> Vec<Step> {
         .into_iter()
         .enumerate()
     {
-        let (a, b) = (&set.shapes[tr.idx.0 as usize], &set.shapes[tr.idx.1 as usize]);
+        let (a, b) = (
+            &set.shapes[tr.idx.0 as usize],
+            &set.shapes[tr.idx.1 as usize],
+        );
         for (pa, pb) in tr.poses {
             if gjk::intersects(a, &pa, b, &pb, &gopts, None).intersecting() == Some(true) {
                 steps.push((t, tr.idx, pa, pb));

@@ -11,6 +11,11 @@
 //! and simpler than a heap with lazy deletion at that size. Whether a face holds the origin's
 //! projection is only computed for the face that the scan finds least.
 //!
+//! Warm start: with an [`EpaCache`](super::EpaCache), the polytope the previous query ended
+//! with is re-placed ([`super::warm`]), re-checked ([`rebuild`]) and expanded by the same loop
+//! ([`expand`] with `warm`), whose converged answer is then certified by the least offset of
+//! all faces; otherwise the expansion starts cold from GJK's simplex.
+//!
 //! Orientation: every face is stored counter-clockwise seen from outside, so
 //! `n = (b − a) × (c − a)` is outward, and two neighbours traverse their shared edge in
 //! opposite directions. A horizon edge `s → e` (as the deleted face ran it) gets the new face
@@ -580,8 +585,7 @@ where
     // Exits other than convergence: the answer as it stands (cold), or give up (warm).
     let fail = |e: Expansion<DVec3>, intact: bool| if warm { Err(()) } else { Ok((e, intact)) };
     loop {
-        let Some((fi, f)) = closest(ctx, margin).and_then(|i| Some((i, *ctx.faces.get(i)?)))
-        else {
+        let Some((fi, f)) = closest(ctx, margin).and_then(|i| Some((i, *ctx.faces.get(i)?))) else {
             return fail(broken(params, iterations), false);
         };
         let tol = params.abs_tol.max(params.rel_tol * f.dist.abs());

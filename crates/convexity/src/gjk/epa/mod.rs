@@ -44,6 +44,27 @@
 //! 4. Add `r_A + r_B` to the core depth and push the contact points out along the normal by
 //!    the radii; transform to the world frame.
 //!
+//! # Warm start ([`penetration_cached`], 3D)
+//! The idea of incremental penetration-depth methods (reuse the previous frame's polytope
+//! instead of rebuilding it; van den Bergen 2003 §4.3.5 for the polytope, the frame-to-frame
+//! reuse as in incremental/"warm" EPA variants of physics engines): [`EpaCache`] keeps the
+//! final polytope of the previous query on the pair, its vertices as support points of A (A's
+//! frame) and of B (B's own frame). The next query runs GJK from the cached simplex (for the
+//! verdict and its certificate), then re-places the vertices under the new relative pose
+//! (points of `K` again), rebuilds the face planes and accepts the polytope if it is closed,
+//! consistently linked and has the origin strictly inside every face's plane
+//! (`dist > vis_eps`). Such a surface need not be convex any more (a vertex of the old `K` may
+//! have stopped being extreme), but it still certifies its least face offset `L` as a lower
+//! bound on the core depth: the central projection of the surface onto the unit sphere has
+//! degree ≥ 1, so every direction meets a face at distance ≥ `L`, and those points are in `K`.
+//! The expansion then runs the same loop as a cold one from that polytope (checking every
+//! closest face's projection, as its shortcut assumes convexity), and an answer is accepted
+//! only when its support value is within the stopping tolerance of the least offset of *all*
+//! faces at that moment: the certified interval `[L, n·w]` is as narrow as a cold one's, so the
+//! answer is as exact. Any other exit (a failed check, a non-converged stop, a carve that
+//! breaks, a repeated vertex) restarts cold from GJK's simplex. On a coherent trajectory the
+//! closest face is usually final already and one support call proves it.
+//!
 //! Tolerances: `abs_tol = opts.rel_tolerance · (size_A + size_B) + 4ε_mach · magnitude` (the
 //! rounding floor GJK uses too, see `MinkowskiDifference::magnitude`), `rel_tol =
 //! opts.rel_tolerance`; the flatness threshold `ε = max(abs_tol, GJK touch tolerance)`.
@@ -58,7 +79,11 @@
 //! closest-face scan and the horizon (F ≤ 2V − 4 faces, V ≤ 4 + iterations vertices). The
 //! iterations are capped by `opts.max_iterations` and the polytope by 1024 vertices. All
 //! buffers live in [`Context`] (cleared, never shrunk), so a warmed-up context allocates
-//! nothing.
+//! nothing. A warm start adds O(V + F) to re-place and check the cached polytope (no support
+//! call) and O(1) to keep the final one (buffers swapped, not copied; O(V + F) to compact it
+//! when the query added vertices); a warm expansion that gives up is followed by a cold one,
+//! so a query costs at most two capped expansions. The cache keeps polytopes of up to 512
+//! vertices.
 //!
 //! # Preconditions
 //! Shapes and poses as validated by their constructors (finite; support maps returning
@@ -654,7 +679,12 @@ where
     let mut gopts = opts.gjk;
     // At least one GJK iteration, so that there is a simplex to answer from.
     gopts.max_iterations = gopts.max_iterations.max(1);
-    let r = gjk::run(&mink, &gopts, cache.as_deref().map(|c| &c.gjk), Mode::Distance);
+    let r = gjk::run(
+        &mink,
+        &gopts,
+        cache.as_deref().map(|c| &c.gjk),
+        Mode::Distance,
+    );
     let mut poly = None;
     if let Some(c) = cache {
         c.gjk.dir = Some(if r.v.length_squared() > 0.0 {

@@ -96,8 +96,11 @@ impl<V: Vector> Cached<V> {
     /// next query on this pair: drops the vertices no live face uses, records `b` in B's frame
     /// for the vertices this query added, and swaps the buffers in. A polytope with more than
     /// [`MAX_CACHED_VERTICES`] live vertices is not kept.
-    pub(crate) fn store<A, B>(&mut self, mink: &MinkowskiDifference<'_, V, A, B>, ctx: &mut Context<V>)
-    where
+    pub(crate) fn store<A, B>(
+        &mut self,
+        mink: &MinkowskiDifference<'_, V, A, B>,
+        ctx: &mut Context<V>,
+    ) where
         A: SupportMap<V> + ?Sized,
         B: SupportMap<V> + ?Sized,
     {
