@@ -184,6 +184,9 @@ fn orbit(s: f64, steps: usize, seed: u64) -> Vec<(Pose3, Pose3)> {
         .collect()
 }
 
+/// An independent depth of a posed pair.
+type DepthOracle<'a> = &'a dyn Fn(&Pose3, &Pose3) -> f64;
+
 /// Runs cold and warm along `poses`; returns (overlapping steps, steps that reused the
 /// polytope, cold iterations, warm iterations) over the overlapping steps. `oracle` gives the
 /// polytope depth independently (SAT) when the shapes are polytopes.
@@ -191,7 +194,7 @@ fn trajectory<A, B>(
     a: &A,
     b: &B,
     poses: &[(Pose3, Pose3)],
-    oracle: Option<&dyn Fn(&Pose3, &Pose3) -> f64>,
+    oracle: Option<DepthOracle<'_>>,
 ) -> (usize, usize, u64, u64)
 where
     A: SupportMap<DVec3> + ?Sized,

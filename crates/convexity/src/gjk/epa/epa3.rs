@@ -129,15 +129,16 @@ fn rebuild(ctx: &mut Context<DVec3>, params: &Params<DVec3>) -> bool {
         keys.push(g.dist);
     }
     for (i, f) in faces.iter().enumerate().filter(|(_, f)| f.alive) {
-        for e in 0..3 {
-            let (gi, j) = (f.adj[e] as usize, usize::from(f.adj_edge[e]));
-            let (Some(g), Some(&jn)) = (faces.get(gi), NEXT.get(j)) else {
+        for (e, (&gi, &j)) in f.adj.iter().zip(&f.adj_edge).enumerate() {
+            let j = usize::from(j);
+            let (Some(g), Some(&jn)) = (faces.get(gi as usize), NEXT.get(j)) else {
                 return false;
             };
+            // Edge e runs v[e] → v[e + 1]; the neighbour runs it back as its edge j.
             let linked = g.alive
                 && g.adj[j] as usize == i
                 && usize::from(g.adj_edge[j]) == e
-                && g.v[j] == f.v[NEXT[e]]
+                && g.v[j] == f.v[(e + 1) % 3]
                 && g.v[jn] == f.v[e];
             if !linked {
                 return false;
