@@ -8,16 +8,108 @@
 //! or `support` (the Minkowski support call alone); library `convexity` (default) or
 //! `parry3d-f64`; pairs (default 2000) and repeats (default 5).
 //!
+//! Warm-started EPA (convexity only): query `traj-cold` or `traj-warm` runs
+//! `epa::penetration` or `epa::penetration_cached` on the overlapping steps of the set's
+//! coherent trajectories (`convexity_bench::trajectories`, 8 × 1000 steps as the `speed`
+//! binary's warm-EPA row; `pairs` caps the steps), in order, one `EpaCache` per trajectory;
+//! `traj-stats` prints, untimed, the iterations of both and how often the warm query started
+//! from the cached polytope.
+//!
 //! Example: `valgrind --tool=callgrind --toggle-collect='*profile_driver*drive*' \
 //!   target/release/profile_driver hull8 distance convexity 2000 5`
 //! (the toggle excludes data generation from the counts).
 
 use convexity::gjk::minkowski::MinkowskiDifference;
+use convexity::Pose3;
 use convexity::{gjk, gjk::epa, ConvexPolyhedron, DVec3, SupportMap};
 use convexity_bench::{
     box_set_with_pairs, directions, hull_set_with_pairs, overlapping, sphere_set_with_pairs,
-    DataSet, Kind,
+    trajectories, DataSet, Kind,
 };
+
+/// Trajectories and steps per trajectory of the `traj-*` queries (as the `speed` binary).
+const TRAJECTORIES: usize = 8;
+const STEPS: usize = 1000;
+
+/// One overlapping trajectory step: the trajectory, the shapes' indices and the poses.
+type Step = (usize, (u32, u32), Pose3, Pose3);
+
+/// The overlapping steps of the set's trajectories, trajectory-major, in step order.
+fn traj_steps<S: SupportMap<DVec3>>(set: &DataSet<S>, n: usize) -> Vec<Step> {
+    let gopts = gjk::Options::default();
+    let mut steps = Vec::new();
+    for (t, tr) in trajectories(set.kind, TRAJECTORIES, STEPS)
+        .into_iter()
+        .enumerate()
+    {
+        let (a, b) = (
+            &set.shapes[tr.idx.0 as usize],
+            &set.shapes[tr.idx.1 as usize],
+        );
+        for (pa, pb) in tr.poses {
+            if gjk::intersects(a, &pa, b, &pb, &gopts, None).intersecting() == Some(true) {
+                steps.push((t, tr.idx, pa, pb));
+            }
+        }
+    }
+    steps.truncate(n);
+    steps
+}
+
+/// Cold (`warm == false`) or warm-started EPA over the trajectory steps, `repeats` times.
+#[inline(never)]
+fn drive_traj<S: SupportMap<DVec3>>(
+    set: &DataSet<S>,
+    steps: &[Step],
+    warm: bool,
+    repeats: usize,
+) -> f64 {
+    let eopts = epa::Options::default();
+    let mut ctx = epa::Context::new();
+    let mut caches: Vec<epa::EpaCache<DVec3>> =
+        (0..TRAJECTORIES).map(|_| epa::EpaCache::new()).collect();
+    let mut acc = 0.0;
+    for _ in 0..repeats {
+        for (t, (ia, ib), pa, pb) in steps {
+            let (a, b) = (&set.shapes[*ia as usize], &set.shapes[*ib as usize]);
+            acc += if warm {
+                epa::penetration_cached(a, pa, b, pb, &eopts, &mut ctx, &mut caches[*t]).depth
+            } else {
+                epa::penetration(a, pa, b, pb, &eopts, &mut ctx).depth
+            };
+        }
+    }
+    acc
+}
+
+/// Untimed: mean iterations cold and warm on the trajectory steps, the share of warm queries
+/// that started from the cached polytope, and the largest depth difference.
+fn traj_stats<S: SupportMap<DVec3>>(set: &DataSet<S>, steps: &[Step]) {
+    let eopts = epa::Options::default();
+    let mut ctx = epa::Context::new();
+    let mut caches: Vec<epa::EpaCache<DVec3>> =
+        (0..TRAJECTORIES).map(|_| epa::EpaCache::new()).collect();
+    let (mut it_cold, mut it_warm, mut reused, mut max_diff) = (0u64, 0u64, 0usize, 0.0f64);
+    for (t, (ia, ib), pa, pb) in steps {
+        let (a, b) = (&set.shapes[*ia as usize], &set.shapes[*ib as usize]);
+        let c = epa::penetration(a, pa, b, pb, &eopts, &mut ctx);
+        let w = epa::penetration_cached(a, pa, b, pb, &eopts, &mut ctx, &mut caches[*t]);
+        it_cold += u64::from(c.iterations);
+        it_warm += u64::from(w.iterations);
+        reused += usize::from(caches[*t].reused());
+        max_diff = max_diff.max((c.depth - w.depth).abs());
+    }
+    let n = steps.len().max(1) as f64;
+    println!(
+        "{} trajectories: {} steps, iterations cold {:.2} warm {:.2}, polytope reused {:.1} %, \
+         max |depth cold - warm| {max_diff:.1e}",
+        set.name(),
+        steps.len(),
+        it_cold as f64 / n,
+        it_warm as f64 / n,
+        100.0 * reused as f64 / n
+    );
+}
 
 #[inline(never)]
 fn drive<S: SupportMap<DVec3>>(
@@ -69,6 +161,21 @@ fn drive<S: SupportMap<DVec3>>(
 }
 
 fn go<S: SupportMap<DVec3>>(set: DataSet<S>, query: &str, library: &str, n: usize, r: usize) {
+    if let Some(kind) = query.strip_prefix("traj-") {
+        let steps = traj_steps(&set, n);
+        if kind == "stats" {
+            return traj_stats(&set, &steps);
+        }
+        let t = std::time::Instant::now();
+        let acc = drive_traj(&set, &steps, kind == "warm", r);
+        let per = t.elapsed().as_secs_f64() * 1e9 / (steps.len() * r).max(1) as f64;
+        println!(
+            "{} {query}: {} queries, {per:.0} ns/query, checksum {acc}",
+            set.name(),
+            steps.len() * r
+        );
+        return;
+    }
     let pairs: Vec<usize> = if query == "penetration" {
         overlapping(&set).into_iter().take(n).collect()
     } else {

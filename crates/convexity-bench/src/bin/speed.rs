@@ -819,9 +819,9 @@ fn targets(s: &mut String, rows: &[Row]) {
          round to the first of the next: the trajectories are periodic). Interleaved: all \
          steps cold, then all steps warm, per round; ratio = median over rounds of cold ÷ \
          warm. Sets without trajectories (capsule, sphere-box) have no row. As documented on \
-         `EpaCache`, the warm path re-uses GJK's last simplex only; the expansion itself \
-         starts cold (the previous frame's polytope and normal are not reused), which bounds \
-         what it can save to the GJK phase.\n"
+         `EpaCache`, the warm path re-uses GJK's last simplex and (3D) the previous query's \
+         EPA polytope, re-placed under the new pose and re-checked; box and sphere pairs are \
+         answered by closed forms, so warm starting cannot help them (ratio ≈ 1).\n"
     );
     let _ = writeln!(
         s,

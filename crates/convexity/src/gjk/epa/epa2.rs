@@ -9,6 +9,7 @@
 //! become reflex. Rounding can only make such a vertex reflex by a few ulps, which is harmless.
 
 use super::sealed::{Expansion, Params, Sealed};
+use super::warm::Cached;
 use super::{
     balanced, broken, farthest, finite, flat_answer, point_answer, settle, Context, Face, Upper,
 };
@@ -27,11 +28,13 @@ impl Sealed for DVec2 {
         start: &Simplex<DVec2>,
         params: &Params<DVec2>,
         ctx: &mut Context<DVec2>,
+        _warm: Option<&mut Cached<DVec2>>,
     ) -> Expansion<DVec2>
     where
         A: SupportMap<DVec2> + ?Sized,
         B: SupportMap<DVec2> + ?Sized,
     {
+        // 2D keeps GJK's simplex only (the polytope cache stays empty).
         expand(mink, start, params, ctx)
     }
 }

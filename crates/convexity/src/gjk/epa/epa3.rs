@@ -11,12 +11,18 @@
 //! and simpler than a heap with lazy deletion at that size. Whether a face holds the origin's
 //! projection is only computed for the face that the scan finds least.
 //!
+//! Warm start: with an [`EpaCache`](super::EpaCache), the polytope the previous query ended
+//! with is re-placed ([`super::warm`]), re-checked ([`rebuild`]) and expanded by the same loop
+//! ([`expand`] with `warm`), whose converged answer is then certified by the least offset of
+//! all faces; otherwise the expansion starts cold from GJK's simplex.
+//!
 //! Orientation: every face is stored counter-clockwise seen from outside, so
 //! `n = (b − a) × (c − a)` is outward, and two neighbours traverse their shared edge in
 //! opposite directions. A horizon edge `s → e` (as the deleted face ran it) gets the new face
 //! `(s, e, w)`, which keeps that orientation.
 
 use super::sealed::{Expansion, Params, Sealed};
+use super::warm::Cached;
 use super::{
     balanced, broken, checked_support, farthest, finite, flat_answer, point_answer, settle,
     Context, Face, HorizonEdge, Upper,
@@ -39,13 +45,115 @@ impl Sealed for DVec3 {
         start: &Simplex<DVec3>,
         params: &Params<DVec3>,
         ctx: &mut Context<DVec3>,
+        warm: Option<&mut Cached<DVec3>>,
     ) -> Expansion<DVec3>
     where
         A: SupportMap<DVec3> + ?Sized,
         B: SupportMap<DVec3> + ?Sized,
     {
-        expand(mink, start, params, ctx)
+        let Some(cache) = warm else {
+            return cold(mink, start, params, ctx).0;
+        };
+        if cache.load(mink, ctx) && rebuild(ctx, params) {
+            if let Ok(e) = expand(mink, start, params, ctx, true) {
+                // Only a converged, verified answer gets here; the polytope is intact.
+                cache.reused = true;
+                cache.store(mink, ctx);
+                return e.0;
+            }
+        }
+        cache.reused = false;
+        // None of the vertices a cold start makes has its `b` in B's frame yet.
+        cache.invalidate();
+        let (e, intact) = cold(mink, start, params, ctx);
+        if intact {
+            cache.store(mink, ctx);
+        }
+        e
     }
+}
+
+/// The expansion from GJK's simplex, and whether the polytope it leaves is intact.
+fn cold<A, B>(
+    mink: &MinkowskiDifference<'_, DVec3, A, B>,
+    start: &Simplex<DVec3>,
+    params: &Params<DVec3>,
+    ctx: &mut Context<DVec3>,
+) -> (Expansion<DVec3>, bool)
+where
+    A: SupportMap<DVec3> + ?Sized,
+    B: SupportMap<DVec3> + ?Sized,
+{
+    // A cold expansion always answers (`Err` is only for warm ones).
+    expand(mink, start, params, ctx, false).unwrap_or_else(|()| (broken(params, 0), false))
+}
+
+/// Rebuilds the planes of the previous query's polytope, re-placed in `ctx` (vertices current,
+/// planes stale), and checks that
+///
+/// 1. every face has a normal and the origin strictly on its inner side (`dist > vis_eps`);
+/// 2. the adjacency is consistent (each edge's neighbour is alive, points back, and runs the
+///    edge the other way), so the surface is closed and consistently oriented.
+///
+/// Returns false (the caller starts cold) on any failure. Cost O(F), no support call.
+///
+/// The polytope need not be convex any more (a vertex of `K` may have stopped being extreme
+/// under the new pose): a closed surface with these two properties still certifies the least
+/// face offset `L` as a lower bound on the core depth. By 1 the central projection of each
+/// face onto the unit sphere is a positively oriented spherical triangle, so the projection of
+/// the closed surface (2) has a degree ≥ 1 and is onto: every direction `u` meets the surface
+/// at a point `t·u` of some face `f`, with `t = dist_f / (n_f·u) ≥ L`. Those points lie in
+/// `K` (the vertices do), so the ball of radius `L` does too (a unit `m` separating a point
+/// `y`, `|y| < L`, from their hull would have `m·(t_m m) = t_m ≥ L > m·y`). The warm expansion
+/// therefore accepts an answer only when its support value is within the tolerance of the
+/// least offset of *all* faces at that moment ([`least_offset`]), and the expansion steps
+/// (which keep the surface closed, or report failure) need no convexity for that argument.
+fn rebuild(ctx: &mut Context<DVec3>, params: &Params<DVec3>) -> bool {
+    let eps = params.vis_eps;
+    let Context {
+        verts, faces, keys, ..
+    } = ctx;
+    keys.clear();
+    for f in faces.iter_mut() {
+        if !f.alive {
+            keys.push(f64::INFINITY);
+            continue;
+        }
+        let Some(g) = make_face(verts, f.v) else {
+            return false;
+        };
+        if !(g.dist > eps) {
+            return false;
+        }
+        (f.n, f.dist, f.inside, f.checked) = (g.n, g.dist, false, false);
+        keys.push(g.dist);
+    }
+    for (i, f) in faces.iter().enumerate().filter(|(_, f)| f.alive) {
+        for (e, (&gi, &j)) in f.adj.iter().zip(&f.adj_edge).enumerate() {
+            let j = usize::from(j);
+            let (Some(g), Some(&jn)) = (faces.get(gi as usize), NEXT.get(j)) else {
+                return false;
+            };
+            // Edge e runs v[e] → v[e + 1]; the neighbour runs it back as its edge j.
+            let linked = g.alive
+                && g.adj[j] as usize == i
+                && usize::from(g.adj_edge[j]) == e
+                && g.v[j] == f.v[(e + 1) % 3]
+                && g.v[jn] == f.v[e];
+            if !linked {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The least offset over every live face (`+∞` if there is none).
+fn least_offset(faces: &[Face<DVec3>]) -> f64 {
+    faces
+        .iter()
+        .filter(|f| f.alive)
+        .fold(f64::INFINITY, |m, f| m.min(f.dist))
 }
 
 /// Builds the initial tetrahedron in `ctx`, or returns the defined answer for a flat `K`.
@@ -437,28 +545,57 @@ fn answer(
     }
 }
 
+/// The expansion: from GJK's simplex (`warm` false), or from the polytope already in `ctx`
+/// (accepted by [`rebuild`]). Returns the answer and whether the polytope left in `ctx` is
+/// intact (closed, linked, every face built from the current vertices), so that it may be kept
+/// for the next query.
+///
+/// A warm expansion runs the same loop, but checks every closest face's projection (the
+/// shortcut of [`closest`] assumes a convex polytope), accepts a converged answer only when its
+/// support value is within the tolerance of the least offset of all faces (the lower bound of
+/// [`rebuild`], which is also the answer's `lower`), and gives up (`Err`: the caller starts
+/// cold) wherever a cold expansion would stop without converging.
 fn expand<A, B>(
     mink: &MinkowskiDifference<'_, DVec3, A, B>,
     start: &Simplex<DVec3>,
     params: &Params<DVec3>,
     ctx: &mut Context<DVec3>,
-) -> Expansion<DVec3>
+    warm: bool,
+) -> Result<(Expansion<DVec3>, bool), ()>
 where
     A: SupportMap<DVec3> + ?Sized,
     B: SupportMap<DVec3> + ?Sized,
 {
-    ctx.clear();
-    if let Err(e) = initial(mink, start, params, ctx) {
-        return e;
+    if !warm {
+        ctx.clear();
+        if let Err(e) = initial(mink, start, params, ctx) {
+            return Ok((e, false));
+        }
     }
+    let margin = if warm { f64::INFINITY } else { params.abs_tol };
+    // A warm answer with support value `value`: certified by the least face offset.
+    let verified = |e: Expansion<DVec3>, value: f64, faces: &[Face<DVec3>], tol: f64| {
+        let lower = least_offset(faces);
+        if lower > params.vis_eps && value - lower <= tol {
+            Ok((
+                Expansion {
+                    lower: lower.min(e.depth),
+                    ..e
+                },
+                true,
+            ))
+        } else {
+            Err(())
+        }
+    };
     let dup2 = params.vis_eps * params.vis_eps;
     let mut iterations = 0u32;
     let mut best: Option<Upper<DVec3>> = None;
+    // Exits other than convergence: the answer as it stands (cold), or give up (warm).
+    let fail = |e: Expansion<DVec3>, intact: bool| if warm { Err(()) } else { Ok((e, intact)) };
     loop {
-        let Some((fi, f)) =
-            closest(ctx, params.abs_tol).and_then(|i| Some((i, *ctx.faces.get(i)?)))
-        else {
-            return broken(params, iterations);
+        let Some((fi, f)) = closest(ctx, margin).and_then(|i| Some((i, *ctx.faces.get(i)?))) else {
+            return fail(broken(params, iterations), false);
         };
         let tol = params.abs_tol.max(params.rel_tol * f.dist.abs());
         let stop = |status, iterations, best| {
@@ -469,33 +606,43 @@ where
             )
         };
         if iterations >= params.max_iterations {
-            return stop(Status::IterationLimit, iterations, best);
+            return fail(stop(Status::IterationLimit, iterations, best), true);
         }
         iterations += 1;
         let w = mink.support(f.n);
         if !finite(&w) {
-            return stop(Status::Degenerate, iterations, best);
+            return fail(stop(Status::Degenerate, iterations, best), false);
         }
         Upper::record(&mut best, f.n, w);
         // Stopping test: the face's plane is a lower bound and n·w an upper bound on the core
         // depth along this normal.
-        let gap = f.n.dot(w.w) - f.dist;
-        if gap <= tol {
-            return settle(
-                answer(&ctx.verts, &f, Status::Converged, iterations, params),
-                best,
-                tol,
-            );
+        let value = f.n.dot(w.w);
+        if value - f.dist <= tol {
+            let e = stop(Status::Converged, iterations, best);
+            // (A warm answer from a face not known to hold the projection would have clamped
+            // contact points: give up instead.)
+            return if warm && !(f.checked && f.inside) {
+                Err(())
+            } else if warm {
+                verified(e, value, &ctx.faces, tol)
+            } else {
+                Ok((e, true))
+            };
         }
         // The support-point gap bound: the least support value over every normal queried so
         // far is within the tolerance of the closest face, so the depth is pinned down even
         // though this face is not final (curved `K`, whose depth is attained along a whole
         // circle of directions, gets here long before any face is).
         if let Some(b) = best.filter(|b| b.value - f.dist <= tol && f.dist >= 0.0) {
-            return b.answer(Status::Converged, iterations, f.dist);
+            let e = b.answer(Status::Converged, iterations, f.dist);
+            return if warm {
+                verified(e, b.value, &ctx.faces, tol)
+            } else {
+                Ok((e, true))
+            };
         }
         if ctx.verts.len() >= MAX_VERTICES {
-            return stop(Status::IterationLimit, iterations, best);
+            return fail(stop(Status::IterationLimit, iterations, best), true);
         }
         // A support point beyond the closest face that repeats a vertex means rounding made
         // the polytope non-convex: nothing more can be learnt.
@@ -504,16 +651,17 @@ where
             .iter()
             .any(|v| (v.w - w.w).length_squared() <= dup2)
         {
-            return stop(Status::Degenerate, iterations, best);
+            return fail(stop(Status::Degenerate, iterations, best), false);
         }
         let wi = ctx.verts.len() as u32;
         ctx.verts.push(w);
         if !carve(ctx, fi, w.w, params.vis_eps) || !stitch(ctx, wi) {
-            return settle(
+            let e = settle(
                 answer(&ctx.verts, &f, Status::Degenerate, iterations, params),
                 best,
                 tol,
             );
+            return fail(e, false);
         }
     }
 }

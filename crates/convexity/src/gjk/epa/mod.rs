@@ -44,6 +44,27 @@
 //! 4. Add `r_A + r_B` to the core depth and push the contact points out along the normal by
 //!    the radii; transform to the world frame.
 //!
+//! # Warm start ([`penetration_cached`], 3D)
+//! The idea of incremental penetration-depth methods (reuse the previous frame's polytope
+//! instead of rebuilding it; van den Bergen 2003 §4.3.5 for the polytope, the frame-to-frame
+//! reuse as in incremental/"warm" EPA variants of physics engines): [`EpaCache`] keeps the
+//! final polytope of the previous query on the pair, its vertices as support points of A (A's
+//! frame) and of B (B's own frame). The next query runs GJK from the cached simplex (for the
+//! verdict and its certificate), then re-places the vertices under the new relative pose
+//! (points of `K` again), rebuilds the face planes and accepts the polytope if it is closed,
+//! consistently linked and has the origin strictly inside every face's plane
+//! (`dist > vis_eps`). Such a surface need not be convex any more (a vertex of the old `K` may
+//! have stopped being extreme), but it still certifies its least face offset `L` as a lower
+//! bound on the core depth: the central projection of the surface onto the unit sphere has
+//! degree ≥ 1, so every direction meets a face at distance ≥ `L`, and those points are in `K`.
+//! The expansion then runs the same loop as a cold one from that polytope (checking every
+//! closest face's projection, as its shortcut assumes convexity), and an answer is accepted
+//! only when its support value is within the stopping tolerance of the least offset of *all*
+//! faces at that moment: the certified interval `[L, n·w]` is as narrow as a cold one's, so the
+//! answer is as exact. Any other exit (a failed check, a non-converged stop, a carve that
+//! breaks, a repeated vertex) restarts cold from GJK's simplex. On a coherent trajectory the
+//! closest face is usually final already and one support call proves it.
+//!
 //! Tolerances: `abs_tol = opts.rel_tolerance · (size_A + size_B) + 4ε_mach · magnitude` (the
 //! rounding floor GJK uses too, see `MinkowskiDifference::magnitude`), `rel_tol =
 //! opts.rel_tolerance`; the flatness threshold `ε = max(abs_tol, GJK touch tolerance)`.
@@ -58,7 +79,11 @@
 //! closest-face scan and the horizon (F ≤ 2V − 4 faces, V ≤ 4 + iterations vertices). The
 //! iterations are capped by `opts.max_iterations` and the polytope by 1024 vertices. All
 //! buffers live in [`Context`] (cleared, never shrunk), so a warmed-up context allocates
-//! nothing.
+//! nothing. A warm start adds O(V + F) to re-place and check the cached polytope (no support
+//! call) and O(1) to keep the final one (buffers swapped, not copied; O(V + F) to compact it
+//! when the query added vertices); a warm expansion that gives up is followed by a cold one,
+//! so a query costs at most two capped expansions. The cache keeps polytopes of up to 512
+//! vertices.
 //!
 //! # Preconditions
 //! Shapes and poses as validated by their constructors (finite; support maps returning
@@ -112,6 +137,7 @@
 
 mod epa2;
 mod epa3;
+mod warm;
 
 use crate::gjk::minkowski::{MinkowskiDifference, SupportPoint};
 use crate::gjk::{self, Mode};
@@ -133,6 +159,7 @@ impl EpaSpace for glam::DVec3 {}
 
 /// The dimension-specific expansion, out of reach of other crates.
 mod sealed {
+    use super::warm::Cached;
     use super::Context;
     use crate::gjk::minkowski::MinkowskiDifference;
     use crate::gjk::simplex::Simplex;
@@ -181,12 +208,15 @@ mod sealed {
 
     pub trait Sealed: Vector {
         /// EPA on `core(A) − core(B)` from GJK's final simplex, which must contain the origin
-        /// up to GJK's touch tolerance.
+        /// up to GJK's touch tolerance; or (3D, `warm` given) from the polytope `warm` holds
+        /// when it passes the checks of `epa3::accept`, `warm` then updated with the final
+        /// polytope (or emptied).
         fn expand<A, B>(
             mink: &MinkowskiDifference<'_, Self, A, B>,
             start: &Simplex<Self>,
             params: &Params<Self>,
             ctx: &mut Context<Self>,
+            warm: Option<&mut Cached<Self>>,
         ) -> Expansion<Self>
         where
             A: SupportMap<Self> + ?Sized,
@@ -628,8 +658,8 @@ where
     solve(a, pose_a, b, pose_b, opts, ctx, None)
 }
 
-/// [`penetration`], its GJK phase warm-started from `cache` when one is given (and the cache
-/// updated with GJK's final simplex).
+/// [`penetration`], warm-started from `cache` when one is given: GJK from its simplex, the
+/// expansion (3D) from its polytope; the cache is updated with both.
 fn solve<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,
@@ -637,28 +667,46 @@ fn solve<V, A, B>(
     pose_b: &Pose<V>,
     opts: &Options,
     ctx: &mut Context<V>,
-    cache: Option<&mut gjk::GjkCache<V>>,
+    mut cache: Option<&mut EpaCache<V>>,
 ) -> Penetration<V>
 where
     V: EpaSpace,
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    if let Some(c) = cache.as_deref_mut() {
+        // Forgotten unless this query's expansion runs (and stores the polytope it ends with):
+        // after a separation or a closed-form answer, the next overlap starts cold.
+        c.poly.reused = false;
+        if !c.poly.belongs_to(a, b) {
+            c.poly.invalidate();
+        }
+    }
     if let Some(p) = gjk::closed_form::penetration(a, pose_a, b, pose_b, opts) {
+        if let Some(c) = cache {
+            c.poly.invalidate();
+        }
         return p;
     }
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
     let mut gopts = opts.gjk;
     // At least one GJK iteration, so that there is a simplex to answer from.
     gopts.max_iterations = gopts.max_iterations.max(1);
-    let r = gjk::run(&mink, &gopts, cache.as_deref(), Mode::Distance);
+    let r = gjk::run(
+        &mink,
+        &gopts,
+        cache.as_deref().map(|c| &c.gjk),
+        Mode::Distance,
+    );
+    let mut poly = None;
     if let Some(c) = cache {
-        c.dir = Some(if r.v.length_squared() > 0.0 {
+        c.gjk.dir = Some(if r.v.length_squared() > 0.0 {
             r.v
         } else {
             r.lower_dir
         });
-        c.store(&mink, &r.simplex);
+        c.gjk.store(&mink, &r.simplex);
+        poly = Some(&mut c.poly);
     }
     let summary = gjk::summarize(&mink, &r);
     let verdict = to_world(pose_a, summary.verdict);
@@ -667,6 +715,9 @@ where
     let rb = b.core_radius();
 
     if r.simplex.len == 0 || !r.upper.is_finite() {
+        if let Some(p) = poly {
+            p.invalidate();
+        }
         return fallback(a, pose_a, r.iterations, verdict, summary.tolerance);
     }
     let (wa, wb) = r.simplex.witnesses();
@@ -680,8 +731,11 @@ where
         !matches!(summary.verdict, Verdict::Separated(_)) && r.upper <= NEAR_CONTACT * scale;
 
     let local = if r.contains_origin || r.upper <= r.abs_tol || near_contact {
-        core_epa(&mink, &r, opts, ctx, (ra, rb), (wa, wb))
+        core_epa(&mink, &r, opts, ctx, poly, (ra, rb), (wa, wb))
     } else {
+        if let Some(p) = poly {
+            p.invalidate();
+        }
         cores_apart(&r, summary.normal, (ra, rb), (wa, wb))
     };
     let iterations = local.iterations;
@@ -712,6 +766,7 @@ fn core_epa<V, A, B>(
     r: &gjk::Run<V>,
     opts: &Options,
     ctx: &mut Context<V>,
+    warm: Option<&mut warm::Cached<V>>,
     (ra, rb): (f64, f64),
     (wa, wb): (V, V),
 ) -> Local<V>
@@ -735,7 +790,7 @@ where
         witness_a: wa,
         witness_b: wb,
     };
-    let e = V::expand(mink, &r.simplex, &params, ctx);
+    let e = V::expand(mink, &r.simplex, &params, ctx, warm);
     let normal = e.normal;
     Local {
         status: e.status,
@@ -858,13 +913,29 @@ fn fallback<V: Vector, A: SupportMap<V> + ?Sized>(
     }
 }
 
-/// Warm-start state of [`penetration_cached`] for one pair of shapes on a coherent trajectory:
-/// GJK's last simplex (re-placed under the new pose, see [`gjk::GjkCache`]), so that the GJK
-/// phase usually proves the overlap from the cached simplex with no or few support calls. The
-/// expansion itself starts cold (the polytope of the previous frame is not reused).
-#[derive(Clone, Copy, Debug, Default)]
+/// Warm-start state of [`penetration_cached`] for one pair of shapes on a coherent trajectory.
+///
+/// It keeps GJK's last simplex (re-placed under the new pose, see [`gjk::GjkCache`]), so that
+/// the GJK phase usually proves the overlap from it with no support call, and (3D) the last
+/// query's final EPA polytope: its vertices as their support points on A (A's frame) and on B
+/// (B's own frame), and its faces with their neighbours. The next query re-places the vertices
+/// under its relative pose (they are again points of the Minkowski difference), rebuilds the
+/// faces' planes and, if the polytope is still convex and holds the origin (see the module
+/// header), continues the expansion from it instead of from GJK's simplex: on a coherent
+/// trajectory the closest face is usually final already, and one support call proves it.
+/// Otherwise the expansion starts cold. Polytopes above 512 vertices are not kept; 2D keeps
+/// the simplex only.
+///
+/// A cache belongs to one pair of shapes (their addresses, as [`gjk::GjkCache`]): passed with
+/// other shapes it is ignored, which costs speed, never correctness.
+///
+/// Not `Copy` (since the polytope was added): it owns buffers, which grow to the largest
+/// polytope kept and are then reused (they are swapped with the [`Context`]'s, so a warmed-up
+/// cache and context allocate nothing). `Clone` copies them.
+#[derive(Clone, Debug, Default)]
 pub struct EpaCache<V> {
     gjk: gjk::GjkCache<V>,
+    poly: warm::Cached<V>,
 }
 
 impl<V: Vector> EpaCache<V> {
@@ -872,12 +943,24 @@ impl<V: Vector> EpaCache<V> {
     pub fn new() -> Self {
         EpaCache {
             gjk: gjk::GjkCache::new(),
+            poly: warm::Cached::default(),
         }
+    }
+
+    /// Whether the last query made with this cache continued from the previous polytope
+    /// (for tests and benchmarks).
+    #[doc(hidden)]
+    pub fn reused(&self) -> bool {
+        self.poly.reused
     }
 }
 
-/// [`penetration`] warm-started from the previous frame of the same pair (see [`EpaCache`]).
-/// The answer is the cold one's up to the stopping tolerance: only GJK's start changes.
+/// [`penetration`] warm-started from the previous query on the same pair (see [`EpaCache`]).
+///
+/// The answer is the cold one's up to the stopping tolerance, with the same certificates: the
+/// GJK phase starts from the cached simplex, and the expansion from the cached polytope only
+/// when that is still a convex polytope inside the Minkowski difference around the origin, so
+/// that the stopping rule certifies the same interval `[depth_lower, depth_upper]`.
 pub fn penetration_cached<V, A, B>(
     a: &A,
     pose_a: &Pose<V>,
@@ -892,5 +975,5 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    solve(a, pose_a, b, pose_b, opts, ctx, Some(&mut cache.gjk))
+    solve(a, pose_a, b, pose_b, opts, ctx, Some(cache))
 }
