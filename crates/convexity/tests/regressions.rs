@@ -499,3 +499,68 @@ fn fuzz_ball_just_outside_a_sliver_hull_far_out_keeps_the_contact_convention() {
         );
     }
 }
+
+/// A rounded point (radius 1.69) 1.8e-7 from the edge of a rounded triangle (radius 5.81),
+/// 1.6e-7 from the triangle's plane: the cores' difference `K` is flat, and EPA answered with
+/// the plane's offset, as if the origin projected inside `K`; the depth was off by 2.4e-8 and
+/// `point_a − point_b − depth·n` by 9e-8 (3e-9 of the size). Found by the `warm_epa` fuzz
+/// target on the cold call. The answer must be the cores' distance along GJK's direction.
+#[test]
+fn fuzz_rounded_point_beside_a_rounded_triangles_edge_takes_the_edge_distance() {
+    use convexity::gjk::epa;
+    let p = DVec3::splat(-23.22222222222222);
+    let a = Shape3::Rounded(Box::new(
+        Rounded::new(
+            Shape3::Points(Points::new(&[p, p, p]).unwrap()),
+            1.6888888888888884,
+        )
+        .unwrap(),
+    ));
+    let tri = [
+        p,
+        DVec3::new(-23.22222222222222, -23.22222222222222, -2.607843137254903),
+        DVec3::splat(-2.607843137254903),
+    ];
+    let b = Shape3::Rounded(Box::new(
+        Rounded::new(
+            Shape3::Points(Points::new(&tri).unwrap()),
+            5.811764705882353,
+        )
+        .unwrap(),
+    ));
+    let pa = Pose3::new(
+        DVec3::splat(-0.08235294117647063),
+        DQuat::from_xyzw(-0.5, -0.5, -0.5, -0.5),
+    )
+    .unwrap();
+    let pb = Pose3::new(
+        DVec3::new(-0.082354384112889, -0.082354384112889, -0.08235460776129745),
+        DQuat::from_xyzw(
+            -0.4989674113546294,
+            -0.4989674113546294,
+            -0.4989674113546294,
+            -0.5030850496866113,
+        ),
+    )
+    .unwrap();
+    let cores = gjk::distance(
+        &Points::new(&[p]).unwrap(),
+        &pa,
+        &Points::new(&tri).unwrap(),
+        &pb,
+        &Options::default(),
+        None,
+    );
+    assert!(cores.distance > 1e-7, "{cores:?}");
+    let mut ctx = epa::Context::new();
+    let r = epa::penetration(&a, &pa, &b, &pb, &epa::Options::default(), &mut ctx);
+    let scale = a.size() + b.size();
+    let rsum = 1.6888888888888884 + 5.811764705882353;
+    assert!(
+        (r.depth - (rsum - cores.distance)).abs() <= 4.0 * r.tolerance,
+        "{r:?}"
+    );
+    assert!((r.normal - cores.normal).length() <= 1e-6, "{r:?}");
+    let miss = (r.point_b + r.normal * r.depth - r.point_a).length();
+    assert!(miss <= 1e-12 * scale, "miss {miss}: {r:?}");
+}
