@@ -52,6 +52,17 @@ impl<V: Vector> Pose<V> {
         })
     }
 
+    /// A pose from parts the caller has validated as [`Pose::new`] does (finite translation
+    /// within range, a rotation renormalised from one within `UNIT_TOLERANCE` of unit): the
+    /// batch API's rows, which check their raw numbers once.
+    #[inline]
+    pub(crate) fn from_checked(translation: V, rotation: V::Rotation) -> Self {
+        Pose {
+            rotation,
+            translation,
+        }
+    }
+
     /// A pure translation.
     pub fn from_translation(translation: V) -> Result<Self, InputError> {
         Self::new(translation, <V::Rotation as Rotation<V>>::IDENTITY)
