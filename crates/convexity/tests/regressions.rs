@@ -564,3 +564,57 @@ fn fuzz_rounded_point_beside_a_rounded_triangles_edge_takes_the_edge_distance() 
     let miss = (r.point_b + r.normal * r.depth - r.point_a).length();
     assert!(miss <= 1e-12 * scale, "miss {miss}: {r:?}");
 }
+
+/// A needle triangle (8 long, 0.03 across) 270 units out against a ball of radius 0.0025 whose
+/// centre is 7.7e-9 from the triangle's plane: `K` is flat, and EPA's flat answer took GJK's
+/// witnesses, whose weights on the needle are off by 7.6e-8 across it, so `point_a − point_b`
+/// missed `depth·n` by 7.6e-8 (9e-9 of the size; the contract is 1e-9). Found by the
+/// `warm_epa` fuzz target on the cold call.
+#[test]
+fn fuzz_ball_on_a_needle_triangle_far_out_keeps_the_contact_convention() {
+    use convexity::gjk::epa;
+    let a = Points::new(&[
+        DVec3::splat(1.5359861591695496),
+        DVec3::new(-5.648406554198699, -5.6764705882352935, -5.659666814768937),
+        DVec3::splat(-5.6764705882352935),
+    ])
+    .unwrap();
+    let b = Ball::new(0.0025).unwrap();
+    let pa = Pose3::new(
+        DVec3::splat(270.58823529411757),
+        DQuat::from_xyzw(
+            0.5141842598030127,
+            0.5141842598030127,
+            0.5141842598030127,
+            0.4548006606332972,
+        ),
+    )
+    .unwrap();
+    let pb = Pose3::new(
+        DVec3::new(270.5889038465936, 270.5889126317773, 270.5889126317773),
+        DQuat::from_xyzw(0.5, 0.5, 0.5, 0.5),
+    )
+    .unwrap();
+    let mut ctx = epa::Context::new();
+    let p = epa::penetration(&a, &pa, &b, &pb, &epa::Options::default(), &mut ctx);
+    let scale = a.size() + b.size();
+    assert_eq!(p.status, Status::Converged);
+    assert!((p.depth - 0.0024928273).abs() < 1e-9, "{p:?}");
+    let n = p.normal;
+    let miss = (p.point_b + n * p.depth - p.point_a).length();
+    assert!(
+        miss <= 1e-12 * scale + 8.0 * f64::EPSILON * 600.0,
+        "miss {miss}: {p:?}"
+    );
+    let h = |s: &dyn SupportMap<DVec3>, q: &Pose3, d: DVec3| {
+        d.dot(q.transform_point(s.support(q.inverse_transform_vector(d))))
+    };
+    assert!(
+        (n.dot(p.point_a) - h(&a, &pa, n)).abs() <= 1e-9 * scale,
+        "{p:?}"
+    );
+    assert!(
+        (n.dot(p.point_b) + h(&b, &pb, -n)).abs() <= 1e-9 * scale,
+        "{p:?}"
+    );
+}
