@@ -618,3 +618,91 @@ fn fuzz_ball_on_a_needle_triangle_far_out_keeps_the_contact_convention() {
         "{p:?}"
     );
 }
+
+/// A rounded needle (a segment 0.023 long, radius 0.08) over a flat box, the cores 0.044
+/// apart, the second frame of a warm-started pair: GJK (warm) stopped on its duality gap with
+/// `v` sideways on the box's face, `v̂` tilted by 5e-6 rad, and the penetration answer along it
+/// left the projections overlapping by 4.8e-7 more than the depth. The normal must carry the
+/// depth. Found by the `warm_epa` fuzz target.
+#[test]
+fn fuzz_rounded_needle_over_a_flat_box_normal_carries_the_depth() {
+    use convexity::gjk::epa;
+    let p = DVec3::splat(-0.07243964832442476);
+    let a = Shape3::Rounded(Box::new(
+        Rounded::new(
+            Shape3::Points(
+                Points::new(&[
+                    DVec3::new(
+                        -0.050150525763063274,
+                        -0.07235292022107316,
+                        -0.07243964832442476,
+                    ),
+                    p,
+                    p,
+                ])
+                .unwrap(),
+            ),
+            0.08024084122090128,
+        )
+        .unwrap(),
+    ));
+    let b = Shape3::Cuboid(
+        Cuboid::new(DVec3::new(0.07062283737024222, 0.0, 0.07062283737024222)).unwrap(),
+    );
+    let pa = Pose3::new(DVec3::ZERO, DQuat::from_xyzw(-0.5, -0.5, -0.5, -0.5)).unwrap();
+    let frames = [
+        Pose3::new(
+            DVec3::new(
+                -0.030416278334748005,
+                -0.030416278334748005,
+                -0.030232771376468983,
+            ),
+            DQuat::from_xyzw(
+                -0.4980772847756933,
+                -0.49807728477569335,
+                -0.4980772847756933,
+                -0.5057242877017268,
+            ),
+        )
+        .unwrap(),
+        Pose3::new(
+            DVec3::new(
+                -0.028841176942853063,
+                -0.028841176942853063,
+                -0.02865766998457404,
+            ),
+            DQuat::from_xyzw(
+                -0.5030828374704411,
+                -0.5031326152887748,
+                -0.5030832166799711,
+                -0.49058384316067816,
+            ),
+        )
+        .unwrap(),
+    ];
+    let h = |s: &Shape3, q: &Pose3, d: DVec3| {
+        d.dot(q.transform_point(s.support(q.inverse_transform_vector(d))))
+    };
+    let opts = epa::Options::default();
+    let (mut ctx, mut cold_ctx) = (epa::Context::new(), epa::Context::new());
+    let mut cache = epa::EpaCache::new();
+    for pb in &frames {
+        let warm = epa::penetration_cached(&a, &pa, &b, pb, &opts, &mut ctx, &mut cache);
+        let cold = epa::penetration(&a, &pa, &b, pb, &opts, &mut cold_ctx);
+        for p in [warm, cold] {
+            assert_eq!(p.verdict.intersecting(), Some(true));
+            let overlap = h(&a, &pa, p.normal) + h(&b, pb, -p.normal);
+            assert!(
+                (overlap - p.depth).abs() <= 1e-12,
+                "overlap {overlap}: {p:?}"
+            );
+            let miss = (p.point_b + p.normal * p.depth - p.point_a).length();
+            assert!(miss <= 1e-15, "miss {miss}: {p:?}");
+            assert!(
+                p.depth_lower <= p.depth && p.depth <= p.depth_upper,
+                "{p:?}"
+            );
+        }
+        assert!((warm.depth - cold.depth).abs() <= 1e-12);
+    }
+}
