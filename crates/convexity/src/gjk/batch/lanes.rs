@@ -221,6 +221,8 @@ fn cross(a: &V3, b: &V3) -> V3 {
 /// vertex (a repeated vertex never changes a support point: ties keep the first).
 struct Verts {
     p: [V3; MAX_VERTS],
+    /// Per slot, the lanes where it holds a vertex of the shape (not padding).
+    real: [f64x4; MAX_VERTS],
     n: usize,
 }
 
@@ -318,10 +320,12 @@ fn streams(
         let sup = VertPair {
             a: Verts {
                 p: [zero3; MAX_VERTS],
+                real: [f64x4::ZERO; MAX_VERTS],
                 n,
             },
             b: Verts {
                 p: [zero3; MAX_VERTS],
+                real: [f64x4::ZERO; MAX_VERTS],
                 n,
             },
         };
@@ -494,12 +498,14 @@ impl Supports for VertPair {
             for c in 0..3 {
                 put(&mut self.a.p[j][c], l, p[c]);
             }
+            put(&mut self.a.real[j], l, if j < r.a.n { TRUE } else { 0.0 });
         }
         for j in 0..self.b.n {
             let p = DVec3::mat_mul(rot, r.b.verts[j.min(r.b.n - 1)]) + t;
             for c in 0..3 {
                 put(&mut self.b.p[j][c], l, p[c]);
             }
+            put(&mut self.b.real[j], l, if j < r.b.n { TRUE } else { 0.0 });
         }
     }
     #[inline(always)]
@@ -577,18 +583,19 @@ fn box_margin(h: &V3, d: &V3) -> f64x4 {
 }
 
 /// The vertex of `vs` maximising `d·x` in each lane (first of equal maxima), and the margin
-/// `d·x_best − d·x_runner-up` over the other vertices that differ from the best (padding
-/// repeats a lane's last vertex, and a repeated vertex is no alternative).
+/// `d·x_best − d·x_runner-up` over the shape's other vertices (padding repeats a lane's last
+/// vertex and is no alternative; a point the input repeats counts as a tie, a rare spurious
+/// one).
 #[inline(always)]
 fn support(vs: &Verts, d: &V3) -> (V3, f64x4) {
     let mut best = dot(&vs.p[0], d);
     let mut second = f64x4::splat(f64::NEG_INFINITY);
     let mut p = vs.p[0];
-    for q in vs.p[1..vs.n].iter() {
+    for (q, &real) in vs.p[1..vs.n].iter().zip(&vs.real[1..vs.n]) {
         let x = dot(q, d);
         let m = x.simd_gt(best);
-        let same = q[0].simd_eq(p[0]) & q[1].simd_eq(p[1]) & q[2].simd_eq(p[2]);
-        second = sel(m, best, sel(same, second, second.max(x)));
+        // The larger of the two that are not the new best: the old best or `x`.
+        second = sel(real, second.max(x.min(best)), second);
         best = sel(m, x, best);
         p = sel3(m, q, &p);
     }
