@@ -30,15 +30,17 @@
 //! a factor 2 of the touch tolerance, where the two implementations' last-ulp differences could
 //! flip the verdict, and an intersecting answer whose origin is not enclosed (the distance it
 //! reports is wherever the run stopped in the touch band, which the scalar run need not share);
-//! and a lane whose path took a turn that rounding decides (see `RISK`): a support tie
-//! followed by a duality gap that is within the tolerance but not closed to the contract, a
-//! gap test within rounding of its threshold, a path through the touch band's neighbourhood.
-//! The two implementations compute `v` by different formulas, so such a turn may go the other
-//! way in the scalar run, which then stops elsewhere inside its gap tolerance (1e-10
-//! relative), 100 times the batch contract. Declined by that rule: 0.2% of the rows of the
-//! `lane_path_equals_scalar_path` set (5,026 → 5,015 of 6,000 through the lanes), 45% of the
-//! adversarial near-parallel sweep in tests/batch.rs. What remains agrees with the scalar call
-//! to 1e-12 relative (tests/batch.rs measures ≤ 2e-14 on that sweep, ≤ 1e-15 on random rows):
+//! and a lane whose path took a turn that rounding may decide otherwise in the scalar run (see
+//! `RISK`): a duality gap within the tolerance but not closed to the contract, a gap test within
+//! rounding of its threshold, a path through the touch band's neighbourhood. The two
+//! implementations compute `v` by different formulas, so a tie in exact arithmetic (common: a
+//! direction perpendicular to a simplex edge) may go either way, and the runs may then stop at
+//! different points inside the gap tolerance (1e-10 relative), 100 times the batch contract.
+//! Declined by that rule: 0.2% of the rows of the `lane_path_equals_scalar_path` set (5,026 →
+//! 5,015 of 6,000 through the lanes), 0.01% / 0.04% of the speed binary's hull8 / box sets,
+//! 46% of the adversarial near-parallel sweep in tests/batch.rs. What remains agrees with the
+//! scalar call to 1e-12 relative (tests/batch.rs measures ≤ 2e-14 on that sweep, ≤ 1e-15 on
+//! random rows):
 //! both converge to the same closest features.
 //!
 //! Measured (`cargo bench -p convexity-bench --bench batch`, 2 shared cores under load): on
@@ -68,26 +70,32 @@ const MAX_STALLS: f64 = 4.0;
 const AGREE: f64 = 1e-12;
 
 /// Safety factor of the rounding-decided turns a lane declines on, in units of `ε·mag`
-/// (`mag = r_A + r_B + |t_ab|` bounds every point the run forms). The lane's `v` and the
-/// scalar run's are the closest point of the same simplex computed by different formulas
-/// (Cramer's rule here, projections and Voronoi tests there), each within a few `ε·mag` of
-/// the exact one, so a decision whose margin is within `RISK·ε·mag` times the size of what it
-/// compares may go the other way in the scalar run. A lane is declined when:
-/// * it took a support tie — a runner-up vertex within `RISK·ε·mag²` in `v·x`, which `v`'s
-///   rounding can flip — on a step that went on, and afterwards met a duality gap in
-///   `(AGREE·scale/4, 8·tol]`. After a flipped tie the two runs follow different paths, and
-///   each stops at its first gap ≤ tol: where the geometry has simplices whose closest points
-///   are that near the answer without being it (nearly parallel faces, an answer near a
-///   vertex of the Minkowski difference), the two stops can be up to `tol` = 100·AGREE
-///   apart. Ties alone are common (the simplex holds an edge of A or B and `v` is
-///   perpendicular to it in exact arithmetic; 11% of separated hull rows) and harmless when
-///   both paths close their gaps on the same closest features.
-///   Measured on the zig-zag finding (`tests/batch.rs`): the two `v` differed by 3e-16 at
-///   `|v|` = 1.5e-5, a tie between two vertices of A went the other way, and the runs stopped
-///   2.1e-11 apart (gaps 8e-14 and 2.9e-11, tolerance 2.4e-10);
-/// * the gap test `upper − lower ≤ tol` fell within `RISK·ε·mag·(1 + mag/|v|)` of its
-///   threshold (`lower` is a dot product with `v/|v|`, whose direction is known to
-///   `ε·mag/|v|`): the scalar run may stop a step apart;
+/// (`mag = r_A + r_B + |t_ab|` bounds every point the run forms).
+///
+/// The lane's `v` and the scalar run's are the closest point of the same simplex computed by
+/// different formulas (Cramer's rule here, projections and Voronoi tests there), each within a
+/// few `ε·mag` of the exact one. Wherever exact arithmetic has a tie — a support direction
+/// perpendicular to an edge of A or B, which GJK produces whenever the simplex holds that
+/// edge (measured: on 11% of separated hull rows), or a closest point on the boundary of a
+/// sub-simplex — the two runs may take different turns and follow different paths. That is
+/// harmless when both paths close their duality gaps on the same closest features; it breaks
+/// the contract when a path can stop with its gap within the tolerance (`1e-10` relative) but
+/// not closed to [`AGREE`]: the two stops are then up to the tolerance apart, 100 times the
+/// contract. Measured on the zig-zag finding (`tests/batch.rs`): at `|v|` = 1.5e-5 the two `v`
+/// differed by 3e-16, a tie between two vertices of A went the other way, and the runs stopped
+/// 2.1e-11 apart (gaps 8e-14 and 2.9e-11, tolerance 2.4e-10). So a lane is declined when:
+/// * its duality gap `upper − lower`, at a gap test or after a step (against the tolerance the
+///   next test uses), lies in `(AGREE·scale/4, 8·tol]`: the geometry has simplices whose
+///   closest points are within the tolerance of the answer but not within the contract, where
+///   a run on a path that differs by rounding may stop (or, the gap test having passed here,
+///   this lane did stop). Polytope runs normally close the gap to rounding in the step that
+///   finds the closest features, so this declines few rows (0.2% of the random lane rows of
+///   `tests/batch.rs`); requiring a tie first (tracked as a support runner-up within
+///   `RISK·ε·mag²`) declined exactly the same rows on the test sets and cost 8–12% of the lane
+///   time, so it was dropped;
+/// * the gap test fell within `RISK·ε·mag·(1 + mag/|v|)` of its threshold (`lower` is a dot
+///   product with `v/|v|`, whose direction is known to `ε·mag/|v|`): the scalar run may stop a
+///   step apart;
 /// * its path came within twice the touch tolerance of the origin: the scalar run may stop
 ///   there, touching, where the lane goes on to enclose the origin.
 const RISK: f64 = 16.0;
@@ -221,8 +229,6 @@ fn cross(a: &V3, b: &V3) -> V3 {
 /// vertex (a repeated vertex never changes a support point: ties keep the first).
 struct Verts {
     p: [V3; MAX_VERTS],
-    /// Per slot, the lanes where it holds a vertex of the shape (not padding).
-    real: [f64x4; MAX_VERTS],
     n: usize,
 }
 
@@ -255,8 +261,6 @@ struct State {
     /// `|a| + |b|` bound of every support point and simplex point: `r_A + r_B + |t_ab|`
     /// (bounding radii about the shapes' origins, B placed in A's frame).
     mag: f64x4,
-    /// Lanes that took a rounding-decided tie on a step that went on (see [`RISK`]).
-    tied: f64x4,
     /// `AGREE · scale / 4`: a duality gap above it is not closed for the batch contract.
     open_gap: f64x4,
 }
@@ -320,12 +324,10 @@ fn streams(
         let sup = VertPair {
             a: Verts {
                 p: [zero3; MAX_VERTS],
-                real: [f64x4::ZERO; MAX_VERTS],
                 n,
             },
             b: Verts {
                 p: [zero3; MAX_VERTS],
-                real: [f64x4::ZERO; MAX_VERTS],
                 n,
             },
         };
@@ -390,7 +392,6 @@ fn load<S: Supports>(
     put(&mut st.risky, l, 0.0);
     let mag = r.a.radius + r.b.radius + t.length();
     put(&mut st.mag, l, mag);
-    put(&mut st.tied, l, 0.0);
     put(&mut st.open_gap, l, 0.25 * AGREE * scale);
     for k in 0..3 {
         put(&mut s.used[k], l, 0.0);
@@ -421,7 +422,6 @@ fn stream<S: Supports>(
         inside: f64x4::ZERO,
         risky: f64x4::ZERO,
         mag: f64x4::ZERO,
-        tied: f64x4::ZERO,
         open_gap: f64x4::ZERO,
     };
     let mut s = Simplex {
@@ -476,12 +476,11 @@ fn stream<S: Supports>(
 trait Supports {
     /// Sets lane `l` for row `r`, with B placed by `(rot, t)` in A's frame.
     fn load(&mut self, r: &LaneRow<'_, DVec3>, l: usize, rot: &glam::DMat3, t: DVec3);
-    /// A's support point in direction `d`, and its margin: by how much (in units of `d·x`)
-    /// the runner-up choice falls short (see [`RISK`]).
-    fn a(&self, d: &V3) -> (V3, f64x4);
+    /// A's support point in direction `d`.
+    fn a(&self, d: &V3) -> V3;
     /// B's support point (in A's frame) in direction `v`, i.e. the B part of the support of
-    /// `A − B` in direction `−v`, and its margin as for [`Supports::a`].
-    fn b(&self, v: &V3) -> (V3, f64x4);
+    /// `A − B` in direction `−v`.
+    fn b(&self, v: &V3) -> V3;
 }
 
 /// Vertex scans: B's vertices placed in A's frame at load.
@@ -498,22 +497,20 @@ impl Supports for VertPair {
             for c in 0..3 {
                 put(&mut self.a.p[j][c], l, p[c]);
             }
-            put(&mut self.a.real[j], l, if j < r.a.n { TRUE } else { 0.0 });
         }
         for j in 0..self.b.n {
             let p = DVec3::mat_mul(rot, r.b.verts[j.min(r.b.n - 1)]) + t;
             for c in 0..3 {
                 put(&mut self.b.p[j][c], l, p[c]);
             }
-            put(&mut self.b.real[j], l, if j < r.b.n { TRUE } else { 0.0 });
         }
     }
     #[inline(always)]
-    fn a(&self, d: &V3) -> (V3, f64x4) {
+    fn a(&self, d: &V3) -> V3 {
         support(&self.a, d)
     }
     #[inline(always)]
-    fn b(&self, v: &V3) -> (V3, f64x4) {
+    fn b(&self, v: &V3) -> V3 {
         support(&self.b, v)
     }
 }
@@ -543,18 +540,17 @@ impl Supports for BoxPair {
         }
     }
     #[inline(always)]
-    fn a(&self, d: &V3) -> (V3, f64x4) {
+    fn a(&self, d: &V3) -> V3 {
         let z = f64x4::ZERO;
         let h = &self.ha;
-        let p = [
+        [
             sel(d[0].simd_lt(z), -h[0], h[0]),
             sel(d[1].simd_lt(z), -h[1], h[1]),
             sel(d[2].simd_lt(z), -h[2], h[2]),
-        ];
-        (p, box_margin(h, d))
+        ]
     }
     #[inline(always)]
-    fn b(&self, v: &V3) -> (V3, f64x4) {
+    fn b(&self, v: &V3) -> V3 {
         let z = f64x4::ZERO;
         let h = &self.hb;
         let m = &self.rot;
@@ -568,38 +564,22 @@ impl Supports for BoxPair {
         for (c, o) in out.iter_mut().enumerate() {
             *o = m[0][c] * bl[0] + m[1][c] * bl[1] + m[2][c] * bl[2] + self.t[c];
         }
-        (out, box_margin(h, &u))
+        out
     }
 }
 
-/// A box's support margin in direction `d` (its own frame): the corner moves to the next one
-/// across axis `c` when `d_c` changes sign, which changes `d·x` by `2 h_c |d_c|`.
+/// The vertex of `vs` maximising `d·x` in each lane (first of equal maxima).
 #[inline(always)]
-fn box_margin(h: &V3, d: &V3) -> f64x4 {
-    let two = f64x4::splat(2.0);
-    (two * h[0] * d[0].abs())
-        .min(two * h[1] * d[1].abs())
-        .min(two * h[2] * d[2].abs())
-}
-
-/// The vertex of `vs` maximising `d·x` in each lane (first of equal maxima), and the margin
-/// `d·x_best − d·x_runner-up` over the shape's other vertices (padding repeats a lane's last
-/// vertex and is no alternative; a point the input repeats counts as a tie, a rare spurious
-/// one).
-#[inline(always)]
-fn support(vs: &Verts, d: &V3) -> (V3, f64x4) {
+fn support(vs: &Verts, d: &V3) -> V3 {
     let mut best = dot(&vs.p[0], d);
-    let mut second = f64x4::splat(f64::NEG_INFINITY);
     let mut p = vs.p[0];
-    for (q, &real) in vs.p[1..vs.n].iter().zip(&vs.real[1..vs.n]) {
+    for q in vs.p[1..vs.n].iter() {
         let x = dot(q, d);
         let m = x.simd_gt(best);
-        // The larger of the two that are not the new best: the old best or `x`.
-        second = sel(real, second.max(x.min(best)), second);
         best = sel(m, x, best);
         p = sel3(m, q, &p);
     }
-    (p, best - second)
+    p
 }
 
 /// One GJK iteration on every active lane (the body of the scalar `run`'s loop).
@@ -615,15 +595,13 @@ fn step<S: Supports>(
     let act = st.active;
     st.iters += act & f64x4::ONE;
     let v = st.v;
-    let (pa, margin_a) = sup.a(&[-v[0], -v[1], -v[2]]);
-    let (pb, margin_b) = sup.b(&v);
+    let pa = sup.a(&[-v[0], -v[1], -v[2]]);
+    let pb = sup.b(&v);
     let w = sub(&pa, &pb);
     let vlen = dot(&v, &v).sqrt();
-    // Rounding-decided turns (see [`RISK`]): `v` is known to about `ε·mag` against the scalar
-    // run's, which moves a vertex's `v·x` by `ε·mag·|x|` ≤ `ε·mag²`, and `upper − lower` by
-    // `ε·mag·(1 + mag/|v|)`.
+    // `v` is known to about `ε·mag` against the scalar run's, so `upper − lower` to about
+    // `ε·mag·(1 + mag/|v|)` (see [`RISK`]).
     let risk = f64x4::splat(RISK * f64::EPSILON) * st.mag;
-    let tie = margin_a.min(margin_b).simd_le(risk * st.mag);
     let lb = dot(&w, &v) / vlen;
     let better = act & lb.simd_gt(st.lower);
     st.lower = sel(better, lb, st.lower);
@@ -648,15 +626,11 @@ fn step<S: Supports>(
     st.risky |= active & nonempty & near;
     st.done |= conv;
     active &= !conv;
-    // A tie decided by rounding, on a step that goes on: the scalar run may take the other
-    // vertex and another path. (On a step that stops, the tied vertices give the same lower
-    // bound to rounding, and the stop itself is checked above.)
-    st.tied |= active & tie;
-    // After a tie, a gap test that passes with the gap still open (or nearly passes): the
-    // geometry has simplices whose closest points are within the tolerance of the answer but
-    // not within the contract, where the other path may stop.
-    let window = |gap: f64x4, st: &State| gap.simd_gt(st.open_gap) & gap.simd_le(gap_tol * 8.0);
-    st.risky |= st.tied & act & nonempty & window(gap, st);
+    // A duality gap within the tolerance but not closed to the contract (see [`RISK`]).
+    let window = |gap: f64x4, tol: f64x4, st: &State| {
+        gap.simd_gt(st.open_gap) & gap.simd_le(tol * f64x4::splat(8.0))
+    };
+    st.risky |= act & nonempty & window(gap, gap_tol, st);
     // Only lanes that ran this step overwrite slot 3 (an inside lane keeps its tetrahedron).
     s.w[3] = sel3(act, &w, &s.w[3]);
     s.a[3] = sel3(act, &pa, &s.a[3]);
@@ -682,7 +656,9 @@ fn step<S: Supports>(
     let d2 = dot(&nv, &nv);
     let progressed = d2.simd_lt(st.upper * st.upper);
     st.upper = sel(active, d2.sqrt(), st.upper);
-    st.risky |= st.tied & active & window(st.upper - st.lower, st);
+    // (The tolerance the next gap test will use, with the new upper bound.)
+    let next_tol = abs_tol.max(rel * st.upper);
+    st.risky |= active & window(st.upper - st.lower, next_tol, st);
     st.v = sel3(active, &nv, &st.v);
     st.stalls = sel(
         active,
