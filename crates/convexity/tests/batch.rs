@@ -826,8 +826,9 @@ fn fuzz_flat_hull_against_itself_distance_equals_scalar() {
 /// of that edge. The scalar call then stops by its duality-gap test at 3.4125e-9 (gap 2.9e-11,
 /// tolerance 2.4e-10), the lane run at 3.3912e-9: both within tolerance of the truth, 9e-12
 /// apart relative to the size against the contract's 1e-12. The lane path now declines a lane
-/// whose path took a rounding-decided tie at small |v| (`lanes::RISK`), and the row is
-/// answered by the scalar call.
+/// whose duality gap came within the tolerance without closing to the contract (here 2.6e-11
+/// after its sixth step; `lanes::RISK`), where a path that differs by rounding may stop, and the
+/// row is answered by the scalar call.
 #[test]
 fn fuzz_flat_hulls_zigzag_tie_is_declined() {
     let tri = Shape3::Points(
@@ -958,4 +959,63 @@ fn flat_hulls_near_parallel_sweep_equals_scalar() {
         pairs.len(),
         rep.lane_rows
     );
+}
+
+/// Two flat boxes (0.0026 × 0.0026 × 4e-8 half extents) crossing at a tilt: the lane run
+/// enclosed the origin (distance 0) in a tetrahedron whose face passes 2.6e-14 from it, while
+/// the scalar call, on a path that rounding made differ, stopped touching at 2.6e-14 — 3.4e-12
+/// relative to the size. Found by the `batch` fuzz target; the lane path now declines an
+/// enclosed origin within twice the touch tolerance of a face of its tetrahedron.
+#[test]
+fn fuzz_flat_boxes_shallow_enclosure_distance_equals_scalar() {
+    let h = DVec3::new(
+        0.0026130693522545207,
+        0.0026130693522545207,
+        3.987288246363793e-8,
+    );
+    let shapes = [Shape3::Cuboid(Cuboid::new(h).unwrap())];
+    let pairs = [Pair3 {
+        a: 0,
+        pose_a: [
+            0.0,
+            0.0,
+            0.0,
+            0.5516525948717284,
+            0.2897242434645165,
+            -0.5535107219615512,
+            0.5525985504810927,
+        ],
+        b: 0,
+        pose_b: [
+            0.005500213328893493,
+            -0.0006360337101859999,
+            0.0009573955381919088,
+            -0.573568154981535,
+            0.5335711641578466,
+            0.43950050305450056,
+            0.43950050305450056,
+        ],
+    }];
+    let (o, rep) = run_distance(&shapes, &pairs, &BatchOptions::default());
+    assert_eq!(rep.error_rows, 0);
+    let (pa, pb) = (pose(&pairs[0].pose_a), pose(&pairs[0].pose_b));
+    let s = gjk::distance(
+        &shapes[0],
+        &pa,
+        &shapes[0],
+        &pb,
+        &gjk::Options::default(),
+        None,
+    );
+    assert_eq!(kind(&o.v[0]), Some(true));
+    assert_eq!(kind(&o.v[0]), kind(&s.verdict));
+    assert_eq!(o.s[0], s.status);
+    let scale = scale_of(&shapes, &pairs[0]);
+    assert!(
+        (o.d[0] - s.distance).abs() <= 1e-12 * scale,
+        "batch {} vs scalar {}",
+        o.d[0],
+        s.distance
+    );
+    convexity::verify(&shapes[0], &pa, &shapes[0], &pb, &o.v[0], 1e-9 * scale).unwrap();
 }
