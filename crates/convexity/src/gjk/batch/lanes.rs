@@ -822,8 +822,8 @@ fn near_face(w: &[DVec3; 4], d: f64) -> bool {
     const FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
     FACES.iter().any(|&[i, j, k]| {
         let n = (w[j] - w[i]).cross(w[k] - w[i]);
-        let len = n.length();
-        !(w[i].dot(n).abs() > d * len)
+        let h = w[i].dot(n);
+        !(h * h > d * d * n.length_squared())
     })
 }
 
