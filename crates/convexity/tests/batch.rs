@@ -1019,3 +1019,65 @@ fn fuzz_flat_boxes_shallow_enclosure_distance_equals_scalar() {
     );
     convexity::verify(&shapes[0], &pa, &shapes[0], &pb, &o.v[0], 1e-9 * scale).unwrap();
 }
+
+/// Two flat boxes (0.0026 × 0.0026 × 4e-8 half extents), nearly touching: the batch distance
+/// was 1.1e-8 against the scalar call's 1.8e-12. The lane's closest point on a needle triangle
+/// (5e-3 long, 1e-8 wide; Cramer's rule) was tilted by 2.9e-10 at |v| = 1.1e-8, its next
+/// support repeated a simplex point, and the lane stopped with its gap open (1.1e-8), where
+/// the scalar run's projection went on. Found by the `batch` fuzz target; the lane path now
+/// declines a repeated-point stop whose gap is not closed to the contract.
+#[test]
+fn fuzz_flat_boxes_near_touch_distance_equals_scalar() {
+    let h = DVec3::new(
+        0.0026130693522545207,
+        0.0026130693522545207,
+        3.987288246363793e-8,
+    );
+    let shapes = [Shape3::Cuboid(Cuboid::new(h).unwrap())];
+    let pairs = [Pair3 {
+        a: 0,
+        pose_a: [
+            -0.0,
+            -0.0,
+            -0.0,
+            -0.1769596704297079,
+            -0.5696649312719932,
+            0.5638252534318758,
+            0.5711989361971584,
+        ],
+        b: 0,
+        pose_b: [
+            -0.002625330049876243,
+            0.0036057561849690625,
+            0.004259034928268833,
+            0.6415045187085069,
+            0.6415045187085069,
+            0.36980848725549215,
+            -0.20046343234350364,
+        ],
+    }];
+    let (o, rep) = run_distance(&shapes, &pairs, &BatchOptions::default());
+    assert_eq!(rep.error_rows, 0);
+    let (pa, pb) = (pose(&pairs[0].pose_a), pose(&pairs[0].pose_b));
+    let s = gjk::distance(
+        &shapes[0],
+        &pa,
+        &shapes[0],
+        &pb,
+        &gjk::Options::default(),
+        None,
+    );
+    assert_eq!(kind(&o.v[0]), kind(&s.verdict));
+    assert_eq!(o.s[0], s.status);
+    let scale = scale_of(&shapes, &pairs[0]);
+    assert!(
+        (o.d[0] - s.distance).abs() <= 1e-12 * scale,
+        "batch {} vs scalar {} (lane rows {})",
+        o.d[0],
+        s.distance,
+        rep.lane_rows
+    );
+    if o.v[0] != Verdict::Undetermined {
+        convexity::verify(&shapes[0], &pa, &shapes[0], &pb, &o.v[0], 1e-9 * scale).unwrap();
+    }
+}

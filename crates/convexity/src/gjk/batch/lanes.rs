@@ -31,7 +31,8 @@
 //! flip the verdict, and an intersecting answer whose origin is not enclosed (the distance it
 //! reports is wherever the run stopped in the touch band, which the scalar run need not share);
 //! and a lane whose path took a turn that rounding may decide otherwise in the scalar run (see
-//! `RISK`): a duality gap within the tolerance but not closed to the contract, a gap test within
+//! `RISK`): a duality gap within the tolerance but not closed to the contract (or a stop on a
+//! repeated support point with the gap open), a gap test within
 //! rounding of its threshold, a path through the touch band's neighbourhood. The two
 //! implementations compute `v` by different formulas, so a tie in exact arithmetic (common: a
 //! direction perpendicular to a simplex edge) may go either way, and the runs may then stop at
@@ -98,6 +99,8 @@ const AGREE: f64 = 1e-12;
 ///   `tests/batch.rs`); requiring a tie first (tracked as a support runner-up within
 ///   `RISK·ε·mag²`) declined exactly the same rows on the test sets and cost 8–12% of the lane
 ///   time, so it was dropped;
+/// * it stopped on a repeated support point with its gap above `AGREE·scale/4` (a repeat
+///   closes the gap in exact arithmetic; an open one means `v` is off by rounding);
 /// * the gap test fell within `RISK·ε·mag·(1 + mag/|v|)` of its threshold (`lower` is a dot
 ///   product with `v/|v|`, whose direction is known to `ε·mag/|v|`): the scalar run may stop a
 ///   step apart;
@@ -636,6 +639,11 @@ fn step<S: Supports>(
         gap.simd_gt(st.open_gap) & gap.simd_le(tol * f64x4::splat(8.0))
     };
     st.risky |= act & nonempty & window(gap, gap_tol, st);
+    // A repeated support point stops the run with the gap open: in exact arithmetic it closes
+    // the gap, so an open one means this lane's `v` is off by rounding (a sliver's Cramer
+    // solve; fuzzing found one tilted by 2.9e-10 at |v| = 1.1e-8, stopped with gap 1.1e-8
+    // where the scalar run's projection went on to 1.8e-12).
+    st.risky |= act & nonempty & dup & gap.simd_gt(st.open_gap);
     // Only lanes that ran this step overwrite slot 3 (an inside lane keeps its tetrahedron).
     s.w[3] = sel3(act, &w, &s.w[3]);
     s.a[3] = sel3(act, &pa, &s.a[3]);
