@@ -20,7 +20,8 @@
 //! Streams: rows flow through the four lanes and a lane that finishes is answered and reloaded
 //! at once, so no lane idles behind a slower neighbour. Two boxes run with sign-selection
 //! supports (the arithmetic of `Cuboid::core_support` inside
-//! `MinkowskiDifference::support`); other pairs scan vertex lists padded to 8 or to
+//! `MinkowskiDifference::support`) when [`run`] is given them, but the batch API sends them
+//! to the scalar call, whose box–box closed form is faster; other pairs scan vertex lists padded to 8 or to
 //! [`MAX_VERTS`], with B's vertices placed in A's frame once per row (`R_ab v + t_ab`, the
 //! scalar support's own arithmetic). Tolerances, the start direction and the termination tests
 //! are those of the scalar run, term for term.
