@@ -1128,11 +1128,8 @@ where
             (u, obb.nearest_in_b(u))
         }
         Feature::Edge(i, j) => {
-            let [a0, a1, b0, b1] = obb
-                .edge_ends(obb.corner_a(n), i, obb.corner_b(n), j)
-                .map(from3::<V>);
-            let (s, t) = segment_segment(a0, a1, b0, b1);
-            (to3(a0 + (a1 - a0) * s), to3(b0 + (b1 - b0) * t))
+            let (p, q) = support_edges_closest::<V>(&obb, n, i, j);
+            (to3(p), to3(q))
         }
     };
     let exact = BOX_DISTANCE_SLACK * mink.scale() + mink.rounding_floor();
@@ -1172,6 +1169,17 @@ where
         });
     }
     None
+}
+
+/// The closest points (A's frame) of A's support edge along `n` in direction `i` and B's
+/// support edge along `−n` in direction `j`: the feature pair of the edge axis `aᵢ × bⱼ`.
+#[inline(always)]
+fn support_edges_closest<V: Vector>(obb: &Obb3, n: [f64; 3], i: usize, j: usize) -> (V, V) {
+    let [a0, a1, b0, b1] = obb
+        .edge_ends(obb.corner_a(n), i, obb.corner_b(n), j)
+        .map(from3::<V>);
+    let (s, t) = segment_segment(a0, a1, b0, b1);
+    (a0 + (a1 - a0) * s, b0 + (b1 - b0) * t)
 }
 
 /// A 3D vector's coordinates.
@@ -1394,17 +1402,7 @@ where
     let corner_a = V::sign_select(ha, n);
     let corner_b = V::sign_select(hb, -n_b);
     let (pa, pb) = match feature {
-        Feature::Edge(i, j) => {
-            let span =
-                |c: V, h: V, k: usize, s: f64| c + unit::<V>(k) * (s * h.coord(k) - c.coord(k));
-            let (a0, a1) = (span(corner_a, ha, i, -1.0), span(corner_a, ha, i, 1.0));
-            let (b0, b1) = (
-                pose_ab.transform_point(span(corner_b, hb, j, -1.0)),
-                pose_ab.transform_point(span(corner_b, hb, j, 1.0)),
-            );
-            let (s, u) = segment_segment(a0, a1, b0, b1);
-            (a0 + (a1 - a0) * s, b0 + (b1 - b0) * u)
-        }
+        Feature::Edge(i, j) => support_edges_closest(&obb, to3(n), i, j),
         Feature::FaceA | Feature::FaceB => {
             // B moved by D·n touches A. Its support corner then lies on A's support plane (for
             // an axis of A's faces), or A's support corner on B's (an axis of B's faces): when
