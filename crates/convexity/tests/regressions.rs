@@ -563,6 +563,19 @@ fn fuzz_rounded_point_beside_a_rounded_triangles_edge_takes_the_edge_distance() 
     assert!((r.normal - cores.normal).length() <= 1e-6, "{r:?}");
     let miss = (r.point_b + r.normal * r.depth - r.point_a).length();
     assert!(miss <= 1e-12 * scale, "miss {miss}: {r:?}");
+    // The normal carries the depth, and the interval holds the cores' distance. (A first fix
+    // took the direction of GJK's witnesses' difference, 1e-8 rad off on this 20-unit `K`:
+    // the projections along it overlapped by 4e-7 more than the depth.)
+    let h = |s: &Shape3, q: &Pose3, d: DVec3| {
+        d.dot(q.transform_point(s.support(q.inverse_transform_vector(d))))
+    };
+    let overlap = h(&a, &pa, r.normal) + h(&b, &pb, -r.normal);
+    assert!(
+        (overlap - r.depth).abs() <= 4.0 * r.tolerance,
+        "overlap {overlap}: {r:?}"
+    );
+    let truth = rsum - cores.distance;
+    assert!(r.depth_lower <= truth + r.tolerance && truth <= r.depth_upper + r.tolerance);
 }
 
 /// A needle triangle (8 long, 0.03 across) 270 units out against a ball of radius 0.0025 whose
@@ -705,4 +718,54 @@ fn fuzz_rounded_needle_over_a_flat_box_normal_carries_the_depth() {
         }
         assert!((warm.depth - cold.depth).abs() <= 1e-12);
     }
+}
+
+/// The needle triangle of the case above, 300 out, against a ball of radius 0.0025 whose centre
+/// is 1.2e-7 from the triangle's plane: GJK's closest vector (its weights are poor on a needle)
+/// was 1.43e-7 long, and taking it as the cores' distance (the fix for an origin beside a flat
+/// `K`'s edge) left the projections along the answer's normal overlapping by 2.6e-8 more than
+/// the depth. The flat answer now keeps whichever of the plane's normal and GJK's direction
+/// has the lower support value, measured. Found by the `warm_epa` fuzz target.
+#[test]
+fn fuzz_ball_over_a_needle_triangle_keeps_the_planes_answer() {
+    use convexity::gjk::epa;
+    let a = Points::new(&[
+        DVec3::splat(1.5359861591695496),
+        DVec3::new(-5.648406554198699, -5.6764705882352935, -5.659666814768937),
+        DVec3::splat(-5.6764705882352935),
+    ])
+    .unwrap();
+    let b = Ball::new(0.0025).unwrap();
+    let pa = Pose3::new(
+        DVec3::new(270.58823529411757, 301.83871213855195, 270.58823529411757),
+        DQuat::from_xyzw(0.5, 0.5, 0.5, 0.5),
+    )
+    .unwrap();
+    let pb = Pose3::new(
+        DVec3::new(270.587371856475, 301.837848876613, 270.5873720321786),
+        DQuat::from_xyzw(
+            -0.46264975238705436,
+            -0.4626497523870543,
+            -0.46264975238705436,
+            -0.5982187056993385,
+        ),
+    )
+    .unwrap();
+    let h = |s: &dyn SupportMap<DVec3>, q: &Pose3, d: DVec3| {
+        d.dot(q.transform_point(s.support(q.inverse_transform_vector(d))))
+    };
+    let mut ctx = epa::Context::new();
+    let p = epa::penetration(&a, &pa, &b, &pb, &epa::Options::default(), &mut ctx);
+    let scale = a.size() + b.size();
+    assert_eq!(p.status, Status::Converged);
+    let overlap = h(&a, &pa, p.normal) + h(&b, &pb, -p.normal);
+    assert!(
+        (overlap - p.depth).abs() <= 1e-12 * scale,
+        "overlap {overlap}: {p:?}"
+    );
+    let miss = (p.point_b + p.normal * p.depth - p.point_a).length();
+    assert!(
+        miss <= 1e-12 * scale + 8.0 * f64::EPSILON * 700.0,
+        "miss {miss}: {p:?}"
+    );
 }

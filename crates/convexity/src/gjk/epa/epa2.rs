@@ -94,7 +94,7 @@ where
     };
     let (s2, l2) = farthest(mink, pts, || [u, -u], |w| u.dot(w - s0.w).abs(), params)?;
     if l2.is_nan() || l2 <= eps {
-        return Err(flat_answer(u, s0.w, params));
+        return Err(flat_answer(mink, u, s0.w, params));
     }
     let (s1, s2) = if (s1.w - s0.w).perp_dot(s2.w - s0.w) < 0.0 {
         (s2, s1)

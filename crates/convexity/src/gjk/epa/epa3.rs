@@ -231,7 +231,7 @@ where
             Some(n) if off.length() > eps => n,
             _ => e1,
         };
-        return Err(flat_answer(n, s0.w, params));
+        return Err(flat_answer(mink, n, s0.w, params));
     }
     let normal_raw = (s1.w - s0.w).cross(s2.w - s0.w);
     let n = match normal_raw.try_normalize() {
@@ -243,7 +243,7 @@ where
     let plane_dist = |w: DVec3| n.dot(w - s0.w).abs();
     let (s3, l3) = farthest(mink, pts, || [n, -n], plane_dist, params)?;
     if l3.is_nan() || l3 <= eps {
-        return Err(flat_answer(n, s0.w, params));
+        return Err(flat_answer(mink, n, s0.w, params));
     }
 
     // Orient so that s3 lies on the positive side of (s0, s1, s2); the outward faces are then

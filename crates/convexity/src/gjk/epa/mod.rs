@@ -185,6 +185,9 @@ mod sealed {
         /// GJK's core witness points (A's frame): the answer's points for flat `K`.
         pub witness_a: V,
         pub witness_b: V,
+        /// GJK's closest point of `K` (A's frame): a projection, as accurate as `K`'s own
+        /// coordinates allow, unlike `witness_a − witness_b`, which carries the weights' error.
+        pub closest: V,
     }
 
     /// The result of an expansion on the cores, in A's frame.
@@ -570,27 +573,51 @@ pub(crate) fn orient_flat<V: Vector>(n: V, toward_b: V) -> V {
 /// origin is on `F` (to `ε`) the depth is exactly 0 and `n` follows the sign rule; otherwise
 /// the normal points so that `n·s0 < 0` (from A toward B) and the depth is `n·s0`.
 ///
-/// That needs the origin's projection on `F` inside `K`. When GJK's closest vector
-/// `v = witness_a − witness_b` is longer than `|n·s0|` by more than `ε`, the projection misses
-/// `K` (the origin is just outside it, beside an edge), `min h_K = −dist(0, K)`, and the answer
-/// is GJK's: depth `−|v|` along `−v/|v|`, with its witnesses. (Fuzz finding: a rounded point
-/// 1.8e-7 from a rounded triangle's edge, 1.6e-7 from its plane; the plane's answer was off by
-/// 2.4e-8 in depth and 9e-8 in `point_a − point_b − depth·n`.)
-pub(crate) fn flat_answer<V: Vector>(n: V, s0: V, params: &Params<V>) -> Expansion<V> {
+/// That needs the origin's projection on `F` inside `K`. When GJK's closest point `v` is
+/// farther than `|n·s0|` by more than `ε`, the projection may
+/// miss `K` (the origin just outside it, beside an edge), where `min h_K = −dist(0, K)` lies
+/// below the plane's `−|n·s0|`. Both are upper bounds of `min h_K` measured along their own
+/// normals, so the direction `−v̂` is tried with one support call and taken when its support
+/// value is lower by more than `ε` (then the support points are split as
+/// [`Upper::answer`] splits them); either way the interval's lower end reaches `−|v|`.
+/// `v` is GJK's projection, not the witnesses' difference: on a 20-unit `K` a direction off
+/// by 1e-8 rad moves the support value by 2e-7. Fuzz findings: a rounded point 1.8e-7 beside
+/// a rounded triangle's edge, where the plane's answer was 2.4e-8 too deep; and a point near a
+/// needle triangle, where the witnesses' difference (its weights are poor on a needle)
+/// overstated the distance by 2.6e-8 and the plane's answer is the right one.
+pub(crate) fn flat_answer<V, A, B>(
+    mink: &MinkowskiDifference<'_, V, A, B>,
+    n: V,
+    s0: V,
+    params: &Params<V>,
+) -> Expansion<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
     let c = n.dot(s0);
-    let v = params.witness_a - params.witness_b;
-    let gap = v.length();
-    if gap - c.abs() > params.eps && gap.is_finite() {
-        return Expansion {
-            status: Status::Converged,
-            iterations: 0,
-            depth: -gap,
-            normal: v * (-1.0 / gap),
-            pa: params.witness_a,
-            pb: params.witness_b,
-            lower: -gap - params.eps,
-            upper: -gap + params.eps,
-        };
+    let gap = params.closest.length();
+    // The origin may be beside `K` (dist(0, K) = |v| > |c|): the interval's lower end must
+    // then reach −|v|, whichever normal answers.
+    let beside = gap - c.abs() > params.eps && gap.is_finite();
+    if beside {
+        let u = params.closest * (-1.0 / gap);
+        let w = mink.support(u);
+        let value = u.dot(w.w);
+        if finite(&w) && value < -c.abs() - params.eps {
+            let t = w.w - u * value;
+            return Expansion {
+                status: Status::Converged,
+                iterations: 0,
+                depth: value,
+                normal: u,
+                pa: w.a - t * 0.5,
+                pb: w.b + t * 0.5,
+                lower: -gap - params.eps,
+                upper: value,
+            };
+        }
     }
     let (normal, depth) = if c.is_nan() || c.abs() <= params.eps {
         (orient_flat(n, params.toward_b), 0.0)
@@ -611,7 +638,11 @@ pub(crate) fn flat_answer<V: Vector>(n: V, s0: V, params: &Params<V>) -> Expansi
         normal,
         pa,
         pb,
-        lower: depth - params.eps,
+        lower: if beside {
+            depth.min(-gap) - params.eps
+        } else {
+            depth - params.eps
+        },
         upper: depth + params.eps,
     }
 }
@@ -815,6 +846,7 @@ where
         toward_b: -mink.center(),
         witness_a: wa,
         witness_b: wb,
+        closest: r.v,
     };
     let e = V::expand(mink, &r.simplex, &params, ctx, warm);
     let normal = e.normal;
