@@ -769,3 +769,66 @@ fn fuzz_ball_over_a_needle_triangle_keeps_the_planes_answer() {
         "miss {miss}: {p:?}"
     );
 }
+
+/// Two rounded needle triangles (one 1e-3 across, one 36 long with two vertices 1e-3 apart)
+/// whose cores touch 740 units out: EPA's closest face is a sliver, its barycentric weights
+/// carry an error far above its plane's, and `point_a − point_b` missed `depth·n` by 1.0e-7
+/// (3e-9 of the size) along the face. Found by the `warm_epa` fuzz target on the cold call.
+#[test]
+fn fuzz_rounded_needle_triangles_touching_far_out_keep_the_contact_convention() {
+    use convexity::gjk::epa;
+    let small = [
+        DVec3::splat(-0.0023222222222222225),
+        DVec3::new(
+            -0.0023224155031662474,
+            -0.0023222222222222225,
+            -0.0023222222222222225,
+        ),
+        DVec3::new(
+            -0.0023222222222222225,
+            -0.0031666666666666666,
+            -0.0031419267058314894,
+        ),
+    ];
+    let needle = [
+        DVec3::new(-23.22222222222222, -23.221255817502097, -23.22222222222222),
+        DVec3::splat(-23.22222222222222),
+        DVec3::splat(8.320261437908494),
+    ];
+    let rounded = |p: &[DVec3], r: f64| {
+        Shape3::Rounded(Box::new(
+            Rounded::new(Shape3::Points(Points::new(p).unwrap()), r).unwrap(),
+        ))
+    };
+    let a = rounded(&small, 0.00016888888888888886);
+    let b = rounded(&needle, 1.6888888888888884);
+    let q = DQuat::from_xyzw(-0.5, -0.5, -0.5, -0.5);
+    let pa = Pose3::new(
+        DVec3::new(743.2516975661861, -734.3709468223087, -733.3333333333334),
+        q,
+    )
+    .unwrap();
+    let pb = Pose3::new(
+        DVec3::new(743.2516964209984, -734.3709479674964, -733.333334478521),
+        q,
+    )
+    .unwrap();
+    let mut ctx = epa::Context::new();
+    let p = epa::penetration(&a, &pa, &b, &pb, &epa::Options::default(), &mut ctx);
+    let scale = a.size() + b.size();
+    assert_eq!(p.status, Status::Converged);
+    assert!((p.depth - (0.00016888888888888886 + 1.6888888888888884)).abs() <= 4.0 * p.tolerance);
+    let miss = (p.point_b + p.normal * p.depth - p.point_a).length();
+    assert!(
+        miss <= 1e-12 * scale + 8.0 * f64::EPSILON * 1500.0,
+        "miss {miss}: {p:?}"
+    );
+    let h = |s: &Shape3, q: &Pose3, d: DVec3| {
+        d.dot(q.transform_point(s.support(q.inverse_transform_vector(d))))
+    };
+    let overlap = h(&a, &pa, p.normal) + h(&b, &pb, -p.normal);
+    assert!(
+        (overlap - p.depth).abs() <= 4.0 * p.tolerance,
+        "overlap {overlap}: {p:?}"
+    );
+}

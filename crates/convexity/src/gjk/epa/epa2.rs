@@ -143,19 +143,15 @@ fn answer(
 ) -> Expansion<DVec2> {
     let e = b.w - a.w;
     let l2 = e.length_squared();
-    let t0 = if l2 > 0.0 { -a.w.dot(e) / l2 } else { 0.5 };
-    let t = if t0.is_finite() {
-        t0.clamp(0.0, 1.0)
+    let t = if l2 > 0.0 {
+        (-a.w.dot(e) / l2).clamp(0.0, 1.0)
     } else {
         0.5
     };
+    let t = if t.is_finite() { t } else { 0.5 };
     let pa = a.a + (b.a - a.a) * t;
     let pb = a.b + (b.b - a.b) * t;
-    let (pa, pb) = if t != t0 {
-        balanced(pa, pb, f.n, f.dist)
-    } else {
-        (pa, pb)
-    };
+    let (pa, pb) = balanced(pa, pb, f.n, f.dist);
     Expansion {
         status,
         iterations,

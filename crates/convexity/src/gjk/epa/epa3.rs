@@ -513,7 +513,6 @@ fn answer(
     // Clamped to the triangle (the projection is inside it up to rounding, except when the
     // origin is on or just outside the polytope) and renormalised.
     let mut l = barycentric(a.w, b.w, c.w, n, f.dist);
-    let clamped = l.iter().any(|x| *x < 0.0);
     let mut sum = 0.0;
     for x in &mut l {
         *x = x.max(0.0);
@@ -528,11 +527,9 @@ fn answer(
     }
     let pa = a.a * l[0] + b.a * l[1] + c.a * l[2];
     let pb = a.b * l[0] + b.b * l[1] + c.b * l[2];
-    let (pa, pb) = if clamped {
-        balanced(pa, pb, n, f.dist)
-    } else {
-        (pa, pb)
-    };
+    // Clamped weights, or weights of a sliver face (their error is cond·ε, far above that of
+    // the face's plane), leave `pa − pb` off `n·dist` along the face: balanced either way.
+    let (pa, pb) = balanced(pa, pb, n, f.dist);
     Expansion {
         status,
         iterations,

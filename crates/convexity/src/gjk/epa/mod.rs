@@ -305,14 +305,15 @@ pub(crate) fn settle<V: Vector>(
     }
 }
 
-/// The contact points `(pa, pb)` of a face whose weights were clamped, with `pa − pb = n·dist`
-/// restored. Clamping (the origin's projection outside the face: the origin on or just outside
-/// the polytope near an edge) moves `pa` and `pb` along the face by different amounts, so
-/// `pa − pb` misses `n·dist` by a residual lying in the face's plane (its component along `n`
-/// is rounding, as `pa − pb` is a point of the face). Half of it is taken from each point: the
-/// convention holds to rounding, the support values along `n` are unchanged, and each point
-/// moves by half the residual. (Fuzz finding: a ball 1.6e-7 outside a sliver hull 670 units
-/// out, a residual of 1.1e-9 at size 0.2.)
+/// The contact points `(pa, pb)` of a face, with `pa − pb = n·dist` restored. Clamped weights
+/// (the origin's projection outside the face: the origin on or just outside the polytope near
+/// an edge), or the weights' own error on a sliver face (cond·ε, far above the plane's), move
+/// `pa` and `pb` along the face by different amounts, so `pa − pb` misses `n·dist` by a
+/// residual lying in the face's plane (its component along `n` is rounding, as `pa − pb` is a
+/// point of the face). Half of it is taken from each point: the convention holds to rounding,
+/// the support values along `n` are unchanged, and each point moves by half the residual.
+/// (Fuzz findings: a ball 1.6e-7 outside a sliver hull 670 units out, a residual of 1.1e-9 at
+/// size 0.2; two rounded needle triangles touching 740 units out, 1.0e-7 at size 36.)
 pub(crate) fn balanced<V: Vector>(pa: V, pb: V, n: V, dist: f64) -> (V, V) {
     let half = ((pa - pb) - n * dist) * 0.5;
     (pa - half, pb + half)
