@@ -6,7 +6,10 @@
 //! by `depth · normal` makes them just touch), and `depth = −distance` when they are
 //! separated (the fields are then GJK's closest points and normal). In both cases
 //! `point_a = point_b + depth · normal` up to rounding, `normal` is a unit vector in the world
-//! frame pointing from A toward B, `point_a` lies on A's surface and `point_b` on B's.
+//! frame pointing from A toward B, and `point_a` lies on A's supporting plane along `normal`,
+//! `point_b` on B's along `−normal`. Each is on its shape's surface up to half the error of
+//! the closest face's barycentric weights (see `balanced`: tiny except on sliver faces, where
+//! it was measured at 1e-7 on a 36-unit needle).
 //!
 //! For a convex `K = core(A) − core(B)` containing the origin, the core depth is
 //! `min_{|n|=1} h_K(n)` (`h_K` the support function): the distance from the origin to the
