@@ -560,12 +560,9 @@ fn box_box_distance_matches_the_socp_oracle() {
     let opts = gjk::Options::default();
     let corners = |s: &Shape3, p: &Pose3| -> Vec<DVec3> {
         let Shape3::Cuboid(c) = s else { unreachable!() };
-        let h = c.half_extents();
-        (0..8)
-            .map(|k| {
-                let sg = |b: usize| if k & b == 0 { -1.0 } else { 1.0 };
-                p.transform_point(DVec3::new(sg(1) * h.x, sg(2) * h.y, sg(4) * h.z))
-            })
+        convexity_testkit::gen3::box_corners3(c.half_extents())
+            .into_iter()
+            .map(|v| p.transform_point(v))
             .collect()
     };
     let mut checked = 0;

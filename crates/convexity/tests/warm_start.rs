@@ -5,7 +5,7 @@
 use convexity::gjk::certificate::tolerance_for;
 use convexity::gjk::{distance, intersects, Cache, Options};
 use convexity::*;
-use convexity_testkit::gen3::{random_quat, sphere_points};
+use convexity_testkit::gen3::{box_corners3, random_quat, sphere_points};
 use convexity_testkit::rng::rng;
 
 fn trajectory_pose(t: f64) -> Pose3 {
@@ -355,8 +355,8 @@ fn warm_epa_falls_back_to_cold_when_the_polytope_does_not_fit() {
     // A polytope that no longer holds the origin: A a long bar along x, B a small cube near
     // its +x end; teleported to the −x end, every vertex of the polytope built at the +x end
     // (the origin's neighbourhood there) is shifted by +5.8 in x, beyond the origin.
-    let bar = Points::new(&corners(DVec3::new(3.0, 0.5, 0.5))).unwrap();
-    let small = Points::new(&corners(DVec3::splat(0.25))).unwrap();
+    let bar = Points::new(&box_corners3(DVec3::new(3.0, 0.5, 0.5))).unwrap();
+    let small = Points::new(&box_corners3(DVec3::splat(0.25))).unwrap();
     let mut cache = EpaCache::new();
     let end = |x: f64| Pose3::from_translation(DVec3::new(x, 0.1, 0.05)).unwrap();
     let id = Pose3::IDENTITY;
@@ -364,19 +364,6 @@ fn warm_epa_falls_back_to_cold_when_the_polytope_does_not_fit() {
     assert!(step(&bar, &id, &small, &end(2.899), &mut ctx, &mut cache));
     assert!(!step(&bar, &id, &small, &end(-2.9), &mut ctx, &mut cache));
     assert!(step(&bar, &id, &small, &end(-2.899), &mut ctx, &mut cache));
-}
-
-/// The 8 corners of the box `[−h, h]`.
-fn corners(h: DVec3) -> Vec<DVec3> {
-    (0..8)
-        .map(|i| {
-            DVec3::new(
-                if i & 1 == 0 { -h.x } else { h.x },
-                if i & 2 == 0 { -h.y } else { h.y },
-                if i & 4 == 0 { -h.z } else { h.z },
-            )
-        })
-        .collect()
 }
 
 #[test]
@@ -415,7 +402,7 @@ fn warm_epa_degenerate_pairs_match_cold() {
         ));
     }
     // Touching pairs: two cubes face to face, sliding.
-    let cube = Points::new(&corners(DVec3::ONE)).unwrap();
+    let cube = Points::new(&box_corners3(DVec3::ONE)).unwrap();
     let mut cache = EpaCache::new();
     for k in 0..20 {
         let pb = Pose3::from_translation(DVec3::new(2.0, 0.05 * k as f64, 0.0)).unwrap();
