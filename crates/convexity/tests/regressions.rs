@@ -472,9 +472,6 @@ fn fuzz_ball_just_outside_a_sliver_hull_far_out_keeps_the_contact_convention() {
         ),
     )
     .unwrap();
-    let h = |s: &dyn SupportMap<DVec3>, p: &Pose3, n: DVec3| {
-        n.dot(p.transform_point(s.support(p.inverse_transform_vector(n))))
-    };
     let poly = ConvexPolyhedron::from_points(&v).unwrap();
     let pts = Points::new(&v).unwrap();
     let mut ctx = epa::Context::new();
@@ -484,7 +481,7 @@ fn fuzz_ball_just_outside_a_sliver_hull_far_out_keeps_the_contact_convention() {
         assert_eq!(p.status, Status::Converged);
         assert!((p.depth - 0.0033233386).abs() < 1e-9, "{p:?}");
         let n = p.normal;
-        let miss = (p.point_b + n * p.depth - p.point_a).length();
+        let miss = miss(&p);
         assert!(
             miss <= 1e-12 * scale + 8.0 * f64::EPSILON * 1200.0,
             "miss {miss}: {p:?}"
@@ -561,14 +558,11 @@ fn fuzz_rounded_point_beside_a_rounded_triangles_edge_takes_the_edge_distance() 
         "{r:?}"
     );
     assert!((r.normal - cores.normal).length() <= 1e-6, "{r:?}");
-    let miss = (r.point_b + r.normal * r.depth - r.point_a).length();
+    let miss = miss(&r);
     assert!(miss <= 1e-12 * scale, "miss {miss}: {r:?}");
     // The normal carries the depth, and the interval holds the cores' distance. (A first fix
     // took the direction of GJK's witnesses' difference, 1e-8 rad off on this 20-unit `K`:
     // the projections along it overlapped by 4e-7 more than the depth.)
-    let h = |s: &Shape3, q: &Pose3, d: DVec3| {
-        d.dot(q.transform_point(s.support(q.inverse_transform_vector(d))))
-    };
     let overlap = h(&a, &pa, r.normal) + h(&b, &pb, -r.normal);
     assert!(
         (overlap - r.depth).abs() <= 4.0 * r.tolerance,
@@ -614,14 +608,11 @@ fn fuzz_ball_on_a_needle_triangle_far_out_keeps_the_contact_convention() {
     assert_eq!(p.status, Status::Converged);
     assert!((p.depth - 0.0024928273).abs() < 1e-9, "{p:?}");
     let n = p.normal;
-    let miss = (p.point_b + n * p.depth - p.point_a).length();
+    let miss = miss(&p);
     assert!(
         miss <= 1e-12 * scale + 8.0 * f64::EPSILON * 600.0,
         "miss {miss}: {p:?}"
     );
-    let h = |s: &dyn SupportMap<DVec3>, q: &Pose3, d: DVec3| {
-        d.dot(q.transform_point(s.support(q.inverse_transform_vector(d))))
-    };
     assert!(
         (n.dot(p.point_a) - h(&a, &pa, n)).abs() <= 1e-9 * scale,
         "{p:?}"
@@ -693,9 +684,6 @@ fn fuzz_rounded_needle_over_a_flat_box_normal_carries_the_depth() {
         )
         .unwrap(),
     ];
-    let h = |s: &Shape3, q: &Pose3, d: DVec3| {
-        d.dot(q.transform_point(s.support(q.inverse_transform_vector(d))))
-    };
     let opts = epa::Options::default();
     let (mut ctx, mut cold_ctx) = (epa::Context::new(), epa::Context::new());
     let mut cache = epa::EpaCache::new();
@@ -709,7 +697,7 @@ fn fuzz_rounded_needle_over_a_flat_box_normal_carries_the_depth() {
                 (overlap - p.depth).abs() <= 1e-12,
                 "overlap {overlap}: {p:?}"
             );
-            let miss = (p.point_b + p.normal * p.depth - p.point_a).length();
+            let miss = miss(&p);
             assert!(miss <= 1e-15, "miss {miss}: {p:?}");
             assert!(
                 p.depth_lower <= p.depth && p.depth <= p.depth_upper,
@@ -751,9 +739,6 @@ fn fuzz_ball_over_a_needle_triangle_keeps_the_planes_answer() {
         ),
     )
     .unwrap();
-    let h = |s: &dyn SupportMap<DVec3>, q: &Pose3, d: DVec3| {
-        d.dot(q.transform_point(s.support(q.inverse_transform_vector(d))))
-    };
     let mut ctx = epa::Context::new();
     let p = epa::penetration(&a, &pa, &b, &pb, &epa::Options::default(), &mut ctx);
     let scale = a.size() + b.size();
@@ -763,7 +748,7 @@ fn fuzz_ball_over_a_needle_triangle_keeps_the_planes_answer() {
         (overlap - p.depth).abs() <= 1e-12 * scale,
         "overlap {overlap}: {p:?}"
     );
-    let miss = (p.point_b + p.normal * p.depth - p.point_a).length();
+    let miss = miss(&p);
     assert!(
         miss <= 1e-12 * scale + 8.0 * f64::EPSILON * 700.0,
         "miss {miss}: {p:?}"
@@ -818,17 +803,24 @@ fn fuzz_rounded_needle_triangles_touching_far_out_keep_the_contact_convention() 
     let scale = a.size() + b.size();
     assert_eq!(p.status, Status::Converged);
     assert!((p.depth - (0.00016888888888888886 + 1.6888888888888884)).abs() <= 4.0 * p.tolerance);
-    let miss = (p.point_b + p.normal * p.depth - p.point_a).length();
+    let miss = miss(&p);
     assert!(
         miss <= 1e-12 * scale + 8.0 * f64::EPSILON * 1500.0,
         "miss {miss}: {p:?}"
     );
-    let h = |s: &Shape3, q: &Pose3, d: DVec3| {
-        d.dot(q.transform_point(s.support(q.inverse_transform_vector(d))))
-    };
     let overlap = h(&a, &pa, p.normal) + h(&b, &pb, -p.normal);
     assert!(
         (overlap - p.depth).abs() <= 4.0 * p.tolerance,
         "overlap {overlap}: {p:?}"
     );
+}
+
+/// `max_{x ∈ S} d·x` of a posed shape (world frame).
+fn h(s: &dyn SupportMap<DVec3>, pose: &Pose3, d: DVec3) -> f64 {
+    d.dot(pose.transform_point(s.support(pose.inverse_transform_vector(d))))
+}
+
+/// How far a penetration answer misses its contact convention `point_a = point_b + depth·n`.
+fn miss(p: &convexity::gjk::epa::Penetration<DVec3>) -> f64 {
+    (p.point_b + p.normal * p.depth - p.point_a).length()
 }
