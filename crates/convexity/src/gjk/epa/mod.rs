@@ -266,17 +266,17 @@ impl<V: Vector> Upper<V> {
     }
 
     /// The answer along this direction: depth `value`, and the support points of A and B
-    /// with the tangential part `r = w − value·n` split evenly, so that
+    /// with the tangential part `w − value·n` split evenly ([`balanced`]), so that
     /// `pa − pb = value · n` while each stays on its shape's supporting plane.
     pub fn answer(&self, status: Status, iterations: u32, lower: f64) -> Expansion<V> {
-        let r = self.w.w - self.n * self.value;
+        let (pa, pb) = balanced(self.w.a, self.w.b, self.n, self.value);
         Expansion {
             status,
             iterations,
             depth: self.value,
             normal: self.n,
-            pa: self.w.a - r * 0.5,
-            pb: self.w.b + r * 0.5,
+            pa,
+            pb,
             lower,
             upper: self.value,
         }
@@ -583,7 +583,7 @@ pub(crate) fn orient_flat<V: Vector>(n: V, toward_b: V) -> V {
 /// below the plane's `−|n·s0|`. Both are upper bounds of `min h_K` measured along their own
 /// normals, so the direction `−v̂` is tried with one support call and taken when its support
 /// value is lower by more than `ε` (then the support points are split as
-/// [`Upper::answer`] splits them); either way the interval's lower end reaches `−|v|`.
+/// [`Upper::answer`] splits them, by [`balanced`]); either way the interval's lower end reaches `−|v|`.
 /// `v` is GJK's projection, not the witnesses' difference: on a 20-unit `K` a direction off
 /// by 1e-8 rad moves the support value by 2e-7. Fuzz findings: a rounded point 1.8e-7 beside
 /// a rounded triangle's edge, where the plane's answer was 2.4e-8 too deep; and a point near a
@@ -610,17 +610,7 @@ where
         let w = mink.support(u);
         let value = u.dot(w.w);
         if finite(&w) && value < -c.abs() - params.eps {
-            let t = w.w - u * value;
-            return Expansion {
-                status: Status::Converged,
-                iterations: 0,
-                depth: value,
-                normal: u,
-                pa: w.a - t * 0.5,
-                pb: w.b + t * 0.5,
-                lower: -gap - params.eps,
-                upper: value,
-            };
+            return Upper { value, n: u, w }.answer(Status::Converged, 0, -gap - params.eps);
         }
     }
     let (normal, depth) = if c.is_nan() || c.abs() <= params.eps {
@@ -880,7 +870,7 @@ where
 /// `warm_epa` fuzz target). The gap along `v̂` is measured by one support call; when it falls
 /// short of `|v|` by more than the tolerance, the answer is taken along the direction of
 /// GJK's best lower bound instead, whose gap is that bound (depth at the upper end of the
-/// certified interval, the support points split as [`Upper::answer`] splits them).
+/// certified interval, the support points split by [`balanced`]).
 fn cores_apart<V, A, B>(
     mink: &MinkowskiDifference<'_, V, A, B>,
     r: &gjk::Run<V>,
@@ -907,14 +897,14 @@ where
             let w = mink.support(n);
             let value = n.dot(w.w);
             if finite(&w) && -value > gap_v {
-                let t = w.w - n * value;
+                let (pa, pb) = balanced(w.a, w.b, n, value);
                 return Local {
                     status: r.status,
                     iterations: r.iterations,
                     depth: rsum + value,
                     normal: n,
-                    pa: w.a - t * 0.5 + n * ra,
-                    pb: w.b + t * 0.5 - n * rb,
+                    pa: pa + n * ra,
+                    pb: pb - n * rb,
                     lower: depth,
                     upper: rsum + value,
                 };
