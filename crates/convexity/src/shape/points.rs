@@ -3,8 +3,11 @@
 //! The hull is never built; the support function scans every point (O(n) per call). Points are
 //! also stored structure-of-arrays in chunks of four (`V::Lanes`), padded with copies of the
 //! last point, so the scan of a large set is four independent lanes of multiply-add and
-//! compare-select that the compiler vectorises. The `support` benchmark decides which scan runs:
-//! the plain array-of-structures loop up to 64 points, the chunked one beyond.
+//! compare-select that the compiler vectorises. Measurements decide which scan runs (see
+//! `AOS_MAX_POINTS`): up to 32 points every chunk's dot products, their maximum and the first
+//! index attaining it, with no data-dependent branch; the plain array-of-structures loop up to
+//! 64 points; the chunked scan with a best-chunk branch beyond. All three return the first
+//! index of the maximum, so they agree bit for bit.
 //!
 //! Preconditions: at least one point, all coordinates finite (checked by the constructors).
 //! Duplicates, collinear and coplanar sets are all valid hulls.
