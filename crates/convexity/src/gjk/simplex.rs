@@ -165,7 +165,9 @@ impl<V: Vector> Simplex<V> {
             sum += delta;
         }
         w[d] -= sum;
-        if !w[..=d].iter().all(|x| x.is_finite() && *x >= 0.0) {
+        // All `≥ 0` implies all finite: an infinite or NaN correction `δ_k` makes `w_k` or
+        // `w_d = λ_d − Σ δ` −∞ or NaN. Tested without an early exit (no branch per weight).
+        if !w[..=d].iter().fold(true, |ok, x| ok & (*x >= 0.0)) {
             return None;
         }
         let (mut a, mut b, mut v) = (V::ZERO, V::ZERO, V::ZERO);
