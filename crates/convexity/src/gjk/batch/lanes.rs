@@ -13,9 +13,19 @@
 //! affine closest point to the origin, and the nearest one whose barycentric weights are all
 //! positive wins. Every candidate is a convex combination of simplex points, so a rounding
 //! error can only pick a slightly worse point of the hull, never one outside it (a lane that
-//! then stops improving is declined). Structure of arrays, `f64x4` from the `wide` crate: AVX
-//! when the crate is built with it, SSE2 pairs on a default x86-64 build, scalar elsewhere;
-//! no runtime dispatch.
+//! then stops improving is declined). Structure of arrays of `F64x4` (`batch/f64x4.rs`): four
+//! `f64` in a plain array whose element-wise operations LLVM vectorises for the features of
+//! the code they are inlined into.
+//!
+//! Dispatch: the kernel (the three streams below) is compiled twice, once inside a
+//! `#[target_feature(enable = "avx2")]` function (256-bit `ymm` arithmetic, four lanes per
+//! instruction) and once for the build's baseline (SSE2 pairs on a default x86-64 build,
+//! whatever the target offers elsewhere). [`run`] takes the AVX2 copy when
+//! `is_x86_feature_detected!("avx2")` holds (std caches the probe), so a default build gets
+//! 256-bit lanes without `-C target-cpu`; other targets compile the baseline copy only. Both
+//! copies perform the same IEEE operations in the same order — no FMA contraction, which
+//! Rust never does unasked — so their answers are bit-identical
+//! (`lane_kernels_agree_bit_for_bit` in tests/batch.rs; [`run_on`] forces a kernel).
 //!
 //! Streams: rows flow through the four lanes and a lane that finishes is answered and reloaded
 //! at once, so no lane idles behind a slower neighbour. Two boxes run with sign-selection
@@ -58,13 +68,13 @@
 //! Complexity: per step and per four lanes, the two supports (a 2·n-vertex scan, or 24 flops
 //! for boxes) and ~350 flops for the simplex; O(k) steps per row as GJK. No allocation.
 
+use super::f64x4::F64x4;
 use crate::gjk::{Distance, Options};
 use crate::math::pose::Pose;
 use crate::math::vector::{Rotation, Vector};
 use crate::shape::{Shape3, SupportMap};
 use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
 use glam::DVec3;
-use wide::f64x4;
 
 /// Largest vertex count of a shape taken by the lane path.
 pub const MAX_VERTS: usize = 16;
@@ -199,18 +209,18 @@ pub struct Answer<V> {
     pub distance: Distance<V>,
 }
 
-type V3 = [f64x4; 3];
+type V3 = [F64x4; 3];
 
 #[inline(always)]
-fn sel(m: f64x4, a: f64x4, b: f64x4) -> f64x4 {
+fn sel(m: F64x4, a: F64x4, b: F64x4) -> F64x4 {
     m.bitselect(a, b)
 }
 #[inline(always)]
-fn sel3(m: f64x4, a: &V3, b: &V3) -> V3 {
+fn sel3(m: F64x4, a: &V3, b: &V3) -> V3 {
     [sel(m, a[0], b[0]), sel(m, a[1], b[1]), sel(m, a[2], b[2])]
 }
 #[inline(always)]
-fn dot(a: &V3, b: &V3) -> f64x4 {
+fn dot(a: &V3, b: &V3) -> F64x4 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 #[inline(always)]
@@ -222,7 +232,7 @@ fn add(a: &V3, b: &V3) -> V3 {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
 #[inline(always)]
-fn scale(a: &V3, s: f64x4) -> V3 {
+fn scale(a: &V3, s: F64x4) -> V3 {
     [a[0] * s, a[1] * s, a[2] * s]
 }
 #[inline(always)]
@@ -246,7 +256,7 @@ struct Verts {
 /// is `a − w`).
 #[derive(Clone, Copy)]
 struct Simplex {
-    used: [f64x4; 3],
+    used: [F64x4; 3],
     w: [V3; 4],
     a: [V3; 4],
 }
@@ -254,24 +264,24 @@ struct Simplex {
 /// The group state of four lanes.
 struct State {
     v: V3,
-    upper: f64x4,
-    lower: f64x4,
+    upper: F64x4,
+    lower: F64x4,
     lower_dir: V3,
-    iters: f64x4,
-    stalls: f64x4,
+    iters: F64x4,
+    stalls: F64x4,
     /// Lanes still iterating.
-    active: f64x4,
+    active: F64x4,
     /// Lanes that stopped for a reason the scalar run shares (their answer stands).
-    done: f64x4,
+    done: F64x4,
     /// Lanes whose simplex contains the origin.
-    inside: f64x4,
+    inside: F64x4,
     /// Lanes whose path took a rounding-decided turn (see [`RISK`]): declined at the end.
-    risky: f64x4,
+    risky: F64x4,
     /// `|a| + |b|` bound of every support point and simplex point: `r_A + r_B + |t_ab|`
     /// (bounding radii about the shapes' origins, B placed in A's frame).
-    mag: f64x4,
+    mag: F64x4,
     /// `AGREE · scale / 4`: a duality gap above it is not closed for the batch contract.
-    open_gap: f64x4,
+    open_gap: F64x4,
 }
 
 /// Runs the lane path on `rows`; `answers[i]` is row `i`'s answer or `None` (declined).
@@ -286,10 +296,61 @@ pub fn run(
     opts: &Options,
     answers: &mut Vec<Option<Answer<DVec3>>>,
 ) {
+    run_on(Kernel::best(), rows, mode, opts, answers);
+}
+
+/// The instruction set a lane kernel is compiled for.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// 256-bit vectors: x86 with AVX2, detected at run time.
+    Avx2,
+    /// The build's baseline (SSE2 pairs on a default x86-64 build).
+    Baseline,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU runs.
+    pub fn best() -> Kernel {
+        if Kernel::Avx2.available() {
+            Kernel::Avx2
+        } else {
+            Kernel::Baseline
+        }
+    }
+
+    /// Whether this CPU runs the kernel (std caches the CPUID probe).
+    pub fn available(self) -> bool {
+        match self {
+            Kernel::Baseline => true,
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Kernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+            Kernel::Avx2 => false,
+        }
+    }
+}
+
+/// [`run`] on the given kernel (the baseline if the CPU lacks it); returns the kernel that ran.
+/// Both kernels perform the same IEEE operations in the same order, so their answers are
+/// bit-identical; this entry exists to test that.
+#[doc(hidden)]
+pub fn run_on(
+    kernel: Kernel,
+    rows: &[LaneRow<'_, DVec3>],
+    mode: Mode,
+    opts: &Options,
+    answers: &mut Vec<Option<Answer<DVec3>>>,
+) -> Kernel {
+    let kernel = if kernel.available() {
+        kernel
+    } else {
+        Kernel::Baseline
+    };
     answers.clear();
     answers.resize(rows.len(), None);
     if opts.max_iterations == 0 {
-        return;
+        return kernel;
     }
     let boxes = |r: &LaneRow<'_, DVec3>| r.a.half.is_some() && r.b.half.is_some();
     let (mut box_rows, mut small, mut large) = (Vec::new(), Vec::new(), Vec::new());
@@ -304,13 +365,47 @@ pub fn run(
     }
     // n = 0: the box stream (sign-selection supports, no vertex scan).
     for (idx, n) in [(box_rows, 0), (small, 8), (large, MAX_VERTS)] {
-        if !idx.is_empty() {
-            streams(rows, &idx, n, mode, opts, answers);
+        if idx.is_empty() {
+            continue;
+        }
+        match kernel {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: `kernel.available()` detected AVX2 on this CPU.
+            Kernel::Avx2 => unsafe { streams_avx2(rows, &idx, n, mode, opts, answers) },
+            _ => streams_baseline(rows, &idx, n, mode, opts, answers),
         }
     }
+    kernel
+}
+
+/// [`streams`] compiled for AVX2: LLVM vectorises [`F64x4`]'s element loops into `ymm`.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+fn streams_avx2(
+    rows: &[LaneRow<'_, DVec3>],
+    idx: &[usize],
+    n: usize,
+    mode: Mode,
+    opts: &Options,
+    answers: &mut [Option<Answer<DVec3>>],
+) {
+    streams(rows, idx, n, mode, opts, answers);
+}
+
+/// [`streams`] compiled for the build's baseline.
+fn streams_baseline(
+    rows: &[LaneRow<'_, DVec3>],
+    idx: &[usize],
+    n: usize,
+    mode: Mode,
+    opts: &Options,
+    answers: &mut [Option<Answer<DVec3>>],
+) {
+    streams(rows, idx, n, mode, opts, answers);
 }
 
 /// Runs the stream for `n`: 0 for two boxes, else vertex lists padded to `n`.
+#[inline(always)]
 fn streams(
     rows: &[LaneRow<'_, DVec3>],
     idx: &[usize],
@@ -320,7 +415,7 @@ fn streams(
     answers: &mut [Option<Answer<DVec3>>],
 ) {
     if n == 0 {
-        let zero3 = [f64x4::ZERO; 3];
+        let zero3 = [F64x4::ZERO; 3];
         let sup = BoxPair {
             ha: zero3,
             hb: zero3,
@@ -329,7 +424,7 @@ fn streams(
         };
         stream(sup, rows, idx, mode, opts, answers);
     } else {
-        let zero3 = [f64x4::ZERO; 3];
+        let zero3 = [F64x4::ZERO; 3];
         let sup = VertPair {
             a: Verts {
                 p: [zero3; MAX_VERTS],
@@ -347,7 +442,7 @@ fn streams(
 const TRUE: f64 = f64::from_bits(u64::MAX);
 
 #[inline(always)]
-fn put(x: &mut f64x4, l: usize, v: f64) {
+fn put(x: &mut F64x4, l: usize, v: f64) {
     x.as_mut_array()[l] = v;
 }
 
@@ -370,7 +465,7 @@ fn load<S: Supports>(
     sup: &mut S,
     st: &mut State,
     s: &mut Simplex,
-    abs_tol: &mut f64x4,
+    abs_tol: &mut F64x4,
 ) -> f64 {
     let pose_ab = r.pose_a.relative(&r.pose_b);
     let rot = pose_ab.rotation().to_matrix();
@@ -418,29 +513,29 @@ fn stream<S: Supports>(
     opts: &Options,
     answers: &mut [Option<Answer<DVec3>>],
 ) {
-    let zero3 = [f64x4::ZERO; 3];
+    let zero3 = [F64x4::ZERO; 3];
     let mut st = State {
         v: zero3,
-        upper: f64x4::ZERO,
-        lower: f64x4::ZERO,
+        upper: F64x4::ZERO,
+        lower: F64x4::ZERO,
         lower_dir: zero3,
-        iters: f64x4::ZERO,
-        stalls: f64x4::ZERO,
-        active: f64x4::ZERO,
-        done: f64x4::ZERO,
-        inside: f64x4::ZERO,
-        risky: f64x4::ZERO,
-        mag: f64x4::ZERO,
-        open_gap: f64x4::ZERO,
+        iters: F64x4::ZERO,
+        stalls: F64x4::ZERO,
+        active: F64x4::ZERO,
+        done: F64x4::ZERO,
+        inside: F64x4::ZERO,
+        risky: F64x4::ZERO,
+        mag: F64x4::ZERO,
+        open_gap: F64x4::ZERO,
     };
     let mut s = Simplex {
-        used: [f64x4::ZERO; 3],
+        used: [F64x4::ZERO; 3],
         w: [zero3; 4],
         a: [zero3; 4],
     };
-    let mut abs_tol = f64x4::ZERO;
-    let rel = f64x4::splat(opts.rel_tolerance);
-    let cap = f64x4::splat(opts.max_iterations as f64);
+    let mut abs_tol = F64x4::ZERO;
+    let rel = F64x4::splat(opts.rel_tolerance);
+    let cap = F64x4::splat(opts.max_iterations as f64);
     let mut slots: [Option<Slot>; 4] = [None; 4];
     let mut next = 0;
     for (l, slot) in slots.iter_mut().enumerate() {
@@ -550,7 +645,7 @@ impl Supports for BoxPair {
     }
     #[inline(always)]
     fn a(&self, d: &V3) -> V3 {
-        let z = f64x4::ZERO;
+        let z = F64x4::ZERO;
         let h = &self.ha;
         [
             sel(d[0].simd_lt(z), -h[0], h[0]),
@@ -560,7 +655,7 @@ impl Supports for BoxPair {
     }
     #[inline(always)]
     fn b(&self, v: &V3) -> V3 {
-        let z = f64x4::ZERO;
+        let z = F64x4::ZERO;
         let h = &self.hb;
         let m = &self.rot;
         let u = [dot(&m[0], v), dot(&m[1], v), dot(&m[2], v)];
@@ -597,12 +692,12 @@ fn step<S: Supports>(
     st: &mut State,
     s: &mut Simplex,
     sup: &S,
-    abs_tol: f64x4,
-    rel: f64x4,
+    abs_tol: F64x4,
+    rel: F64x4,
     mode: Mode,
 ) {
     let act = st.active;
-    st.iters += act & f64x4::ONE;
+    st.iters += act & F64x4::ONE;
     let v = st.v;
     let pa = sup.a(&[-v[0], -v[1], -v[2]]);
     let pb = sup.b(&v);
@@ -610,11 +705,11 @@ fn step<S: Supports>(
     let vlen = dot(&v, &v).sqrt();
     // `v` is known to about `ε·mag` against the scalar run's, so `upper − lower` to about
     // `ε·mag·(1 + mag/|v|)` (see [`RISK`]).
-    let risk = f64x4::splat(RISK * f64::EPSILON) * st.mag;
+    let risk = F64x4::splat(RISK * f64::EPSILON) * st.mag;
     let lb = dot(&w, &v) / vlen;
     let better = act & lb.simd_gt(st.lower);
     st.lower = sel(better, lb, st.lower);
-    st.lower_dir = sel3(better, &scale(&v, f64x4::ONE / vlen), &st.lower_dir);
+    st.lower_dir = sel3(better, &scale(&v, F64x4::ONE / vlen), &st.lower_dir);
     let mut active = act;
     if mode == Mode::Boolean {
         let sep = active & st.lower.simd_gt(abs_tol);
@@ -636,8 +731,8 @@ fn step<S: Supports>(
     st.done |= conv;
     active &= !conv;
     // A duality gap within the tolerance but not closed to the contract (see [`RISK`]).
-    let window = |gap: f64x4, tol: f64x4, st: &State| {
-        gap.simd_gt(st.open_gap) & gap.simd_le(tol * f64x4::splat(8.0))
+    let window = |gap: F64x4, tol: F64x4, st: &State| {
+        gap.simd_gt(st.open_gap) & gap.simd_le(tol * F64x4::splat(8.0))
     };
     st.risky |= act & nonempty & window(gap, gap_tol, st);
     // A repeated support point stops the run with the gap open: in exact arithmetic it closes
@@ -652,8 +747,8 @@ fn step<S: Supports>(
     let inside = active & tetra;
     st.inside |= inside;
     st.done |= inside;
-    st.v = sel3(inside, &[f64x4::ZERO; 3], &st.v);
-    st.upper = sel(inside, f64x4::ZERO, st.upper);
+    st.v = sel3(inside, &[F64x4::ZERO; 3], &st.v);
+    st.upper = sel(inside, F64x4::ZERO, st.upper);
     // The kept simplex of an inside lane stays the full tetrahedron: `finish` reads it.
     let keep = active;
     active &= !inside;
@@ -676,11 +771,11 @@ fn step<S: Supports>(
     st.v = sel3(active, &nv, &st.v);
     st.stalls = sel(
         active,
-        sel(progressed, f64x4::ZERO, st.stalls + f64x4::ONE),
+        sel(progressed, F64x4::ZERO, st.stalls + F64x4::ONE),
         st.stalls,
     );
     // Four stalls: the scalar run's own verdict on them is subtle; decline (not `done`).
-    let stalled = active & st.stalls.simd_ge(f64x4::splat(MAX_STALLS));
+    let stalled = active & st.stalls.simd_ge(F64x4::splat(MAX_STALLS));
     active &= !stalled;
     // A path through the touch band's neighbourhood: the scalar run may stop there (touching,
     // at a distance within the band) where this lane goes on to enclose the origin.
@@ -696,11 +791,11 @@ fn step<S: Supports>(
 /// among the faces that contain the newest point (GJK's new simplex always does): which kept
 /// slots stay, the point, and whether the tetrahedron contains the origin.
 #[inline(always)]
-fn reduce(s: &Simplex) -> ([f64x4; 3], V3, f64x4) {
+fn reduce(s: &Simplex) -> ([F64x4; 3], V3, F64x4) {
     let w = &s.w;
     let u = &s.used;
-    let zero = f64x4::ZERO;
-    let one = f64x4::ONE;
+    let zero = F64x4::ZERO;
+    let one = F64x4::ONE;
     let nothing = !u[0] & u[0];
     let everything = !nothing;
     let n = &w[3];
@@ -749,7 +844,7 @@ fn reduce(s: &Simplex) -> ([f64x4; 3], V3, f64x4) {
         );
         let d2 = dot(&p, &p);
         let m2 = (0..4).fold(zero, |m, k| m.max(dot(&w[k], &w[k])));
-        let tiny = d2.simd_le(m2 * f64x4::splat(1e-24));
+        let tiny = d2.simd_le(m2 * F64x4::splat(1e-24));
         take(ok & tiny, zero, [zero; 3], [true; 3], true, &mut acc);
     }
     (acc.used, acc.p, acc.tetra)
@@ -757,7 +852,7 @@ fn reduce(s: &Simplex) -> ([f64x4; 3], V3, f64x4) {
 
 /// Barycentric weights of the origin in a tetrahedron (signed volumes).
 #[inline(always)]
-fn tetra_weights(w: &[V3; 4]) -> [f64x4; 4] {
+fn tetra_weights(w: &[V3; 4]) -> [F64x4; 4] {
     let e1 = sub(&w[1], &w[0]);
     let e2 = sub(&w[2], &w[0]);
     let e3 = sub(&w[3], &w[0]);
@@ -766,20 +861,20 @@ fn tetra_weights(w: &[V3; 4]) -> [f64x4; 4] {
     let l1 = dot(&o, &cross(&e2, &e3)) / vol;
     let l2 = dot(&e1, &cross(&o, &e3)) / vol;
     let l3 = dot(&e1, &cross(&e2, &o)) / vol;
-    [f64x4::ONE - l1 - l2 - l3, l1, l2, l3]
+    [F64x4::ONE - l1 - l2 - l3, l1, l2, l3]
 }
 
 /// The best candidate of [`reduce`] so far, per lane.
 struct Best {
-    d2: f64x4,
+    d2: F64x4,
     p: V3,
-    used: [f64x4; 3],
-    tetra: f64x4,
+    used: [F64x4; 3],
+    tetra: F64x4,
 }
 
 /// Keeps candidate `(d2, p, members)` in the lanes where it is valid (`ok`) and nearer.
 #[inline(always)]
-fn take(ok: f64x4, d2: f64x4, p: V3, members: [bool; 3], is_tet: bool, acc: &mut Best) {
+fn take(ok: F64x4, d2: F64x4, p: V3, members: [bool; 3], is_tet: bool, acc: &mut Best) {
     let m = ok & d2.simd_lt(acc.d2);
     let nothing = !m & m;
     acc.d2 = sel(m, d2, acc.d2);
@@ -836,13 +931,13 @@ fn near_face(w: &[DVec3; 4], d: f64) -> bool {
     })
 }
 
-fn lane(x: f64x4, l: usize) -> f64 {
+fn lane(x: F64x4, l: usize) -> f64 {
     x.to_array()[l]
 }
 fn lane3(x: &V3, l: usize) -> DVec3 {
     DVec3::new(lane(x[0], l), lane(x[1], l), lane(x[2], l))
 }
-fn is_set(m: f64x4, l: usize) -> bool {
+fn is_set(m: F64x4, l: usize) -> bool {
     m.to_bitmask() & (1 << l) != 0
 }
 
