@@ -66,16 +66,23 @@
 //! on hull8, 43.7 M on `wide` SSE2 before the dispatch, 43.9 M on the baseline kernel, 24.2 M
 //! on the AVX2 kernel; two boxes in the sign-selection stream 33.1 M, 33.7 M, 18.9 M;
 //! `batch::distance` on hull8, one core, 47.2 M before and 27.5 M with the AVX2 kernel.
-//! Time per query (`speed --sets hull8,box --pairs 20000 --rounds 9`, runs interleaved with
-//! the code before the dispatch): the batch on hull8, one core, went from 1.19× to 1.58×
-//! parry3d-f64 (medians over 6 quiet runs each; 1.45× over 6 runs under more load); box
-//! pairs go to the scalar closed form and stay at 1.8×. An AVX-512 kernel is not tried: the
-//! four lanes are one `ymm` register already.
+//! Time per query (`speed --sets hull8,box --pairs 20000 --rounds 9`, 21 runs interleaved
+//! with as many of the code before the dispatch, in three sessions): the batch on hull8, one
+//! core, went from 1.14× to 1.51× parry3d-f64 (medians; per session 1.17 → 1.58, 1.19 →
+//! 1.44, 1.00 → 1.50 as the load varied). In a fourth session (6 runs each), 1.16× before,
+//! 1.50× with the dispatch, 1.61× for a `-C target-cpu=native` build of the code before and
+//! 1.50× for one of this code (which runs the same AVX2 kernel): on this CPU, which has
+//! AVX-512, the native build blends masks with `vpternlogq` (one instruction where AVX2
+//! takes `and`, `andn`, `or`) — an AVX-512VL copy of the kernel is not built. Box pairs go
+//! to the scalar closed form, not the lanes. FMA is not used: it would change the last bits
+//! against the baseline kernel.
 //!
 //! Complexity: per step and per four lanes, the two supports (a 2·n-vertex scan, or 24 flops
 //! for boxes) and ~350 flops for the simplex; O(k) steps per row as GJK. No allocation.
 
-use super::f64x4::{F64x4, Lanes};
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+use super::f64x4::F64x4;
+use super::f64x4::Lanes;
 use crate::gjk::{Distance, Options};
 use crate::math::pose::Pose;
 use crate::math::vector::{Rotation, Vector};
