@@ -19,9 +19,13 @@
 //!   `epa::penetration` on `Pose3::from_parts` / `Pose2::from_angle` of the same raw pose):
 //!   same status, same verdict kind, distance and depth within 1e-12 relative (to the
 //!   shapes' size or the value, whichever is larger); certificates verify;
-//! * past one chunk, the parallel run and the single-threaded run agree bit for bit.
+//! * past one chunk, the parallel run and the single-threaded run agree bit for bit;
+//! * the lane path's two kernels (`lanes::run_on`: AVX2, which the batch takes when the CPU
+//!   has it, and the baseline) give the same bits on every good row whose shapes the lanes
+//!   take — box pairs too, which the batch sends to the scalar closed form — in both modes.
 #![no_main]
 
+use convexity::batch::lanes::{self, Kernel, LaneRow, LaneShape, Mode};
 use convexity::batch::{
     self, BatchOptions, BatchSpace, DistanceOut, IntersectOut, Pair, PenetrationOut,
 };
@@ -521,10 +525,54 @@ fn run3(r: &mut Bytes, big: bool) {
         .enumerate()
         .map(|(i, p)| first_bad(i, ns, p, pose3_bad))
         .collect();
-    check::<DVec3>(&shapes, &pairs, &expect, |p| {
+    let pose = |p: &[f64; 7]| {
         Pose3::from_parts([p[0], p[1], p[2]], [p[3], p[4], p[5], p[6]])
             .expect("the scalar pose of a good row")
-    });
+    };
+    check::<DVec3>(&shapes, &pairs, &expect, pose);
+    kernels_agree(&shapes, &pairs, &expect, pose);
+}
+
+/// The AVX2 and the baseline kernel of the lane path write the same bits on the good rows
+/// whose two shapes the lanes take, in both modes.
+fn kernels_agree(
+    shapes: &[Shape3],
+    pairs: &[Pair<[f64; 7]>],
+    expect: &[Option<String>],
+    pose: impl Fn(&[f64; 7]) -> Pose3,
+) {
+    static SAY: std::sync::Once = std::sync::Once::new();
+    SAY.call_once(|| eprintln!("batch fuzz: lane kernel {:?}", Kernel::best()));
+    let lane: Vec<Option<LaneShape>> = shapes.iter().map(LaneShape::of).collect();
+    let rows: Vec<LaneRow<'_, DVec3>> = pairs
+        .iter()
+        .zip(expect)
+        .enumerate()
+        .filter(|(_, (_, e))| e.is_none())
+        .filter_map(|(k, (p, _))| {
+            Some(LaneRow {
+                k,
+                a: lane[p.a].as_ref()?,
+                b: lane[p.b].as_ref()?,
+                pose_a: pose(&p.pose_a),
+                pose_b: pose(&p.pose_b),
+            })
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    let opts = gjk::Options::default();
+    for mode in [Mode::Distance, Mode::Boolean] {
+        let (mut fast, mut base) = (Vec::new(), Vec::new());
+        let ran = lanes::run_on(Kernel::Avx2, &rows, mode, &opts, &mut fast);
+        assert_eq!(ran == Kernel::Avx2, Kernel::Avx2.available());
+        lanes::run_on(Kernel::Baseline, &rows, mode, &opts, &mut base);
+        assert_eq!(fast.len(), rows.len());
+        for (i, (f, b)) in fast.iter().zip(&base).enumerate() {
+            assert_eq!(format!("{f:?}"), format!("{b:?}"), "{mode:?}: row {i}");
+        }
+    }
 }
 
 fn run2(r: &mut Bytes, big: bool) {

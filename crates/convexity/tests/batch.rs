@@ -1081,3 +1081,74 @@ fn fuzz_flat_boxes_near_touch_distance_equals_scalar() {
         convexity::verify(&shapes[0], &pa, &shapes[0], &pb, &o.v[0], 1e-9 * scale).unwrap();
     }
 }
+
+/// The AVX2 kernel of the lane path against the baseline kernel (SSE2 pairs on x86-64): the
+/// same IEEE operations in the same order, so the same bits — every answer field, declines
+/// included, in both modes — on boxes and hulls of 8 and 16 points (box pairs too, which
+/// `lanes::run` takes although the batch API sends them to the scalar closed form),
+/// overlapping, touching and separated.
+#[test]
+fn lane_kernels_agree_bit_for_bit() {
+    use convexity::batch::lanes::{self, Kernel, LaneRow, LaneShape, Mode};
+    let mut rng = ChaCha8Rng::seed_from_u64(100 + 21);
+    let mut shapes = Vec::new();
+    for _ in 0..5 {
+        shapes.push(Shape3::Cuboid(
+            Cuboid::new(DVec3::new(
+                rng.gen_range(0.3..1.0),
+                rng.gen_range(0.3..1.0),
+                rng.gen_range(0.3..1.0),
+            ))
+            .unwrap(),
+        ));
+        shapes.push(hull(&mut rng, 8));
+        shapes.push(hull(&mut rng, 16));
+    }
+    let lane_shapes: Vec<LaneShape> = shapes.iter().map(|s| LaneShape::of(s).unwrap()).collect();
+    let pairs = rows(&mut rng, &shapes, 3_000);
+    let rows: Vec<LaneRow<'_, DVec3>> = pairs
+        .iter()
+        .enumerate()
+        .map(|(k, p)| LaneRow {
+            k,
+            a: &lane_shapes[p.a],
+            b: &lane_shapes[p.b],
+            pose_a: pose(&p.pose_a),
+            pose_b: pose(&p.pose_b),
+        })
+        .collect();
+    let opts = gjk::Options::default();
+    let avx2 = Kernel::Avx2.available();
+    if !avx2 {
+        eprintln!("lane_kernels_agree_bit_for_bit: no AVX2 on this CPU, baseline kernel only");
+    }
+    for mode in [Mode::Distance, Mode::Boolean] {
+        let (mut fast, mut base) = (Vec::new(), Vec::new());
+        let ran = lanes::run_on(Kernel::Avx2, &rows, mode, &opts, &mut fast);
+        assert_eq!(ran == Kernel::Avx2, avx2);
+        assert_eq!(
+            lanes::run_on(Kernel::Baseline, &rows, mode, &opts, &mut base),
+            Kernel::Baseline
+        );
+        assert_eq!(fast.len(), rows.len());
+        let (mut answered, mut inter, mut sep) = (0, 0, 0);
+        for (i, (f, b)) in fast.iter().zip(&base).enumerate() {
+            // `Debug` prints every f64 in its shortest round-trip form (and −0 as -0.0).
+            assert_eq!(format!("{f:?}"), format!("{b:?}"), "{mode:?} row {i}");
+            if let Some(a) = f {
+                answered += 1;
+                match a.distance.verdict.intersecting() {
+                    Some(true) => inter += 1,
+                    Some(false) => sep += 1,
+                    None => {}
+                }
+            }
+        }
+        // The comparison covers real answers of both kinds, not only declines.
+        assert!(answered * 2 >= rows.len(), "{mode:?}: {answered} answered");
+        assert!(
+            inter * 5 >= rows.len() && sep * 5 >= rows.len(),
+            "{mode:?}: {inter} / {sep}"
+        );
+    }
+}

@@ -8,6 +8,12 @@
 //! or `support` (the Minkowski support call alone); library `convexity` (default) or
 //! `parry3d-f64`; pairs (default 2000) and repeats (default 5).
 //!
+//! Batch (convexity only, sets `hull8` and `box`): query `batch` runs
+//! `batch::distance` single-core (`parallel: false`) on the pairs, the lane kernel chosen at
+//! run time; `lanes-avx2` and `lanes-baseline` run the lane path alone
+//! (`batch::lanes::run_on`, distance mode) on the chosen kernel — box pairs included, which
+//! `batch::distance` answers by the scalar closed form instead.
+//!
 //! Warm-started EPA (convexity only): query `traj-cold` or `traj-warm` runs
 //! `epa::penetration` or `epa::penetration_cached` on the overlapping steps of the set's
 //! coherent trajectories (`convexity_bench::trajectories`, 8 × 1000 steps as the `speed`
@@ -19,12 +25,14 @@
 //!   target/release/profile_driver hull8 distance convexity 2000 5`
 //! (the toggle excludes data generation from the counts).
 
+use convexity::batch::lanes::{self, Kernel, LaneRow, LaneShape, Mode};
+use convexity::batch::{self, BatchOptions, Pair3};
 use convexity::gjk::minkowski::MinkowskiDifference;
-use convexity::Pose3;
 use convexity::{gjk, gjk::epa, ConvexPolyhedron, DVec3, SupportMap};
+use convexity::{Pose3, Shape3};
 use convexity_bench::{
-    box_set_with_pairs, directions, hull_set_with_pairs, overlapping, sphere_set_with_pairs,
-    trajectories, DataSet, Kind,
+    box_set_with_pairs, directions, hull_set_with_pairs, overlapping, raw_pose,
+    sphere_set_with_pairs, trajectories, BatchDistanceBuffers, DataSet, Kind,
 };
 
 /// Trajectories and steps per trajectory of the `traj-*` queries (as the `speed` binary).
@@ -160,6 +168,86 @@ fn drive<S: SupportMap<DVec3>>(
     acc
 }
 
+/// `batch::distance`, single-core, over `pairs`, `repeats` times.
+#[inline(never)]
+fn drive_batch(table: &[Shape3], pairs: &[Pair3], repeats: usize) -> f64 {
+    let mut out = BatchDistanceBuffers::new(pairs.len());
+    let one = BatchOptions {
+        parallel: false,
+        ..BatchOptions::default()
+    };
+    let mut acc = 0.0;
+    for _ in 0..repeats {
+        let r = batch::distance(table, pairs, &one, out.out()).expect("batch refused");
+        acc += r.lane_rows as f64 + out.distance.iter().sum::<f64>();
+    }
+    acc
+}
+
+/// The lane path alone on `kernel`, distance mode, over `rows`, `repeats` times.
+#[inline(never)]
+fn drive_lanes(rows: &[LaneRow<'_, DVec3>], kernel: Kernel, repeats: usize) -> f64 {
+    let opts = gjk::Options::default();
+    let mut answers = Vec::new();
+    let mut acc = 0.0;
+    for _ in 0..repeats {
+        let ran = lanes::run_on(kernel, rows, Mode::Distance, &opts, &mut answers);
+        assert_eq!(ran, kernel, "kernel {kernel:?} not available on this CPU");
+        acc += answers
+            .iter()
+            .map(|a| a.map_or(-1.0, |a| a.distance.distance))
+            .sum::<f64>();
+    }
+    acc
+}
+
+/// The batch queries (`batch`, `lanes-avx2`, `lanes-baseline`) on the set as a `Shape3` table.
+fn go_batch<S>(set: &DataSet<S>, table: &[Shape3], query: &str, n: usize, r: usize) {
+    let n = n.min(set.pairs.len());
+    let pairs: Vec<Pair3> = (0..n)
+        .map(|k| {
+            let (a, b) = set.pairs.idx[k];
+            let (pa, pb) = &set.pairs.ours[k];
+            Pair3 {
+                a: a as usize,
+                pose_a: raw_pose(pa),
+                b: b as usize,
+                pose_b: raw_pose(pb),
+            }
+        })
+        .collect();
+    let lane_shapes: Vec<Option<LaneShape>> = table.iter().map(LaneShape::of).collect();
+    let rows: Vec<LaneRow<'_, DVec3>> = (0..n)
+        .filter_map(|k| {
+            let (a, b) = set.pairs.idx[k];
+            let (pa, pb) = set.pairs.ours[k];
+            Some(LaneRow {
+                k,
+                a: lane_shapes[a as usize].as_ref()?,
+                b: lane_shapes[b as usize].as_ref()?,
+                pose_a: pa,
+                pose_b: pb,
+            })
+        })
+        .collect();
+    let t = std::time::Instant::now();
+    let acc = match query {
+        "batch" => drive_batch(table, &pairs, r),
+        "lanes-avx2" => drive_lanes(&rows, Kernel::Avx2, r),
+        "lanes-baseline" => drive_lanes(&rows, Kernel::Baseline, r),
+        _ => panic!("unknown batch query {query}"),
+    };
+    let per = t.elapsed().as_secs_f64() * 1e9 / (n * r).max(1) as f64;
+    println!(
+        "{} {query} convexity (kernel {:?}): {} queries, {} lane rows, {per:.0} ns/query, \
+         checksum {acc}",
+        set.name(),
+        Kernel::best(),
+        n * r,
+        rows.len()
+    );
+}
+
 fn go<S: SupportMap<DVec3>>(set: DataSet<S>, query: &str, library: &str, n: usize, r: usize) {
     if let Some(kind) = query.strip_prefix("traj-") {
         let steps = traj_steps(&set, n);
@@ -221,6 +309,22 @@ fn main() {
             hull_retries: s.hull_retries,
         };
         return go(poly, query, library, n, r);
+    }
+    if query == "batch" || query.starts_with("lanes-") {
+        match Kind::from_name(set).unwrap_or_else(|| panic!("unknown set {set}")) {
+            Kind::Hull(h) => {
+                let s = hull_set_with_pairs(h, gen);
+                let table: Vec<Shape3> = s.shapes.iter().cloned().map(Shape3::Points).collect();
+                go_batch(&s, &table, query, n, r);
+            }
+            Kind::Box => {
+                let s = box_set_with_pairs(gen);
+                let table: Vec<Shape3> = s.shapes.iter().map(|c| Shape3::Cuboid(*c)).collect();
+                go_batch(&s, &table, query, n, r);
+            }
+            Kind::Sphere => panic!("the batch queries take hull8 or box"),
+        }
+        return;
     }
     match Kind::from_name(set).unwrap_or_else(|| panic!("unknown set {set}")) {
         Kind::Hull(h) => go(hull_set_with_pairs(h, gen), query, library, n, r),

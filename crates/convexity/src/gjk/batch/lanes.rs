@@ -13,9 +13,19 @@
 //! affine closest point to the origin, and the nearest one whose barycentric weights are all
 //! positive wins. Every candidate is a convex combination of simplex points, so a rounding
 //! error can only pick a slightly worse point of the hull, never one outside it (a lane that
-//! then stops improving is declined). Structure of arrays, `f64x4` from the `wide` crate: AVX
-//! when the crate is built with it, SSE2 pairs on a default x86-64 build, scalar elsewhere;
-//! no runtime dispatch.
+//! then stops improving is declined). Structure of arrays of four-`f64` vectors (`Lanes`).
+//!
+//! Dispatch: the kernel (the three streams below) is compiled twice. The AVX2 kernel runs on
+//! `F64x4` (`batch/f64x4.rs`, a plain `[f64; 4]` with `#[inline(always)]` element-wise
+//! operations) inside a `#[target_feature(enable = "avx2")]` function, where LLVM turns every
+//! operation into one 256-bit `ymm` instruction; the baseline kernel runs on `wide::f64x4`,
+//! which `wide` fixes at compile time (SSE2 pairs on a default x86-64 build). [`run`] takes
+//! the AVX2 kernel when `is_x86_feature_detected!("avx2")` holds (std caches the probe), so a
+//! default build gets 256-bit lanes without `-C target-cpu`; other targets build the baseline
+//! only. The two types have the same semantics operation by operation (`batch/f64x4.rs`) and
+//! the kernels perform the same IEEE operations in the same order, without FMA (Rust never
+//! contracts unasked), so their answers are bit-identical: `lane_kernels_agree_bit_for_bit`
+//! in tests/batch.rs and the `batch` fuzz target compare them ([`run_on`] forces a kernel).
 //!
 //! Streams: rows flow through the four lanes and a lane that finishes is answered and reloaded
 //! at once, so no lane idles behind a slower neighbour. Two boxes run with sign-selection
@@ -50,21 +60,35 @@
 //! random rows):
 //! both converge to the same closest features.
 //!
-//! Measured (`cargo bench -p convexity-bench --bench batch`, 2 shared cores under load): on
-//! SSE2 the lanes run at about the speed of the scalar call, 1.0–1.2× parry3d-f64 per query —
-//! two f64 per instruction and the mask blends eat the gain of lock step. A 256-bit build
-//! (`-C target-feature=+avx2`) would let `wide` use four f64 per instruction (not measured).
+//! Measured (2 shared cores under load; callgrind counts are exact, times move with the load).
+//! Instructions per 6,000 queries (`profile_driver <set> <query> convexity 2000 3` under
+//! `valgrind --tool=callgrind --toggle-collect='*profile_driver*drive*'`): the lane path alone
+//! on hull8, 43.7 M on `wide` SSE2 before the dispatch, 43.9 M on the baseline kernel, 24.2 M
+//! on the AVX2 kernel; two boxes in the sign-selection stream 33.1 M, 33.7 M, 18.9 M;
+//! `batch::distance` on hull8, one core, 47.2 M before and 27.5 M with the AVX2 kernel.
+//! Time per query (`speed --sets hull8,box --pairs 20000 --rounds 9`, 21 runs interleaved
+//! with as many of the code before the dispatch, in three sessions): the batch on hull8, one
+//! core, went from 1.14× to 1.51× parry3d-f64 (medians; per session 1.17 → 1.58, 1.19 →
+//! 1.44, 1.00 → 1.50 as the load varied). In a fourth session (6 runs each), 1.16× before,
+//! 1.50× with the dispatch, 1.61× for a `-C target-cpu=native` build of the code before and
+//! 1.50× for one of this code (which runs the same AVX2 kernel): on this CPU, which has
+//! AVX-512, the native build blends masks with `vpternlogq` (one instruction where AVX2
+//! takes `and`, `andn`, `or`) — an AVX-512VL copy of the kernel is not built. Box pairs go
+//! to the scalar closed form, not the lanes. FMA is not used: it would change the last bits
+//! against the baseline kernel.
 //!
 //! Complexity: per step and per four lanes, the two supports (a 2·n-vertex scan, or 24 flops
 //! for boxes) and ~350 flops for the simplex; O(k) steps per row as GJK. No allocation.
 
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+use super::f64x4::F64x4;
+use super::f64x4::Lanes;
 use crate::gjk::{Distance, Options};
 use crate::math::pose::Pose;
 use crate::math::vector::{Rotation, Vector};
 use crate::shape::{Shape3, SupportMap};
 use crate::verdict::{CommonPoint, SeparatingAxis, Status, Verdict};
 use glam::DVec3;
-use wide::f64x4;
 
 /// Largest vertex count of a shape taken by the lane path.
 pub const MAX_VERTS: usize = 16;
@@ -199,34 +223,34 @@ pub struct Answer<V> {
     pub distance: Distance<V>,
 }
 
-type V3 = [f64x4; 3];
+type V3<L> = [L; 3];
 
 #[inline(always)]
-fn sel(m: f64x4, a: f64x4, b: f64x4) -> f64x4 {
+fn sel<L: Lanes>(m: L, a: L, b: L) -> L {
     m.bitselect(a, b)
 }
 #[inline(always)]
-fn sel3(m: f64x4, a: &V3, b: &V3) -> V3 {
+fn sel3<L: Lanes>(m: L, a: &V3<L>, b: &V3<L>) -> V3<L> {
     [sel(m, a[0], b[0]), sel(m, a[1], b[1]), sel(m, a[2], b[2])]
 }
 #[inline(always)]
-fn dot(a: &V3, b: &V3) -> f64x4 {
+fn dot<L: Lanes>(a: &V3<L>, b: &V3<L>) -> L {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 #[inline(always)]
-fn sub(a: &V3, b: &V3) -> V3 {
+fn sub<L: Lanes>(a: &V3<L>, b: &V3<L>) -> V3<L> {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 #[inline(always)]
-fn add(a: &V3, b: &V3) -> V3 {
+fn add<L: Lanes>(a: &V3<L>, b: &V3<L>) -> V3<L> {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
 #[inline(always)]
-fn scale(a: &V3, s: f64x4) -> V3 {
+fn scale<L: Lanes>(a: &V3<L>, s: L) -> V3<L> {
     [a[0] * s, a[1] * s, a[2] * s]
 }
 #[inline(always)]
-fn cross(a: &V3, b: &V3) -> V3 {
+fn cross<L: Lanes>(a: &V3<L>, b: &V3<L>) -> V3<L> {
     [
         a[1] * b[2] - a[2] * b[1],
         a[2] * b[0] - a[0] * b[2],
@@ -236,8 +260,8 @@ fn cross(a: &V3, b: &V3) -> V3 {
 
 /// The vertices of one side of a group, structure of arrays, padded with each lane's last
 /// vertex (a repeated vertex never changes a support point: ties keep the first).
-struct Verts {
-    p: [V3; MAX_VERTS],
+struct Verts<L> {
+    p: [V3<L>; MAX_VERTS],
     n: usize,
 }
 
@@ -245,33 +269,33 @@ struct Verts {
 /// the newest support point while the step runs. `a` is A's support point of each slot (B's
 /// is `a − w`).
 #[derive(Clone, Copy)]
-struct Simplex {
-    used: [f64x4; 3],
-    w: [V3; 4],
-    a: [V3; 4],
+struct Simplex<L> {
+    used: [L; 3],
+    w: [V3<L>; 4],
+    a: [V3<L>; 4],
 }
 
 /// The group state of four lanes.
-struct State {
-    v: V3,
-    upper: f64x4,
-    lower: f64x4,
-    lower_dir: V3,
-    iters: f64x4,
-    stalls: f64x4,
+struct State<L> {
+    v: V3<L>,
+    upper: L,
+    lower: L,
+    lower_dir: V3<L>,
+    iters: L,
+    stalls: L,
     /// Lanes still iterating.
-    active: f64x4,
+    active: L,
     /// Lanes that stopped for a reason the scalar run shares (their answer stands).
-    done: f64x4,
+    done: L,
     /// Lanes whose simplex contains the origin.
-    inside: f64x4,
+    inside: L,
     /// Lanes whose path took a rounding-decided turn (see [`RISK`]): declined at the end.
-    risky: f64x4,
+    risky: L,
     /// `|a| + |b|` bound of every support point and simplex point: `r_A + r_B + |t_ab|`
     /// (bounding radii about the shapes' origins, B placed in A's frame).
-    mag: f64x4,
+    mag: L,
     /// `AGREE · scale / 4`: a duality gap above it is not closed for the batch contract.
-    open_gap: f64x4,
+    open_gap: L,
 }
 
 /// Runs the lane path on `rows`; `answers[i]` is row `i`'s answer or `None` (declined).
@@ -286,10 +310,61 @@ pub fn run(
     opts: &Options,
     answers: &mut Vec<Option<Answer<DVec3>>>,
 ) {
+    run_on(Kernel::best(), rows, mode, opts, answers);
+}
+
+/// The instruction set a lane kernel is compiled for.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// 256-bit vectors: x86 with AVX2, detected at run time.
+    Avx2,
+    /// The build's baseline (SSE2 pairs on a default x86-64 build).
+    Baseline,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU runs.
+    pub fn best() -> Kernel {
+        if Kernel::Avx2.available() {
+            Kernel::Avx2
+        } else {
+            Kernel::Baseline
+        }
+    }
+
+    /// Whether this CPU runs the kernel (std caches the CPUID probe).
+    pub fn available(self) -> bool {
+        match self {
+            Kernel::Baseline => true,
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Kernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+            Kernel::Avx2 => false,
+        }
+    }
+}
+
+/// [`run`] on the given kernel (the baseline if the CPU lacks it); returns the kernel that ran.
+/// Both kernels perform the same IEEE operations in the same order, so their answers are
+/// bit-identical; this entry exists to test that.
+#[doc(hidden)]
+pub fn run_on(
+    kernel: Kernel,
+    rows: &[LaneRow<'_, DVec3>],
+    mode: Mode,
+    opts: &Options,
+    answers: &mut Vec<Option<Answer<DVec3>>>,
+) -> Kernel {
+    let kernel = if kernel.available() {
+        kernel
+    } else {
+        Kernel::Baseline
+    };
     answers.clear();
     answers.resize(rows.len(), None);
     if opts.max_iterations == 0 {
-        return;
+        return kernel;
     }
     let boxes = |r: &LaneRow<'_, DVec3>| r.a.half.is_some() && r.b.half.is_some();
     let (mut box_rows, mut small, mut large) = (Vec::new(), Vec::new(), Vec::new());
@@ -304,14 +379,48 @@ pub fn run(
     }
     // n = 0: the box stream (sign-selection supports, no vertex scan).
     for (idx, n) in [(box_rows, 0), (small, 8), (large, MAX_VERTS)] {
-        if !idx.is_empty() {
-            streams(rows, &idx, n, mode, opts, answers);
+        if idx.is_empty() {
+            continue;
+        }
+        match kernel {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: `kernel.available()` detected AVX2 on this CPU.
+            Kernel::Avx2 => unsafe { streams_avx2(rows, &idx, n, mode, opts, answers) },
+            _ => streams_baseline(rows, &idx, n, mode, opts, answers),
         }
     }
+    kernel
+}
+
+/// [`streams`] compiled for AVX2: LLVM vectorises [`F64x4`]'s element loops into `ymm`.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+fn streams_avx2(
+    rows: &[LaneRow<'_, DVec3>],
+    idx: &[usize],
+    n: usize,
+    mode: Mode,
+    opts: &Options,
+    answers: &mut [Option<Answer<DVec3>>],
+) {
+    streams::<F64x4>(rows, idx, n, mode, opts, answers);
+}
+
+/// [`streams`] compiled for the build's baseline.
+fn streams_baseline(
+    rows: &[LaneRow<'_, DVec3>],
+    idx: &[usize],
+    n: usize,
+    mode: Mode,
+    opts: &Options,
+    answers: &mut [Option<Answer<DVec3>>],
+) {
+    streams::<wide::f64x4>(rows, idx, n, mode, opts, answers);
 }
 
 /// Runs the stream for `n`: 0 for two boxes, else vertex lists padded to `n`.
-fn streams(
+#[inline(always)]
+fn streams<L: Lanes>(
     rows: &[LaneRow<'_, DVec3>],
     idx: &[usize],
     n: usize,
@@ -320,7 +429,7 @@ fn streams(
     answers: &mut [Option<Answer<DVec3>>],
 ) {
     if n == 0 {
-        let zero3 = [f64x4::ZERO; 3];
+        let zero3 = [L::ZERO; 3];
         let sup = BoxPair {
             ha: zero3,
             hb: zero3,
@@ -329,7 +438,7 @@ fn streams(
         };
         stream(sup, rows, idx, mode, opts, answers);
     } else {
-        let zero3 = [f64x4::ZERO; 3];
+        let zero3 = [L::ZERO; 3];
         let sup = VertPair {
             a: Verts {
                 p: [zero3; MAX_VERTS],
@@ -347,7 +456,7 @@ fn streams(
 const TRUE: f64 = f64::from_bits(u64::MAX);
 
 #[inline(always)]
-fn put(x: &mut f64x4, l: usize, v: f64) {
+fn put<L: Lanes>(x: &mut L, l: usize, v: f64) {
     x.as_mut_array()[l] = v;
 }
 
@@ -363,14 +472,14 @@ struct Slot {
 /// (`MinkowskiDifference::tolerance`) and start direction, a fresh state.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn load<S: Supports>(
+fn load<L: Lanes, S: Supports<L>>(
     r: &LaneRow<'_, DVec3>,
     l: usize,
     opts: &Options,
     sup: &mut S,
-    st: &mut State,
-    s: &mut Simplex,
-    abs_tol: &mut f64x4,
+    st: &mut State<L>,
+    s: &mut Simplex<L>,
+    abs_tol: &mut L,
 ) -> f64 {
     let pose_ab = r.pose_a.relative(&r.pose_b);
     let rot = pose_ab.rotation().to_matrix();
@@ -410,7 +519,7 @@ fn load<S: Supports>(
 
 /// Streams the rows `idx` through four lanes with the supports `sup`.
 #[inline(always)]
-fn stream<S: Supports>(
+fn stream<L: Lanes, S: Supports<L>>(
     mut sup: S,
     rows: &[LaneRow<'_, DVec3>],
     idx: &[usize],
@@ -418,29 +527,29 @@ fn stream<S: Supports>(
     opts: &Options,
     answers: &mut [Option<Answer<DVec3>>],
 ) {
-    let zero3 = [f64x4::ZERO; 3];
+    let zero3 = [L::ZERO; 3];
     let mut st = State {
         v: zero3,
-        upper: f64x4::ZERO,
-        lower: f64x4::ZERO,
+        upper: L::ZERO,
+        lower: L::ZERO,
         lower_dir: zero3,
-        iters: f64x4::ZERO,
-        stalls: f64x4::ZERO,
-        active: f64x4::ZERO,
-        done: f64x4::ZERO,
-        inside: f64x4::ZERO,
-        risky: f64x4::ZERO,
-        mag: f64x4::ZERO,
-        open_gap: f64x4::ZERO,
+        iters: L::ZERO,
+        stalls: L::ZERO,
+        active: L::ZERO,
+        done: L::ZERO,
+        inside: L::ZERO,
+        risky: L::ZERO,
+        mag: L::ZERO,
+        open_gap: L::ZERO,
     };
     let mut s = Simplex {
-        used: [f64x4::ZERO; 3],
+        used: [L::ZERO; 3],
         w: [zero3; 4],
         a: [zero3; 4],
     };
-    let mut abs_tol = f64x4::ZERO;
-    let rel = f64x4::splat(opts.rel_tolerance);
-    let cap = f64x4::splat(opts.max_iterations as f64);
+    let mut abs_tol = L::ZERO;
+    let rel = L::splat(opts.rel_tolerance);
+    let cap = L::splat(opts.max_iterations as f64);
     let mut slots: [Option<Slot>; 4] = [None; 4];
     let mut next = 0;
     for (l, slot) in slots.iter_mut().enumerate() {
@@ -482,23 +591,23 @@ fn stream<S: Supports>(
 }
 
 /// The two support functions of a stream, four lanes at a time (A's frame).
-trait Supports {
+trait Supports<L: Lanes> {
     /// Sets lane `l` for row `r`, with B placed by `(rot, t)` in A's frame.
     fn load(&mut self, r: &LaneRow<'_, DVec3>, l: usize, rot: &glam::DMat3, t: DVec3);
     /// A's support point in direction `d`.
-    fn a(&self, d: &V3) -> V3;
+    fn a(&self, d: &V3<L>) -> V3<L>;
     /// B's support point (in A's frame) in direction `v`, i.e. the B part of the support of
     /// `A − B` in direction `−v`.
-    fn b(&self, v: &V3) -> V3;
+    fn b(&self, v: &V3<L>) -> V3<L>;
 }
 
 /// Vertex scans: B's vertices placed in A's frame at load.
-struct VertPair {
-    a: Verts,
-    b: Verts,
+struct VertPair<L> {
+    a: Verts<L>,
+    b: Verts<L>,
 }
 
-impl Supports for VertPair {
+impl<L: Lanes> Supports<L> for VertPair<L> {
     #[inline(always)]
     fn load(&mut self, r: &LaneRow<'_, DVec3>, l: usize, rot: &glam::DMat3, t: DVec3) {
         for j in 0..self.a.n {
@@ -515,26 +624,26 @@ impl Supports for VertPair {
         }
     }
     #[inline(always)]
-    fn a(&self, d: &V3) -> V3 {
+    fn a(&self, d: &V3<L>) -> V3<L> {
         support(&self.a, d)
     }
     #[inline(always)]
-    fn b(&self, v: &V3) -> V3 {
+    fn b(&self, v: &V3<L>) -> V3<L> {
         support(&self.b, v)
     }
 }
 
 /// Two boxes: sign selections, B's direction rotated into its frame and the corner back, the
 /// very arithmetic of `Cuboid::core_support` inside `MinkowskiDifference::support`.
-struct BoxPair {
-    ha: V3,
-    hb: V3,
+struct BoxPair<L> {
+    ha: V3<L>,
+    hb: V3<L>,
     /// Columns of `R_ab`.
-    rot: [V3; 3],
-    t: V3,
+    rot: [V3<L>; 3],
+    t: V3<L>,
 }
 
-impl Supports for BoxPair {
+impl<L: Lanes> Supports<L> for BoxPair<L> {
     #[inline(always)]
     fn load(&mut self, r: &LaneRow<'_, DVec3>, l: usize, rot: &glam::DMat3, t: DVec3) {
         let (ha, hb) = (r.a.half.unwrap_or_default(), r.b.half.unwrap_or_default());
@@ -549,8 +658,8 @@ impl Supports for BoxPair {
         }
     }
     #[inline(always)]
-    fn a(&self, d: &V3) -> V3 {
-        let z = f64x4::ZERO;
+    fn a(&self, d: &V3<L>) -> V3<L> {
+        let z = L::ZERO;
         let h = &self.ha;
         [
             sel(d[0].simd_lt(z), -h[0], h[0]),
@@ -559,8 +668,8 @@ impl Supports for BoxPair {
         ]
     }
     #[inline(always)]
-    fn b(&self, v: &V3) -> V3 {
-        let z = f64x4::ZERO;
+    fn b(&self, v: &V3<L>) -> V3<L> {
+        let z = L::ZERO;
         let h = &self.hb;
         let m = &self.rot;
         let u = [dot(&m[0], v), dot(&m[1], v), dot(&m[2], v)];
@@ -579,7 +688,7 @@ impl Supports for BoxPair {
 
 /// The vertex of `vs` maximising `d·x` in each lane (first of equal maxima).
 #[inline(always)]
-fn support(vs: &Verts, d: &V3) -> V3 {
+fn support<L: Lanes>(vs: &Verts<L>, d: &V3<L>) -> V3<L> {
     let mut best = dot(&vs.p[0], d);
     let mut p = vs.p[0];
     for q in vs.p[1..vs.n].iter() {
@@ -593,16 +702,16 @@ fn support(vs: &Verts, d: &V3) -> V3 {
 
 /// One GJK iteration on every active lane (the body of the scalar `run`'s loop).
 #[inline(always)]
-fn step<S: Supports>(
-    st: &mut State,
-    s: &mut Simplex,
+fn step<L: Lanes, S: Supports<L>>(
+    st: &mut State<L>,
+    s: &mut Simplex<L>,
     sup: &S,
-    abs_tol: f64x4,
-    rel: f64x4,
+    abs_tol: L,
+    rel: L,
     mode: Mode,
 ) {
     let act = st.active;
-    st.iters += act & f64x4::ONE;
+    st.iters += act & L::ONE;
     let v = st.v;
     let pa = sup.a(&[-v[0], -v[1], -v[2]]);
     let pb = sup.b(&v);
@@ -610,11 +719,11 @@ fn step<S: Supports>(
     let vlen = dot(&v, &v).sqrt();
     // `v` is known to about `ε·mag` against the scalar run's, so `upper − lower` to about
     // `ε·mag·(1 + mag/|v|)` (see [`RISK`]).
-    let risk = f64x4::splat(RISK * f64::EPSILON) * st.mag;
+    let risk = L::splat(RISK * f64::EPSILON) * st.mag;
     let lb = dot(&w, &v) / vlen;
     let better = act & lb.simd_gt(st.lower);
     st.lower = sel(better, lb, st.lower);
-    st.lower_dir = sel3(better, &scale(&v, f64x4::ONE / vlen), &st.lower_dir);
+    st.lower_dir = sel3(better, &scale(&v, L::ONE / vlen), &st.lower_dir);
     let mut active = act;
     if mode == Mode::Boolean {
         let sep = active & st.lower.simd_gt(abs_tol);
@@ -636,9 +745,8 @@ fn step<S: Supports>(
     st.done |= conv;
     active &= !conv;
     // A duality gap within the tolerance but not closed to the contract (see [`RISK`]).
-    let window = |gap: f64x4, tol: f64x4, st: &State| {
-        gap.simd_gt(st.open_gap) & gap.simd_le(tol * f64x4::splat(8.0))
-    };
+    let window =
+        |gap: L, tol: L, st: &State<L>| gap.simd_gt(st.open_gap) & gap.simd_le(tol * L::splat(8.0));
     st.risky |= act & nonempty & window(gap, gap_tol, st);
     // A repeated support point stops the run with the gap open: in exact arithmetic it closes
     // the gap, so an open one means this lane's `v` is off by rounding (a sliver's Cramer
@@ -652,8 +760,8 @@ fn step<S: Supports>(
     let inside = active & tetra;
     st.inside |= inside;
     st.done |= inside;
-    st.v = sel3(inside, &[f64x4::ZERO; 3], &st.v);
-    st.upper = sel(inside, f64x4::ZERO, st.upper);
+    st.v = sel3(inside, &[L::ZERO; 3], &st.v);
+    st.upper = sel(inside, L::ZERO, st.upper);
     // The kept simplex of an inside lane stays the full tetrahedron: `finish` reads it.
     let keep = active;
     active &= !inside;
@@ -676,11 +784,11 @@ fn step<S: Supports>(
     st.v = sel3(active, &nv, &st.v);
     st.stalls = sel(
         active,
-        sel(progressed, f64x4::ZERO, st.stalls + f64x4::ONE),
+        sel(progressed, L::ZERO, st.stalls + L::ONE),
         st.stalls,
     );
     // Four stalls: the scalar run's own verdict on them is subtle; decline (not `done`).
-    let stalled = active & st.stalls.simd_ge(f64x4::splat(MAX_STALLS));
+    let stalled = active & st.stalls.simd_ge(L::splat(MAX_STALLS));
     active &= !stalled;
     // A path through the touch band's neighbourhood: the scalar run may stop there (touching,
     // at a distance within the band) where this lane goes on to enclose the origin.
@@ -696,11 +804,11 @@ fn step<S: Supports>(
 /// among the faces that contain the newest point (GJK's new simplex always does): which kept
 /// slots stay, the point, and whether the tetrahedron contains the origin.
 #[inline(always)]
-fn reduce(s: &Simplex) -> ([f64x4; 3], V3, f64x4) {
+fn reduce<L: Lanes>(s: &Simplex<L>) -> ([L; 3], V3<L>, L) {
     let w = &s.w;
     let u = &s.used;
-    let zero = f64x4::ZERO;
-    let one = f64x4::ONE;
+    let zero = L::ZERO;
+    let one = L::ONE;
     let nothing = !u[0] & u[0];
     let everything = !nothing;
     let n = &w[3];
@@ -749,7 +857,7 @@ fn reduce(s: &Simplex) -> ([f64x4; 3], V3, f64x4) {
         );
         let d2 = dot(&p, &p);
         let m2 = (0..4).fold(zero, |m, k| m.max(dot(&w[k], &w[k])));
-        let tiny = d2.simd_le(m2 * f64x4::splat(1e-24));
+        let tiny = d2.simd_le(m2 * L::splat(1e-24));
         take(ok & tiny, zero, [zero; 3], [true; 3], true, &mut acc);
     }
     (acc.used, acc.p, acc.tetra)
@@ -757,7 +865,7 @@ fn reduce(s: &Simplex) -> ([f64x4; 3], V3, f64x4) {
 
 /// Barycentric weights of the origin in a tetrahedron (signed volumes).
 #[inline(always)]
-fn tetra_weights(w: &[V3; 4]) -> [f64x4; 4] {
+fn tetra_weights<L: Lanes>(w: &[V3<L>; 4]) -> [L; 4] {
     let e1 = sub(&w[1], &w[0]);
     let e2 = sub(&w[2], &w[0]);
     let e3 = sub(&w[3], &w[0]);
@@ -766,20 +874,20 @@ fn tetra_weights(w: &[V3; 4]) -> [f64x4; 4] {
     let l1 = dot(&o, &cross(&e2, &e3)) / vol;
     let l2 = dot(&e1, &cross(&o, &e3)) / vol;
     let l3 = dot(&e1, &cross(&e2, &o)) / vol;
-    [f64x4::ONE - l1 - l2 - l3, l1, l2, l3]
+    [L::ONE - l1 - l2 - l3, l1, l2, l3]
 }
 
 /// The best candidate of [`reduce`] so far, per lane.
-struct Best {
-    d2: f64x4,
-    p: V3,
-    used: [f64x4; 3],
-    tetra: f64x4,
+struct Best<L> {
+    d2: L,
+    p: V3<L>,
+    used: [L; 3],
+    tetra: L,
 }
 
 /// Keeps candidate `(d2, p, members)` in the lanes where it is valid (`ok`) and nearer.
 #[inline(always)]
-fn take(ok: f64x4, d2: f64x4, p: V3, members: [bool; 3], is_tet: bool, acc: &mut Best) {
+fn take<L: Lanes>(ok: L, d2: L, p: V3<L>, members: [bool; 3], is_tet: bool, acc: &mut Best<L>) {
     let m = ok & d2.simd_lt(acc.d2);
     let nothing = !m & m;
     acc.d2 = sel(m, d2, acc.d2);
@@ -836,21 +944,21 @@ fn near_face(w: &[DVec3; 4], d: f64) -> bool {
     })
 }
 
-fn lane(x: f64x4, l: usize) -> f64 {
+fn lane<L: Lanes>(x: L, l: usize) -> f64 {
     x.to_array()[l]
 }
-fn lane3(x: &V3, l: usize) -> DVec3 {
+fn lane3<L: Lanes>(x: &V3<L>, l: usize) -> DVec3 {
     DVec3::new(lane(x[0], l), lane(x[1], l), lane(x[2], l))
 }
-fn is_set(m: f64x4, l: usize) -> bool {
+fn is_set<L: Lanes>(m: L, l: usize) -> bool {
     m.to_bitmask() & (1 << l) != 0
 }
 
 /// Turns lane `l`'s bounds into the scalar call's answer (the scalar `summarize`), or
 /// declines it (`None`).
-fn finish_lane(
-    st: &State,
-    s: &Simplex,
+fn finish_lane<L: Lanes>(
+    st: &State<L>,
+    s: &Simplex<L>,
     l: usize,
     slot: &Slot,
     opts: &Options,

@@ -32,6 +32,7 @@
 //! reports it in its `status`, as the scalar call does. Rows with an error hold zeros, status
 //! `Degenerate` and an undetermined verdict.
 
+mod f64x4;
 pub mod lanes;
 
 use crate::error::{InputError, Problem};
