@@ -37,40 +37,24 @@ use convexity::{
 };
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../common/bytes.rs"]
+mod bytes;
+use bytes::Bytes;
+
 const MAX_MAGNITUDE: f64 = 1e60;
 const UNIT_TOLERANCE: f64 = 1e-6;
 
-/// Reads the fuzz bytes as small decisions and bounded floats (zeros past the end).
-struct Bytes<'a> {
-    d: &'a [u8],
-    i: usize,
+/// This target's draws, on top of the shared reader.
+trait Draw {
+    fn size(&mut self) -> f64;
+    fn coord(&mut self, offset: f64) -> f64;
+    fn quat(&mut self) -> [f64; 4];
 }
 
-impl Bytes<'_> {
-    fn u8(&mut self) -> u8 {
-        let b = self.d.get(self.i).copied().unwrap_or(0);
-        self.i += 1;
-        b
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.u8() as usize % xs.len()]
-    }
-    fn unit(&mut self) -> f64 {
-        let x = u16::from_le_bytes([self.u8(), self.u8()]);
-        (x as f64 / 32767.5 - 1.0).clamp(-1.0, 1.0)
-    }
-    fn frac(&mut self) -> f64 {
-        0.5 * (self.unit() + 1.0)
-    }
+impl Draw for Bytes<'_> {
     fn size(&mut self) -> f64 {
         let s = self.pick(&[0.0, 1e-2, 1.0, 1.0, 1.0, 1e2]);
         s * (0.25 + 0.75 * self.frac())
-    }
-    fn v3(&mut self) -> DVec3 {
-        DVec3::new(self.unit(), self.unit(), self.unit())
-    }
-    fn v2(&mut self) -> DVec2 {
-        DVec2::new(self.unit(), self.unit())
     }
     /// A translation coordinate: bounded mostly, deliberately bad one time in 16.
     fn coord(&mut self, offset: f64) -> f64 {
@@ -631,7 +615,7 @@ fn run2(r: &mut Bytes, big: bool) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut r = Bytes { d: data, i: 0 };
+    let mut r = Bytes::new(data);
     let head = r.u8();
     let big = head & 0b1110 == 0;
     if head & 1 == 0 {

@@ -28,6 +28,10 @@ use convexity::{
 };
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../common/bytes.rs"]
+mod bytes;
+use bytes::Bytes;
+
 /// The same shape with the default `primitive()`: queries on it always run GJK / EPA.
 struct NoHook<S>(S);
 
@@ -49,40 +53,18 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for NoHook<S> {
     }
 }
 
-/// Reads the fuzz bytes as small decisions and bounded floats (zeros past the end).
-struct Bytes<'a> {
-    d: &'a [u8],
-    i: usize,
+/// This target's draws, on top of the shared reader.
+trait Draw {
+    fn size(&mut self) -> f64;
+    fn quat(&mut self) -> DQuat;
+    fn offset(&mut self) -> f64;
 }
 
-impl Bytes<'_> {
-    fn u8(&mut self) -> u8 {
-        let b = self.d.get(self.i).copied().unwrap_or(0);
-        self.i += 1;
-        b
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.u8() as usize % xs.len()]
-    }
-    /// A float in [-1, 1] on a 2^16 grid (exact 0 and ±1 reachable).
-    fn unit(&mut self) -> f64 {
-        let x = u16::from_le_bytes([self.u8(), self.u8()]);
-        (x as f64 / 32767.5 - 1.0).clamp(-1.0, 1.0)
-    }
-    /// A float in [0, 1].
-    fn frac(&mut self) -> f64 {
-        0.5 * (self.unit() + 1.0)
-    }
+impl Draw for Bytes<'_> {
     /// A length scale: exactly 0 sometimes, else one of 1e-2 … 1e2 (ratios up to 1e4).
     fn size(&mut self) -> f64 {
         let s = self.pick(&[0.0, 1e-2, 0.1, 1.0, 1.0, 1.0, 10.0, 1e2]);
         s * (0.25 + 0.75 * self.frac())
-    }
-    fn v3(&mut self) -> DVec3 {
-        DVec3::new(self.unit(), self.unit(), self.unit())
-    }
-    fn v2(&mut self) -> DVec2 {
-        DVec2::new(self.unit(), self.unit())
     }
     fn quat(&mut self) -> DQuat {
         match self.u8() % 6 {
@@ -458,7 +440,7 @@ fn place<V: EpaSpace, S: SupportMap<V> + Clone>(
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut r = Bytes { d: data, i: 0 };
+    let mut r = Bytes::new(data);
     let head = r.u8();
     let mode = (head >> 1) % 4;
     if head & 1 == 0 {

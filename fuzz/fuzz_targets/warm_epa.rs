@@ -25,26 +25,17 @@ use convexity::{
 };
 use libfuzzer_sys::fuzz_target;
 
-/// Reads the fuzz bytes as small decisions and bounded floats (zeros past the end).
-struct Bytes<'a> {
-    d: &'a [u8],
-    i: usize,
+#[path = "../common/bytes.rs"]
+mod bytes;
+use bytes::Bytes;
+
+/// This target's draws, on top of the shared reader.
+trait Draw {
+    fn size(&mut self) -> f64;
+    fn quat(&mut self) -> DQuat;
 }
 
-impl Bytes<'_> {
-    fn u8(&mut self) -> u8 {
-        let b = self.d.get(self.i).copied().unwrap_or(0);
-        self.i += 1;
-        b
-    }
-    /// A float in [-1, 1] on a 2^16 grid.
-    fn unit(&mut self) -> f64 {
-        let x = u16::from_le_bytes([self.u8(), self.u8()]);
-        (x as f64 / 32767.5 - 1.0).clamp(-1.0, 1.0)
-    }
-    fn v3(&mut self) -> DVec3 {
-        DVec3::new(self.unit(), self.unit(), self.unit())
-    }
+impl Draw for Bytes<'_> {
     fn size(&mut self) -> f64 {
         [1e-2, 0.1, 1.0, 1.0, 1.0, 10.0, 1e2][self.u8() as usize % 7] * (0.5 + 0.25 * self.unit())
     }
@@ -205,7 +196,7 @@ fn check(
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut r = Bytes { d: data, i: 0 };
+    let mut r = Bytes::new(data);
     let (Some(a), Some(b)) = (shape(&mut r), shape(&mut r)) else {
         return;
     };
