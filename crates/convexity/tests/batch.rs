@@ -42,6 +42,16 @@ fn quat(rng: &mut ChaCha8Rng) -> DQuat {
     }
 }
 
+/// A box with half extents in [0.3, 1].
+fn random_box(rng: &mut ChaCha8Rng) -> Shape3 {
+    let h = DVec3::new(
+        rng.gen_range(0.3..1.0),
+        rng.gen_range(0.3..1.0),
+        rng.gen_range(0.3..1.0),
+    );
+    Shape3::Cuboid(Cuboid::new(h).unwrap())
+}
+
 fn hull(rng: &mut ChaCha8Rng, n: usize) -> Shape3 {
     let r = rng.gen_range(0.3..1.0);
     let pts: Vec<DVec3> = (0..n).map(|_| unit(rng) * r).collect();
@@ -52,14 +62,7 @@ fn hull(rng: &mut ChaCha8Rng, n: usize) -> Shape3 {
 fn table(rng: &mut ChaCha8Rng) -> Vec<Shape3> {
     let mut t = Vec::new();
     for _ in 0..4 {
-        t.push(Shape3::Cuboid(
-            Cuboid::new(DVec3::new(
-                rng.gen_range(0.3..1.0),
-                rng.gen_range(0.3..1.0),
-                rng.gen_range(0.3..1.0),
-            ))
-            .unwrap(),
-        ));
+        t.push(random_box(rng));
         t.push(Shape3::Sphere(Ball::new(rng.gen_range(0.3..1.0)).unwrap()));
         t.push(Shape3::Capsule(
             Capsule::new(-unit(rng) * 0.5, unit(rng) * 0.5, rng.gen_range(0.1..0.5)).unwrap(),
@@ -329,14 +332,7 @@ fn lane_path_equals_scalar_path() {
     // Only lane shapes: boxes and hulls of 8, 12 and 16 points.
     let mut shapes = Vec::new();
     for _ in 0..6 {
-        shapes.push(Shape3::Cuboid(
-            Cuboid::new(DVec3::new(
-                rng.gen_range(0.3..1.0),
-                rng.gen_range(0.3..1.0),
-                rng.gen_range(0.3..1.0),
-            ))
-            .unwrap(),
-        ));
+        shapes.push(random_box(&mut rng));
         shapes.push(hull(&mut rng, 8));
         shapes.push(hull(&mut rng, 12));
         shapes.push(hull(&mut rng, 16));
@@ -1093,14 +1089,7 @@ fn lane_kernels_agree_bit_for_bit() {
     let mut rng = ChaCha8Rng::seed_from_u64(100 + 21);
     let mut shapes = Vec::new();
     for _ in 0..5 {
-        shapes.push(Shape3::Cuboid(
-            Cuboid::new(DVec3::new(
-                rng.gen_range(0.3..1.0),
-                rng.gen_range(0.3..1.0),
-                rng.gen_range(0.3..1.0),
-            ))
-            .unwrap(),
-        ));
+        shapes.push(random_box(&mut rng));
         shapes.push(hull(&mut rng, 8));
         shapes.push(hull(&mut rng, 16));
     }
