@@ -67,6 +67,9 @@ impl<V: Vector> SupportMap<V> for Ball<V> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cuboid<V: Vector> {
     half_extents: V,
+    /// `|half_extents|`: the size and the bounding radius, formed once (every GJK and
+    /// closed-form query reads both for its tolerance; four square roots per box pair).
+    radius: f64,
 }
 
 impl<V: Vector> Cuboid<V> {
@@ -83,7 +86,10 @@ impl<V: Vector> Cuboid<V> {
                 non_negative(&format!("half_extents[{i}]"), h)?;
             }
         }
-        Ok(Cuboid { half_extents })
+        Ok(Cuboid {
+            half_extents,
+            radius: half_extents.length(),
+        })
     }
     /// Half the side lengths along the local axes.
     pub fn half_extents(&self) -> V {
@@ -99,8 +105,13 @@ impl<V: Vector> SupportMap<V> for Cuboid<V> {
     fn center(&self) -> V {
         V::ZERO
     }
+    #[inline]
     fn size(&self) -> f64 {
-        self.half_extents.length()
+        self.radius
+    }
+    #[inline]
+    fn bounding_radius(&self) -> f64 {
+        self.radius
     }
     #[inline]
     fn primitive(&self) -> Primitive<'_, V> {
