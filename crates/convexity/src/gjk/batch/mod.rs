@@ -195,13 +195,20 @@ impl BatchSpace for DVec3 {
     type Shape = Shape3;
     type RawPose = [f64; 7];
     fn pose(raw: &[f64; 7]) -> Result<Pose3, InputError> {
-        // Field names are formatted only on failure: this runs twice per row.
-        let bad = |x: &f64| !x.is_finite() || x.abs() > crate::error::MAX_MAGNITUDE;
-        if let Some(i) = raw[..3].iter().position(bad) {
-            crate::error::finite(&format!("translation[{i}]"), raw[i])?;
-        }
-        if let Some(i) = raw[3..].iter().position(bad) {
-            crate::error::finite(&format!("rotation[{i}]"), raw[3 + i])?;
+        // Field names are formatted only on failure: this runs twice per row. All seven
+        // numbers are tested at once without an early exit (`|x| ≤ MAX` fails for NaN and
+        // ±∞ too); only a bad pose looks for the first bad field.
+        let good = raw
+            .iter()
+            .fold(true, |ok, x| ok & (x.abs() <= crate::error::MAX_MAGNITUDE));
+        if !good {
+            let bad = |x: &f64| !(x.abs() <= crate::error::MAX_MAGNITUDE);
+            if let Some(i) = raw[..3].iter().position(bad) {
+                crate::error::finite(&format!("translation[{i}]"), raw[i])?;
+            }
+            if let Some(i) = raw[3..].iter().position(bad) {
+                crate::error::finite(&format!("rotation[{i}]"), raw[3 + i])?;
+            }
         }
         // The norm itself in the message (`Pose::new` reports `1 + |norm − 1|`).
         let q = glam::DQuat::from_xyzw(raw[3], raw[4], raw[5], raw[6]);
