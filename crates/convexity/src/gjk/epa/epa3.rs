@@ -54,22 +54,39 @@ impl Sealed for DVec3 {
         let Some(cache) = warm else {
             return cold(mink, start, params, ctx).0;
         };
-        if cache.load(mink, ctx) && rebuild(ctx, params) {
-            if let Ok(e) = expand(mink, start, params, ctx, true) {
-                // Only a converged, verified answer gets here; the polytope is intact.
-                cache.reused = true;
-                cache.store(mink, ctx);
-                return e.0;
-            }
+        if let Some(e) = Self::warm(mink, params, ctx, cache) {
+            return e;
         }
-        cache.reused = false;
-        // None of the vertices a cold start makes has its `b` in B's frame yet.
-        cache.invalidate();
         let (e, intact) = cold(mink, start, params, ctx);
         if intact {
             cache.store(mink, ctx);
         }
         e
+    }
+
+    fn warm<A, B>(
+        mink: &MinkowskiDifference<'_, DVec3, A, B>,
+        params: &Params<DVec3>,
+        ctx: &mut Context<DVec3>,
+        cache: &mut Cached<DVec3>,
+    ) -> Option<Expansion<DVec3>>
+    where
+        A: SupportMap<DVec3> + ?Sized,
+        B: SupportMap<DVec3> + ?Sized,
+    {
+        if cache.load(mink, ctx) && rebuild(ctx, params) {
+            // (`start` is only read by a cold expansion.)
+            if let Ok(e) = expand(mink, &Simplex::new(), params, ctx, true) {
+                // Only a converged, verified answer gets here; the polytope is intact.
+                cache.reused = true;
+                cache.store(mink, ctx);
+                return Some(e.0);
+            }
+        }
+        cache.reused = false;
+        // None of the vertices a cold start makes has its `b` in B's frame yet.
+        cache.invalidate();
+        None
     }
 }
 

@@ -143,6 +143,7 @@ mod epa3;
 mod warm;
 
 use crate::gjk::minkowski::{MinkowskiDifference, SupportPoint};
+use crate::gjk::simplex::Simplex;
 use crate::gjk::{self, Mode};
 use crate::math::pose::Pose;
 use crate::math::vector::Vector;
@@ -224,6 +225,20 @@ mod sealed {
             ctx: &mut Context<Self>,
             warm: Option<&mut Cached<Self>>,
         ) -> Expansion<Self>
+        where
+            A: SupportMap<Self> + ?Sized,
+            B: SupportMap<Self> + ?Sized;
+
+        /// The warm expansion alone (3D): from the polytope `cache` holds, when it passes the
+        /// checks of `epa3::rebuild` and the expansion converges to a verified answer (the
+        /// cache then holds the final polytope); otherwise `None`, the cache emptied. 2D:
+        /// always `None`, the cache untouched.
+        fn warm<A, B>(
+            mink: &MinkowskiDifference<'_, Self, A, B>,
+            params: &Params<Self>,
+            ctx: &mut Context<Self>,
+            cache: &mut Cached<Self>,
+        ) -> Option<Expansion<Self>>
         where
             A: SupportMap<Self> + ?Sized,
             B: SupportMap<Self> + ?Sized;
@@ -740,6 +755,11 @@ where
         return p;
     }
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
+    if let Some(c) = cache.as_deref_mut() {
+        if let Some(p) = warm_solve(&mink, pose_a, opts, ctx, c) {
+            return p;
+        }
+    }
     let mut gopts = opts.gjk;
     // At least one GJK iteration, so that there is a simplex to answer from.
     gopts.max_iterations = gopts.max_iterations.max(1);
@@ -826,38 +846,170 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let rsum = ra + rb;
-    let scale = mink.scale();
+    let params = params(mink, opts, r.abs_tol, (wa, wb), r.v);
+    let e = V::expand(mink, &r.simplex, &params, ctx, warm);
+    add_radii(e, r.iterations, r.upper, (ra, rb))
+}
+
+/// The expansion's settings for a pair whose GJK run has absolute tolerance `gjk_tol`,
+/// witness points `(wa, wb)` and closest point `closest` (A's frame, cores).
+fn params<V, A, B>(
+    mink: &MinkowskiDifference<'_, V, A, B>,
+    opts: &Options,
+    gjk_tol: f64,
+    (wa, wb): (V, V),
+    closest: V,
+) -> Params<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
     // The same mechanism as GJK's tolerance, with EPA's relative tolerance.
-    let floor = mink.rounding_floor();
     let abs_tol = mink.tolerance(opts.rel_tolerance);
-    let params = Params {
+    Params {
         abs_tol,
         rel_tol: opts.rel_tolerance,
-        eps: abs_tol.max(r.abs_tol),
-        vis_eps: 1e-13 * scale + floor,
+        eps: abs_tol.max(gjk_tol),
+        vis_eps: 1e-13 * mink.scale() + mink.rounding_floor(),
         max_iterations: opts.max_iterations,
         toward_b: -mink.center(),
         witness_a: wa,
         witness_b: wb,
-        closest: r.v,
-    };
-    let e = V::expand(mink, &r.simplex, &params, ctx, warm);
+        closest,
+    }
+}
+
+/// The core expansion `e` as a full-shape answer: the radii `(ra, rb)` added back, GJK's
+/// iterations (`gjk_iterations`) counted, and the lower bound raised to minus GJK's upper bound
+/// `gjk_upper` on the core distance (0 when its simplex held the origin).
+fn add_radii<V: Vector>(
+    e: Expansion<V>,
+    gjk_iterations: u32,
+    gjk_upper: f64,
+    (ra, rb): (f64, f64),
+) -> Local<V> {
+    let rsum = ra + rb;
     let normal = e.normal;
     Local {
         status: e.status,
-        iterations: r.iterations.saturating_add(e.iterations),
+        iterations: gjk_iterations.saturating_add(e.iterations),
         // The core depth is signed: the origin may lie just outside `K` (cores touching
         // within tolerance, or apart by up to `NEAR_CONTACT · scale` for rounded shapes).
         depth: e.depth + rsum,
         normal,
         pa: e.pa + normal * ra,
         pb: e.pb - normal * rb,
-        // The core depth is at least minus GJK's upper bound on the core distance (0 when its
-        // simplex held the origin).
-        lower: e.lower.max(-r.upper) + rsum,
+        lower: e.lower.max(-gjk_upper) + rsum,
         upper: e.upper + rsum,
     }
+}
+
+/// The warm path of [`penetration_cached`] (3D), which needs no GJK run: the cached GJK
+/// simplex, re-placed, must hold the origin ([`enclosed`]: that is the common-point
+/// certificate, as a GJK run would find it with no support call), and the cached polytope must
+/// pass the warm expansion's checks and converge (`Sealed::warm`). `None` otherwise (the
+/// polytope cache then empty, the GJK cache untouched): the caller runs the full path.
+///
+/// What the GJK run's result would feed is taken from the same facts: its verdict (intersecting,
+/// the same common point, its touch tolerance `abs_tol` as `upper` = 0), its iterations (0)
+/// and its witnesses (only read by flat answers, which a warm expansion never gives). The GJK
+/// cache keeps its simplex, which is still the one that holds the origin.
+fn warm_solve<V, A, B>(
+    mink: &MinkowskiDifference<'_, V, A, B>,
+    pose_a: &Pose<V>,
+    opts: &Options,
+    ctx: &mut Context<V>,
+    cache: &mut EpaCache<V>,
+) -> Option<Penetration<V>>
+where
+    V: EpaSpace,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    if V::DIM != 3 || !cache.poly.holds(mink.a, mink.b) || !cache.gjk.belongs_to(mink) {
+        return None;
+    }
+    let gjk_tol = gjk::absolute_tolerance(mink, &opts.gjk);
+    let (wa, wb) = enclosed(mink, &cache.gjk, gjk_tol)?;
+    let params = params(mink, opts, gjk_tol, (wa, wb), V::ZERO);
+    let e = V::warm(mink, &params, ctx, &mut cache.poly)?;
+    let (ra, rb) = (mink.a.core_radius(), mink.b.core_radius());
+    let verdict = Verdict::Intersecting(CommonPoint {
+        point: pose_a.transform_point(gjk::common_point(wa, wb, ra, rb)),
+    });
+    let out = finish(
+        add_radii(e, 0, 0.0, (ra, rb)),
+        pose_a,
+        true,
+        verdict,
+        gjk_tol,
+    );
+    (out.depth.is_finite() && out.point_a.is_finite() && out.point_b.is_finite()).then_some(out)
+}
+
+/// The witness points of GJK's cached simplex re-placed under `mink`'s pose, when it is a full
+/// simplex (`DIM + 1` points) holding the origin: the origin's barycentric coordinates `λ`
+/// (Cramer's rule on the edges to the last point) are all `≥ 0`. `Σ λᵢ aᵢ` is then a point of
+/// A's core and `Σ λᵢ bᵢ` one of B's, which differ by the residual `Σ λᵢ wᵢ` (the weights'
+/// rounding). When that exceeds `1e-3 · tol`, the weights are refined as a GJK run's
+/// enclosing simplex's are ([`Simplex::enclosing_witnesses`]; sliver simplices).
+fn enclosed<V, A, B>(
+    mink: &MinkowskiDifference<'_, V, A, B>,
+    cache: &gjk::GjkCache<V>,
+    tol: f64,
+) -> Option<(V, V)>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let d = V::DIM;
+    let mut s = Simplex::new();
+    for p in cache.placed(mink) {
+        s.push(p);
+    }
+    if s.len != d + 1 {
+        return None;
+    }
+    let last = s.pts.get(d)?;
+    let mut edges = [V::ZERO; 3];
+    for (e, p) in edges.iter_mut().zip(&s.pts).take(d) {
+        *e = p.w - last.w;
+    }
+    let det = V::det(edges.get(..d)?);
+    if !(det.abs() > 0.0 && det.is_finite()) {
+        return None;
+    }
+    // Σ_{k<d} λ_k e_k = −last, λ_d = 1 − Σ λ_k.
+    let inv = 1.0 / det;
+    let mut rest = 1.0;
+    let (mut a, mut b, mut r) = (V::ZERO, V::ZERO, V::ZERO);
+    for k in 0..d {
+        let mut m = edges;
+        *m.get_mut(k)? = -last.w;
+        let l = V::det(m.get(..d)?) * inv;
+        if !(l >= 0.0) {
+            return None;
+        }
+        let p = s.pts.get(k)?;
+        a += p.a * l;
+        b += p.b * l;
+        r += p.w * l;
+        *s.weights.get_mut(k)? = l;
+        rest -= l;
+    }
+    if !(rest >= 0.0) {
+        return None;
+    }
+    a += last.a * rest;
+    b += last.b * rest;
+    r += last.w * rest;
+    if r.length_squared() <= (1e-3 * tol) * (1e-3 * tol) {
+        return Some((a, b));
+    }
+    *s.weights.get_mut(d)? = rest;
+    Some(s.enclosing_witnesses())
 }
 
 /// The cores are apart by d = |v|: depth = rsum − d along GJK's closest-point `normal`.

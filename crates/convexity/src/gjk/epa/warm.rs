@@ -50,6 +50,11 @@ impl<V: Vector> Cached<V> {
         self.owner == PairKey::of(a, b)
     }
 
+    /// Whether a polytope is stored for the pair (`a`, `b`).
+    pub(crate) fn holds<A: ?Sized, B: ?Sized>(&self, a: &A, b: &B) -> bool {
+        self.valid && self.belongs_to(a, b)
+    }
+
     /// Forgets the stored polytope.
     pub(crate) fn invalidate(&mut self) {
         self.valid = false;
