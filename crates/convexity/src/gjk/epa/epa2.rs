@@ -67,6 +67,7 @@ fn make_edge(a: DVec2, b: DVec2) -> Option<Face<DVec2>> {
         dist,
         inside: t.is_finite() && (-1e-9..=1.0 + 1e-9).contains(&t),
         checked: true,
+        exact: true,
         alive: true,
         ..Face::default()
     })
