@@ -77,8 +77,7 @@ impl Sealed for DVec3 {
         B: SupportMap<DVec3> + ?Sized,
     {
         if cache.load(mink, ctx) && rebuild(ctx, params) {
-            // (`start` is only read by a cold expansion.)
-            if let Ok(e) = expand(mink, &Simplex::new(), params, ctx, true) {
+            if let Ok(e) = expand(mink, None, params, ctx, true) {
                 // Only a converged, verified answer gets here; the polytope is intact.
                 cache.reused = true;
                 cache.lazy = ctx.stale;
@@ -105,7 +104,7 @@ where
     B: SupportMap<DVec3> + ?Sized,
 {
     // A cold expansion always answers (`Err` is only for warm ones).
-    expand(mink, start, params, ctx, false).unwrap_or_else(|()| (broken(params, 0), false))
+    expand(mink, Some(start), params, ctx, false).unwrap_or_else(|()| (broken(params, 0), false))
 }
 
 /// Re-checks the previous query's polytope, re-placed in `ctx` (vertices current, planes
@@ -166,11 +165,14 @@ fn rebuild(ctx: &mut Context<DVec3>, params: &Params<DVec3>) -> bool {
         ) else {
             return false;
         };
-        let lb = f.n.dot(a.w).min(f.n.dot(b.w)).min(f.n.dot(c.w));
-        if !(lb > eps) {
+        let (da, db, dc) = (f.n.dot(a.w), f.n.dot(b.w), f.n.dot(c.w));
+        // (Comparisons rather than `f64::min`, which would pass a NaN over.)
+        if !(da > eps && db > eps && dc > eps) {
             lazy = false;
             break;
         }
+        let lb = if da < db { da } else { db };
+        let lb = if lb < dc { lb } else { dc };
         (f.dist, f.exact, f.inside, f.checked) = (lb, false, false, false);
         keys.push(lb);
     }
@@ -642,7 +644,7 @@ fn answer(
 /// cold) wherever a cold expansion would stop without converging.
 fn expand<A, B>(
     mink: &MinkowskiDifference<'_, DVec3, A, B>,
-    start: &Simplex<DVec3>,
+    start: Option<&Simplex<DVec3>>,
     params: &Params<DVec3>,
     ctx: &mut Context<DVec3>,
     warm: bool,
@@ -653,6 +655,9 @@ where
 {
     if !warm {
         ctx.clear();
+        let Some(start) = start else {
+            return Err(());
+        };
         if let Err(e) = initial(mink, start, params, ctx) {
             return Ok((e, false));
         }

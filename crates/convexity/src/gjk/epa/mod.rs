@@ -991,16 +991,18 @@ where
     B: SupportMap<V> + ?Sized,
 {
     let d = V::DIM;
-    let mut s = Simplex::new();
-    for p in cache.placed(mink) {
-        s.push(p);
+    let mut pts = [SupportPoint::<V>::default(); 4];
+    let mut len = 0;
+    for (slot, p) in pts.iter_mut().zip(cache.placed(mink)) {
+        *slot = p;
+        len += 1;
     }
-    if s.len != d + 1 {
+    if len != d + 1 {
         return None;
     }
-    let last = s.pts.get(d)?;
+    let last = *pts.get(d)?;
     let mut edges = [V::ZERO; 3];
-    for (e, p) in edges.iter_mut().zip(&s.pts).take(d) {
+    for (e, p) in edges.iter_mut().zip(&pts).take(d) {
         *e = p.w - last.w;
     }
     let det = V::det(edges.get(..d)?);
@@ -1010,6 +1012,7 @@ where
     // Σ_{k<d} λ_k e_k = −last, λ_d = 1 − Σ λ_k.
     let inv = 1.0 / det;
     let mut rest = 1.0;
+    let mut weights = [0.0; 4];
     let (mut a, mut b, mut r) = (V::ZERO, V::ZERO, V::ZERO);
     for k in 0..d {
         let mut m = edges;
@@ -1018,11 +1021,11 @@ where
         if !(l >= 0.0) {
             return None;
         }
-        let p = s.pts.get(k)?;
+        let p = pts.get(k)?;
         a += p.a * l;
         b += p.b * l;
         r += p.w * l;
-        *s.weights.get_mut(k)? = l;
+        *weights.get_mut(k)? = l;
         rest -= l;
     }
     if !(rest >= 0.0) {
@@ -1034,7 +1037,8 @@ where
     if r.length_squared() <= (1e-3 * tol) * (1e-3 * tol) {
         return Some((a, b));
     }
-    *s.weights.get_mut(d)? = rest;
+    *weights.get_mut(d)? = rest;
+    let s = Simplex { pts, weights, len };
     Some(s.enclosing_witnesses())
 }
 
