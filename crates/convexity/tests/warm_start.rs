@@ -434,3 +434,54 @@ fn warm_epa_degenerate_pairs_match_cold() {
         assert!(reused > 20, "offset {off}, scale {s}: reused {reused}");
     }
 }
+
+/// B turning about its own centre by `turn` rad and drifting by `drift` per step, near A's
+/// centre (always overlapping).
+fn spin(turn: f64, drift: f64, steps: usize, seed: u64) -> Vec<(Pose3, Pose3)> {
+    let mut g = rng(seed);
+    let pa = Pose3::new(DVec3::ZERO, random_quat(&mut g)).unwrap();
+    let qb = random_quat(&mut g);
+    let axis = DVec3::new(0.2, -0.7, 0.4).normalize();
+    (0..steps)
+        .map(|k| {
+            let k = k as f64;
+            let t = DVec3::new(0.9 + drift * k, 0.2 * (drift * k).sin(), 0.1);
+            let q = (DQuat::from_axis_angle(axis, turn * k) * qb).normalize();
+            (pa, Pose3::new(t, q).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn warm_epa_lazy_and_full_rechecks_both_match_cold() {
+    // The warm path certifies the intersection from the cached GJK simplex (no GJK run) and the
+    // depth from the cached polytope, re-checked lazily (stored normals, shifted) or fully
+    // (every plane rebuilt). Every answer must equal the cold one with verified certificates
+    // (`same_answer`), and both re-checks must be exercised: small steps stay lazy, big turns
+    // need the full one (or a cold restart).
+    let mut g = rng(93);
+    let a = Points::new(&sphere_points(&mut g, 24, 1.0)).unwrap();
+    let b = Points::new(&sphere_points(&mut g, 24, 0.8)).unwrap();
+    let mut counts = Vec::new();
+    for (turn, drift) in [(0.002, 0.0005), (0.02, 0.004), (0.25, 0.03)] {
+        let mut ctx = epa::Context::new();
+        let mut cache = EpaCache::new();
+        let (mut lazy, mut full) = (0, 0);
+        for (pa, pb) in spin(turn, drift, 200, 7) {
+            if step(&a, &pa, &b, &pb, &mut ctx, &mut cache) {
+                if cache.lazy() {
+                    lazy += 1;
+                } else {
+                    full += 1;
+                }
+            }
+        }
+        counts.push((lazy, full));
+    }
+    let (slow, fast) = (counts[0], counts[2]);
+    assert!(slow.0 >= 150, "small steps should stay lazy: {counts:?}");
+    assert!(
+        fast.1 > 0,
+        "big turns should need full rebuilds: {counts:?}"
+    );
+}

@@ -37,6 +37,19 @@ impl Sealed for DVec2 {
         // 2D keeps GJK's simplex only (the polytope cache stays empty).
         expand(mink, start, params, ctx)
     }
+
+    fn warm<A, B>(
+        _mink: &MinkowskiDifference<'_, DVec2, A, B>,
+        _params: &Params<DVec2>,
+        _ctx: &mut Context<DVec2>,
+        _cache: &mut Cached<DVec2>,
+    ) -> Option<Expansion<DVec2>>
+    where
+        A: SupportMap<DVec2> + ?Sized,
+        B: SupportMap<DVec2> + ?Sized,
+    {
+        None
+    }
 }
 
 /// Edge data for `a → b` of a counter-clockwise polygon, or `None` for a zero-length edge.
@@ -54,6 +67,7 @@ fn make_edge(a: DVec2, b: DVec2) -> Option<Face<DVec2>> {
         dist,
         inside: t.is_finite() && (-1e-9..=1.0 + 1e-9).contains(&t),
         checked: true,
+        exact: true,
         alive: true,
         ..Face::default()
     })

@@ -12,9 +12,11 @@
 //! projection is only computed for the face that the scan finds least.
 //!
 //! Warm start: with an [`EpaCache`](super::EpaCache), the polytope the previous query ended
-//! with is re-placed ([`super::warm`]), re-checked ([`rebuild`]) and expanded by the same loop
-//! ([`expand`] with `warm`), whose converged answer is then certified by the least offset of
-//! all faces; otherwise the expansion starts cold from GJK's simplex.
+//! with is re-placed ([`super::warm`]), re-checked ([`rebuild`]: lazily, each face bounded by
+//! a half-space through its stored normal, planes built only when the closest-face scan
+//! reaches them; or every plane rebuilt) and expanded by the same loop ([`expand`] with
+//! `warm`), whose converged answer is then certified by the least offset of all faces;
+//! otherwise the expansion starts cold from GJK's simplex.
 //!
 //! Orientation: every face is stored counter-clockwise seen from outside, so
 //! `n = (b − a) × (c − a)` is outward, and two neighbours traverse their shared edge in
@@ -54,22 +56,39 @@ impl Sealed for DVec3 {
         let Some(cache) = warm else {
             return cold(mink, start, params, ctx).0;
         };
-        if cache.load(mink, ctx) && rebuild(ctx, params) {
-            if let Ok(e) = expand(mink, start, params, ctx, true) {
-                // Only a converged, verified answer gets here; the polytope is intact.
-                cache.reused = true;
-                cache.store(mink, ctx);
-                return e.0;
-            }
+        if let Some(e) = Self::warm(mink, params, ctx, cache) {
+            return e;
         }
-        cache.reused = false;
-        // None of the vertices a cold start makes has its `b` in B's frame yet.
-        cache.invalidate();
         let (e, intact) = cold(mink, start, params, ctx);
         if intact {
             cache.store(mink, ctx);
         }
         e
+    }
+
+    fn warm<A, B>(
+        mink: &MinkowskiDifference<'_, DVec3, A, B>,
+        params: &Params<DVec3>,
+        ctx: &mut Context<DVec3>,
+        cache: &mut Cached<DVec3>,
+    ) -> Option<Expansion<DVec3>>
+    where
+        A: SupportMap<DVec3> + ?Sized,
+        B: SupportMap<DVec3> + ?Sized,
+    {
+        if cache.load(mink, ctx) && rebuild(ctx, params) {
+            if let Ok(e) = expand(mink, None, params, ctx, true) {
+                // Only a converged, verified answer gets here; the polytope is intact.
+                cache.reused = true;
+                cache.lazy = ctx.stale;
+                cache.store(mink, ctx);
+                return Some(e.0);
+            }
+        }
+        cache.reused = false;
+        // None of the vertices a cold start makes has its `b` in B's frame yet.
+        cache.invalidate();
+        None
     }
 }
 
@@ -85,31 +104,90 @@ where
     B: SupportMap<DVec3> + ?Sized,
 {
     // A cold expansion always answers (`Err` is only for warm ones).
-    expand(mink, start, params, ctx, false).unwrap_or_else(|()| (broken(params, 0), false))
+    expand(mink, Some(start), params, ctx, false).unwrap_or_else(|()| (broken(params, 0), false))
 }
 
-/// Rebuilds the planes of the previous query's polytope, re-placed in `ctx` (vertices current,
-/// planes stale), and checks that
+/// Re-checks the previous query's polytope, re-placed in `ctx` (vertices current, planes
+/// stale), and sets the closest-face keys. Returns false (the caller starts cold) when it is
+/// rejected.
 ///
-/// 1. every face has a normal and the origin strictly on its inner side (`dist > vis_eps`);
-/// 2. the adjacency is consistent (each edge's neighbour is alive, points back, and runs the
-///    edge the other way), so the surface is closed and consistently oriented.
+/// The cached polytope was stored closed and consistently oriented (its adjacency is checked
+/// by [`Cached::store`] whenever the faces changed), and with every face's `(n, dist)` a
+/// half-space `n·x ≥ dist` holding its three vertices: the plane itself for an exact face (to
+/// rounding, far below `vis_eps`), a bound from an earlier lazy load for a stale one. Two
+/// ways to accept it:
 ///
-/// Returns false (the caller starts cold) on any failure. Cost O(F), no support call.
+/// 1. Lazy (no plane built): each face's bound becomes `lb = min n·w'` over its three new
+///    vertex positions `w'` (kept as the face's `dist`, stale) and must exceed `vis_eps`.
+///    Along the straight-line motion of the vertices from their old positions to the new
+///    ones, `n·x` is linear, so the moving face stays in `n·x ≥ min(dist, lb) > 0`: no face
+///    meets the origin during the motion, and the degree of the surface's central projection
+///    onto the unit sphere around the origin does not change. It was ≥ 1: by 2 for the
+///    polytope a cold or full expansion stored (every face exact with `dist > vis_eps`; one
+///    with a face at `dist ≤ vis_eps` fails the check above, as `lb ≤ dist`), and by
+///    induction for one a lazy query stored. A stale face's plane is built when the
+///    closest-face scan reaches it ([`closest`]; past [`LAZY_REBUILDS`] of them, every plane),
+///    and every plane before the first carve ([`refresh`]). On a coherent trajectory the bound
+///    is close to the new plane's offset (a translation moves both alike), so about one plane
+///    per query is built.
+/// 2. Full ([`refresh`], when some `lb ≤ vis_eps`): every plane rebuilt, each with the origin
+///    strictly on its inner side (`dist > vis_eps`). By that each face's central projection
+///    onto the unit sphere is a positively oriented spherical triangle, so the projection of
+///    the closed surface has degree ≥ 1.
 ///
-/// The polytope need not be convex any more (a vertex of `K` may have stopped being extreme
-/// under the new pose): a closed surface with these two properties still certifies the least
-/// face offset `L` as a lower bound on the core depth. By 1 the central projection of each
-/// face onto the unit sphere is a positively oriented spherical triangle, so the projection of
-/// the closed surface (2) has a degree ≥ 1 and is onto: every direction `u` meets the surface
-/// at a point `t·u` of some face `f`, with `t = dist_f / (n_f·u) ≥ L`. Those points lie in
-/// `K` (the vertices do), so the ball of radius `L` does too (a unit `m` separating a point
-/// `y`, `|y| < L`, from their hull would have `m·(t_m m) = t_m ≥ L > m·y`). The warm expansion
+/// Either way the projection is onto: every direction `u` meets the surface at a point `t·u`
+/// of some face `f`, and `t ≥ dist_f` (the face lies in its half-space `n_f·x ≥ dist_f > 0`,
+/// and `n_f·(t·u) ≥ dist_f` needs `t ≥ dist_f`). Those points lie in `K` (the vertices do), so
+/// the ball of radius `L = min_f dist_f` does too (a unit `m` separating a point `y`,
+/// `|y| < L`, from their hull would have `m·(t_m m) = t_m ≥ L > m·y`). The warm expansion
 /// therefore accepts an answer only when its support value is within the tolerance of the
-/// least offset of *all* faces at that moment ([`least_offset`]), and the expansion steps
-/// (which keep the surface closed, or report failure) need no convexity for that argument.
+/// least `dist` of *all* faces at that moment (`Context::least`, or [`least_offset`] after a
+/// carve), and the expansion steps (which keep the surface closed, or report failure, and run
+/// only after a full refresh) need no convexity for that argument. Cost O(F) with three dot
+/// products per face in the lazy case; O(F) plane builds in the full one; no support call.
 fn rebuild(ctx: &mut Context<DVec3>, params: &Params<DVec3>) -> bool {
     let eps = params.vis_eps;
+    ctx.dropped = f64::INFINITY;
+    let Context {
+        verts, faces, keys, ..
+    } = ctx;
+    keys.clear();
+    let mut lazy = true;
+    for f in faces.iter_mut() {
+        if !f.alive {
+            keys.push(f64::INFINITY);
+            continue;
+        }
+        let (Some(a), Some(b), Some(c)) = (
+            verts.get(f.v[0] as usize),
+            verts.get(f.v[1] as usize),
+            verts.get(f.v[2] as usize),
+        ) else {
+            return false;
+        };
+        let (da, db, dc) = (f.n.dot(a.w), f.n.dot(b.w), f.n.dot(c.w));
+        // (Comparisons rather than `f64::min`, which would pass a NaN over.)
+        if !(da > eps && db > eps && dc > eps) {
+            lazy = false;
+            break;
+        }
+        let lb = if da < db { da } else { db };
+        let lb = if lb < dc { lb } else { dc };
+        (f.dist, f.exact, f.inside, f.checked) = (lb, false, false, false);
+        keys.push(lb);
+    }
+    if lazy {
+        ctx.stale = true;
+        return true;
+    }
+    refresh(ctx, params.vis_eps)
+}
+
+/// Rebuilds every face's plane from its current vertices and checks that the origin is
+/// strictly on its inner side (`dist > vis_eps`); sets the keys. See [`rebuild`].
+fn refresh(ctx: &mut Context<DVec3>, eps: f64) -> bool {
+    ctx.stale = false;
+    ctx.dropped = f64::INFINITY;
     let Context {
         verts, faces, keys, ..
     } = ctx;
@@ -125,25 +203,8 @@ fn rebuild(ctx: &mut Context<DVec3>, params: &Params<DVec3>) -> bool {
         if !(g.dist > eps) {
             return false;
         }
-        (f.n, f.dist, f.inside, f.checked) = (g.n, g.dist, false, false);
+        (f.n, f.dist, f.inside, f.checked, f.exact) = (g.n, g.dist, false, false, true);
         keys.push(g.dist);
-    }
-    for (i, f) in faces.iter().enumerate().filter(|(_, f)| f.alive) {
-        for (e, (&gi, &j)) in f.adj.iter().zip(&f.adj_edge).enumerate() {
-            let j = usize::from(j);
-            let (Some(g), Some(&jn)) = (faces.get(gi as usize), NEXT.get(j)) else {
-                return false;
-            };
-            // Edge e runs v[e] → v[e + 1]; the neighbour runs it back as its edge j.
-            let linked = g.alive
-                && g.adj[j] as usize == i
-                && usize::from(g.adj_edge[j]) == e
-                && g.v[j] == f.v[(e + 1) % 3]
-                && g.v[jn] == f.v[e];
-            if !linked {
-                return false;
-            }
-        }
     }
     true
 }
@@ -373,6 +434,7 @@ fn face_at(a: DVec3, b: DVec3, c: DVec3, v: [u32; 3]) -> Option<Face<DVec3>> {
         inside: false,
         checked: false,
         alive: true,
+        exact: true,
     })
 }
 
@@ -423,6 +485,9 @@ fn barycentric(a: DVec3, b: DVec3, c: DVec3, n: DVec3, dist: f64) -> [f64; 3] {
     }
 }
 
+/// How many stale faces [`closest`] builds one by one before it rebuilds every plane.
+const LAZY_REBUILDS: u32 = 8;
+
 /// Index of the live face with the least plane offset among the candidates: faces whose
 /// projection of the origin is inside (van den Bergen's rule) and faces the origin lies
 /// beyond (`dist < 0`); among all live faces if there is none. Lowest index on ties.
@@ -446,10 +511,11 @@ fn barycentric(a: DVec3, b: DVec3, c: DVec3, n: DVec3, dist: f64) -> [f64; 3] {
 /// face has `dist < 0`, so the chosen offset is ≤ 0; at convergence it equals `h_K(n)` up to
 /// the tolerance, hence lies in `[−dist(0, K) − tol, 0]`. (Van den Bergen's rule alone could
 /// pick a far face there: near an edge of the polytope no adjacent face holds the projection.)
-fn closest(ctx: &mut Context<DVec3>, margin: f64) -> Option<usize> {
-    // Each round either returns or turns one key to +∞, so this ends within `keys.len() + 1`
-    // rounds; the cap is only a guard.
-    for round in 0..=ctx.keys.len() {
+fn closest(ctx: &mut Context<DVec3>, margin: f64, vis_eps: f64) -> Option<usize> {
+    // Each round either returns, turns one key to +∞, or makes one stale face exact, so this
+    // ends within `2 · keys.len() + 1` rounds; the cap is only a guard.
+    let mut rebuilt = 0;
+    for round in 0..=2 * ctx.keys.len() {
         let mut best = usize::MAX;
         let mut bd = f64::INFINITY;
         let mut second = f64::INFINITY;
@@ -465,8 +531,28 @@ fn closest(ctx: &mut Context<DVec3>, margin: f64) -> Option<usize> {
         let Some(f) = ctx.faces.get_mut(best) else {
             break;
         };
+        if f.alive && !f.exact {
+            // A stale face of a warm polytope (its key a lower bound): build its plane now,
+            // or, past a few (each may cost a rescan), every plane at once.
+            rebuilt += 1;
+            if rebuilt > LAZY_REBUILDS {
+                if !refresh(ctx, vis_eps) {
+                    return None;
+                }
+                continue;
+            }
+            let g = make_face(&ctx.verts, f.v).filter(|g| g.dist > vis_eps)?;
+            (f.n, f.dist, f.exact) = (g.n, g.dist, true);
+            *ctx.keys.get_mut(best)? = g.dist;
+            if g.dist > second {
+                continue;
+            }
+            // Still the least key: no rescan.
+            bd = g.dist;
+        }
         if f.alive && f.dist == bd {
             if round == 0 && second - bd > margin {
+                ctx.least = bd.min(ctx.dropped);
                 return Some(best);
             }
             if !f.checked {
@@ -474,14 +560,17 @@ fn closest(ctx: &mut Context<DVec3>, margin: f64) -> Option<usize> {
                 f.checked = true;
             }
             if f.inside || f.dist < 0.0 {
+                ctx.least = bd.min(ctx.dropped);
                 return Some(best);
             }
         }
+        let dist = if f.alive { f.dist } else { f64::INFINITY };
+        ctx.dropped = ctx.dropped.min(dist);
         if let Some(k) = ctx.keys.get_mut(best) {
             *k = f64::INFINITY;
         }
     }
-    // No candidate: the least offset among all live faces.
+    // No candidate: the least offset among all live faces (none if that one is stale).
     let mut best = None;
     let mut bd = f64::INFINITY;
     for (i, f) in ctx.faces.iter().enumerate() {
@@ -490,7 +579,8 @@ fn closest(ctx: &mut Context<DVec3>, margin: f64) -> Option<usize> {
             best = Some(i);
         }
     }
-    best
+    ctx.least = bd;
+    best.filter(|&i| ctx.faces.get(i).is_some_and(|f| f.exact))
 }
 
 /// The answer from face `f`: the origin's projection `dist · n` in barycentric coordinates,
@@ -554,7 +644,7 @@ fn answer(
 /// cold) wherever a cold expansion would stop without converging.
 fn expand<A, B>(
     mink: &MinkowskiDifference<'_, DVec3, A, B>,
-    start: &Simplex<DVec3>,
+    start: Option<&Simplex<DVec3>>,
     params: &Params<DVec3>,
     ctx: &mut Context<DVec3>,
     warm: bool,
@@ -565,14 +655,24 @@ where
 {
     if !warm {
         ctx.clear();
+        let Some(start) = start else {
+            return Err(());
+        };
         if let Err(e) = initial(mink, start, params, ctx) {
             return Ok((e, false));
         }
     }
     let margin = if warm { f64::INFINITY } else { params.abs_tol };
     // A warm answer with support value `value`: certified by the least face offset.
-    let verified = |e: Expansion<DVec3>, value: f64, faces: &[Face<DVec3>], tol: f64| {
-        let lower = least_offset(faces);
+    // Until the first carve, the least offset of all faces is the one the last closest-face
+    // scan found (see `Context::least`); after it, a scan of the faces.
+    let mut carved = false;
+    let verified = |e: Expansion<DVec3>, value: f64, ctx: &Context<DVec3>, carved: bool, tol| {
+        let lower = if carved {
+            least_offset(&ctx.faces)
+        } else {
+            ctx.least
+        };
         if lower > params.vis_eps && value - lower <= tol {
             Ok((
                 Expansion {
@@ -591,7 +691,9 @@ where
     // Exits other than convergence: the answer as it stands (cold), or give up (warm).
     let fail = |e: Expansion<DVec3>, intact: bool| if warm { Err(()) } else { Ok((e, intact)) };
     loop {
-        let Some((fi, f)) = closest(ctx, margin).and_then(|i| Some((i, *ctx.faces.get(i)?))) else {
+        let Some((fi, f)) =
+            closest(ctx, margin, params.vis_eps).and_then(|i| Some((i, *ctx.faces.get(i)?)))
+        else {
             return fail(broken(params, iterations), false);
         };
         let tol = params.abs_tol.max(params.rel_tol * f.dist.abs());
@@ -621,7 +723,7 @@ where
             return if warm && !(f.checked && f.inside) {
                 Err(())
             } else if warm {
-                verified(e, value, &ctx.faces, tol)
+                verified(e, value, ctx, carved, tol)
             } else {
                 Ok((e, true))
             };
@@ -633,7 +735,7 @@ where
         if let Some(b) = best.filter(|b| b.value - f.dist <= tol && f.dist >= 0.0) {
             let e = b.answer(Status::Converged, iterations, f.dist);
             return if warm {
-                verified(e, b.value, &ctx.faces, tol)
+                verified(e, b.value, ctx, carved, tol)
             } else {
                 Ok((e, true))
             };
@@ -650,8 +752,17 @@ where
         {
             return fail(stop(Status::Degenerate, iterations, best), false);
         }
+        if ctx.stale {
+            // The carve tests faces against their planes, and the surface it leaves is
+            // certified face by face (see `rebuild`): every plane exact first. Rebuilding
+            // reproduces the exact faces, `f` among them, bit for bit.
+            if !refresh(ctx, params.vis_eps) {
+                return Err(());
+            }
+        }
         let wi = ctx.verts.len() as u32;
         ctx.verts.push(w);
+        carved = true;
         if !carve(ctx, fi, w.w, params.vis_eps) || !stitch(ctx, wi) {
             let e = settle(
                 answer(&ctx.verts, &f, Status::Degenerate, iterations, params),
@@ -1041,7 +1152,7 @@ mod tests {
         ];
         let mut ctx = faces_of(&pts, &[[0, 1, 2], [3, 4, 5], [6, 7, 8]]);
         assert_eq!(ctx.faces[0].dist, ctx.faces[1].dist);
-        assert_eq!(closest(&mut ctx, 1e-10), Some(1));
+        assert_eq!(closest(&mut ctx, 1e-10, 0.0), Some(1));
         // Face 0 was checked and dropped from the scan; face 1 holds the projection.
         assert!(ctx.faces[0].checked && !ctx.faces[0].inside);
         assert_eq!(ctx.keys[0], f64::INFINITY);
@@ -1051,7 +1162,7 @@ mod tests {
         ctx.keys[1] = f64::INFINITY;
         ctx.keys[2] = f64::INFINITY;
         ctx.faces[2].checked = true;
-        assert_eq!(closest(&mut ctx, 1e-10), Some(0));
+        assert_eq!(closest(&mut ctx, 1e-10, 0.0), Some(0));
     }
 
     #[test]
@@ -1066,11 +1177,70 @@ mod tests {
             DVec3::new(0.0, 1.0, 5.0),
         ];
         let mut ctx = faces_of(&pts, &[[0, 1, 2], [3, 4, 5]]);
-        assert_eq!(closest(&mut ctx, 1e-10), Some(0));
+        assert_eq!(closest(&mut ctx, 1e-10, 0.0), Some(0));
         assert!(!ctx.faces[0].checked);
         // Within the margin the test is made.
-        assert_eq!(closest(&mut ctx, 10.0), Some(0));
+        assert_eq!(closest(&mut ctx, 10.0, 0.0), Some(0));
         assert!(ctx.faces[0].checked && ctx.faces[0].inside);
+    }
+
+    fn params(vis_eps: f64) -> Params<DVec3> {
+        Params {
+            abs_tol: 1e-10,
+            rel_tol: 1e-10,
+            eps: 1e-10,
+            vis_eps,
+            max_iterations: 64,
+            toward_b: DVec3::X,
+            witness_a: DVec3::ZERO,
+            witness_b: DVec3::ZERO,
+            closest: DVec3::ZERO,
+        }
+    }
+
+    #[test]
+    fn lazy_recheck_shifts_the_stored_planes_and_falls_back_to_rebuilt_ones() {
+        let params = params(1e-12);
+        // A translation moves every plane by `n·t`: the lazy bound is the new plane itself.
+        let mut ctx = tetra();
+        let t = DVec3::new(0.1, -0.05, 0.02);
+        for v in ctx.verts.iter_mut() {
+            v.w += t;
+        }
+        let exact: Vec<_> = ctx
+            .faces
+            .iter()
+            .map(|f| make_face(&ctx.verts, f.v).expect("a face").dist)
+            .collect();
+        assert!(rebuild(&mut ctx, &params));
+        assert!(ctx.stale);
+        for (f, d) in ctx.faces.iter().zip(&exact) {
+            assert!(!f.exact);
+            assert!((f.dist - d).abs() < 1e-14, "{} vs {d}", f.dist);
+        }
+        // The scan builds the plane of the face it answers with, and the least offset of all
+        // faces is the least bound.
+        let i = closest(&mut ctx, f64::INFINITY, params.vis_eps).expect("a face");
+        assert!(ctx.faces[i].exact);
+        let least = exact.iter().copied().fold(f64::INFINITY, f64::min);
+        assert!((ctx.least - least).abs() < 1e-14);
+        assert_eq!(ctx.least, least_offset(&ctx.faces));
+        // Before a carve every plane is rebuilt.
+        assert!(refresh(&mut ctx, params.vis_eps));
+        assert!(!ctx.stale && ctx.faces.iter().all(|f| f.exact));
+
+        // Vertex 0 moved up to the plane z = 0: the stored normal −z of face (0, 2, 1) no
+        // longer bounds it away from the origin, so every plane is rebuilt; that face tilts
+        // (offset 2/√18) and the origin is still inside, so the polytope is accepted, exactly.
+        let mut ctx = tetra();
+        ctx.verts[0].w = DVec3::new(-1.0, -1.0, 0.0);
+        assert!(rebuild(&mut ctx, &params));
+        assert!(!ctx.stale && ctx.faces.iter().all(|f| f.exact));
+        assert!((ctx.faces[0].dist - 2.0 / 18f64.sqrt()).abs() < 1e-14);
+        // Moved past the origin: rejected.
+        let mut ctx = tetra();
+        ctx.verts[0].w = DVec3::new(0.3, 0.3, 0.3);
+        assert!(!rebuild(&mut ctx, &params));
     }
 
     #[test]

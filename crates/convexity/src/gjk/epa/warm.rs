@@ -3,8 +3,11 @@
 //! Every vertex is stored as its two support points: `a` in A's frame and `b` in B's own frame
 //! (as [`crate::gjk::GjkCache`] keeps its simplex), so that under the next relative pose
 //! `a − pose_ab(b)` is again a point of `K = core(A) − core(B)`. The faces are kept as they were
-//! (slot store with neighbours and free list); their planes are rebuilt and the polytope
-//! re-validated by `epa3::accept` before the expansion continues from it.
+//! (slot store with neighbours and free list) with the planes they last had; `epa3::rebuild`
+//! re-validates the polytope under the new pose (lazily: each stored plane shifted to a
+//! half-space still holding the face's vertices) before the expansion continues from it. The
+//! adjacency, which re-placing does not change, is checked when the polytope is stored after
+//! the faces changed, not on every load.
 //!
 //! The buffers are swapped with the [`Context`]'s, not copied: loading hands the stored
 //! polytope to the context, storing hands the context's final polytope back (the context keeps
@@ -42,12 +45,19 @@ pub struct Cached<V> {
     remap: Vec<u32>,
     /// Whether the last query on this cache started from the stored polytope.
     pub(crate) reused: bool,
+    /// Whether that query's answer was certified with some faces still stale.
+    pub(crate) lazy: bool,
 }
 
 impl<V: Vector> Cached<V> {
     /// Whether the stored polytope (if any) was made for the pair (`a`, `b`).
     pub(crate) fn belongs_to<A: ?Sized, B: ?Sized>(&self, a: &A, b: &B) -> bool {
         self.owner == PairKey::of(a, b)
+    }
+
+    /// Whether a polytope is stored for the pair (`a`, `b`).
+    pub(crate) fn holds<A: ?Sized, B: ?Sized>(&self, a: &A, b: &B) -> bool {
+        self.valid && self.belongs_to(a, b)
     }
 
     /// Forgets the stored polytope.
@@ -109,7 +119,12 @@ impl<V: Vector> Cached<V> {
         let loaded = self.loaded.min(n).min(self.locals.len());
         self.loaded = 0;
         if n > loaded {
-            // The expansion added vertices (and may have buried old ones): compact.
+            // The expansion added vertices (and may have buried old ones): the faces changed,
+            // so their adjacency is checked once here rather than on every load.
+            if !linked(&ctx.faces) {
+                return;
+            }
+            // Compact.
             self.remap.clear();
             self.remap.resize(n, u32::MAX);
             for f in ctx.faces.iter().filter(|f| f.alive) {
@@ -176,4 +191,31 @@ impl<V: Vector> Cached<V> {
         self.owner = PairKey::of(mink.a, mink.b);
         self.valid = true;
     }
+}
+
+/// Whether the live faces' adjacency is consistent: each edge's neighbour is alive, points
+/// back, and runs the edge the other way, so the surface is closed and consistently oriented.
+/// O(F).
+fn linked<V>(faces: &[Face<V>]) -> bool {
+    const NEXT: [usize; 3] = [1, 2, 0];
+    for (i, f) in faces.iter().enumerate().filter(|(_, f)| f.alive) {
+        for (e, (&gi, &j)) in f.adj.iter().zip(&f.adj_edge).enumerate() {
+            let j = usize::from(j);
+            let (Some(g), Some(&jn), Some(&en)) =
+                (faces.get(gi as usize), NEXT.get(j), NEXT.get(e))
+            else {
+                return false;
+            };
+            // Edge e runs v[e] → v[e + 1]; the neighbour runs it back as its edge j.
+            let ok = g.alive
+                && g.adj.get(j).is_some_and(|&b| b as usize == i)
+                && g.adj_edge.get(j).is_some_and(|&b| usize::from(b) == e)
+                && g.v.get(j) == f.v.get(en)
+                && g.v.get(jn) == f.v.get(e);
+            if !ok {
+                return false;
+            }
+        }
+    }
+    true
 }
