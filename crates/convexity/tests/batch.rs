@@ -957,13 +957,11 @@ fn flat_hulls_near_parallel_sweep_equals_scalar() {
     );
 }
 
-/// Two flat boxes (0.0026 × 0.0026 × 4e-8 half extents) crossing at a tilt: the lane run
-/// enclosed the origin (distance 0) in a tetrahedron whose face passes 2.6e-14 from it, while
-/// the scalar call, on a path that rounding made differ, stopped touching at 2.6e-14 — 3.4e-12
-/// relative to the size. Found by the `batch` fuzz target; the lane path now declines an
-/// enclosed origin within twice the touch tolerance of a face of its tetrahedron.
-#[test]
-fn fuzz_flat_boxes_shallow_enclosure_distance_equals_scalar() {
+/// The two flat boxes of the fuzz findings below (0.0026 × 0.0026 × 4e-8 half extents) at raw
+/// poses `pose_a`, `pose_b`: the batch answer against the scalar call — no error, the same
+/// verdict kind and status, distances within 1e-12 relative, the certificate verified when
+/// there is one. Returns the batch verdict.
+fn flat_boxes_batch_equals_scalar(pose_a: [f64; 7], pose_b: [f64; 7]) -> Verdict<DVec3> {
     let h = DVec3::new(
         0.0026130693522545207,
         0.0026130693522545207,
@@ -972,85 +970,9 @@ fn fuzz_flat_boxes_shallow_enclosure_distance_equals_scalar() {
     let shapes = [Shape3::Cuboid(Cuboid::new(h).unwrap())];
     let pairs = [Pair3 {
         a: 0,
-        pose_a: [
-            0.0,
-            0.0,
-            0.0,
-            0.5516525948717284,
-            0.2897242434645165,
-            -0.5535107219615512,
-            0.5525985504810927,
-        ],
+        pose_a,
         b: 0,
-        pose_b: [
-            0.005500213328893493,
-            -0.0006360337101859999,
-            0.0009573955381919088,
-            -0.573568154981535,
-            0.5335711641578466,
-            0.43950050305450056,
-            0.43950050305450056,
-        ],
-    }];
-    let (o, rep) = run_distance(&shapes, &pairs, &BatchOptions::default());
-    assert_eq!(rep.error_rows, 0);
-    let (pa, pb) = (pose(&pairs[0].pose_a), pose(&pairs[0].pose_b));
-    let s = gjk::distance(
-        &shapes[0],
-        &pa,
-        &shapes[0],
-        &pb,
-        &gjk::Options::default(),
-        None,
-    );
-    assert_eq!(kind(&o.v[0]), Some(true));
-    assert_eq!(kind(&o.v[0]), kind(&s.verdict));
-    assert_eq!(o.s[0], s.status);
-    let scale = scale_of(&shapes, &pairs[0]);
-    assert!(
-        (o.d[0] - s.distance).abs() <= 1e-12 * scale,
-        "batch {} vs scalar {}",
-        o.d[0],
-        s.distance
-    );
-    convexity::verify(&shapes[0], &pa, &shapes[0], &pb, &o.v[0], 1e-9 * scale).unwrap();
-}
-
-/// Two flat boxes (0.0026 × 0.0026 × 4e-8 half extents), nearly touching: the batch distance
-/// was 1.1e-8 against the scalar call's 1.8e-12. The lane's closest point on a needle triangle
-/// (5e-3 long, 1e-8 wide; Cramer's rule) was tilted by 2.9e-10 at |v| = 1.1e-8, its next
-/// support repeated a simplex point, and the lane stopped with its gap open (1.1e-8), where
-/// the scalar run's projection went on. Found by the `batch` fuzz target; the lane path now
-/// declines a repeated-point stop whose gap is not closed to the contract.
-#[test]
-fn fuzz_flat_boxes_near_touch_distance_equals_scalar() {
-    let h = DVec3::new(
-        0.0026130693522545207,
-        0.0026130693522545207,
-        3.987288246363793e-8,
-    );
-    let shapes = [Shape3::Cuboid(Cuboid::new(h).unwrap())];
-    let pairs = [Pair3 {
-        a: 0,
-        pose_a: [
-            -0.0,
-            -0.0,
-            -0.0,
-            -0.1769596704297079,
-            -0.5696649312719932,
-            0.5638252534318758,
-            0.5711989361971584,
-        ],
-        b: 0,
-        pose_b: [
-            -0.002625330049876243,
-            0.0036057561849690625,
-            0.004259034928268833,
-            0.6415045187085069,
-            0.6415045187085069,
-            0.36980848725549215,
-            -0.20046343234350364,
-        ],
+        pose_b,
     }];
     let (o, rep) = run_distance(&shapes, &pairs, &BatchOptions::default());
     assert_eq!(rep.error_rows, 0);
@@ -1076,6 +998,67 @@ fn fuzz_flat_boxes_near_touch_distance_equals_scalar() {
     if o.v[0] != Verdict::Undetermined {
         convexity::verify(&shapes[0], &pa, &shapes[0], &pb, &o.v[0], 1e-9 * scale).unwrap();
     }
+    o.v[0]
+}
+
+/// Two flat boxes (0.0026 × 0.0026 × 4e-8 half extents) crossing at a tilt: the lane run
+/// enclosed the origin (distance 0) in a tetrahedron whose face passes 2.6e-14 from it, while
+/// the scalar call, on a path that rounding made differ, stopped touching at 2.6e-14 — 3.4e-12
+/// relative to the size. Found by the `batch` fuzz target; the lane path now declines an
+/// enclosed origin within twice the touch tolerance of a face of its tetrahedron.
+#[test]
+fn fuzz_flat_boxes_shallow_enclosure_distance_equals_scalar() {
+    let verdict = flat_boxes_batch_equals_scalar(
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.5516525948717284,
+            0.2897242434645165,
+            -0.5535107219615512,
+            0.5525985504810927,
+        ],
+        [
+            0.005500213328893493,
+            -0.0006360337101859999,
+            0.0009573955381919088,
+            -0.573568154981535,
+            0.5335711641578466,
+            0.43950050305450056,
+            0.43950050305450056,
+        ],
+    );
+    assert_eq!(kind(&verdict), Some(true));
+}
+
+/// Two flat boxes (0.0026 × 0.0026 × 4e-8 half extents), nearly touching: the batch distance
+/// was 1.1e-8 against the scalar call's 1.8e-12. The lane's closest point on a needle triangle
+/// (5e-3 long, 1e-8 wide; Cramer's rule) was tilted by 2.9e-10 at |v| = 1.1e-8, its next
+/// support repeated a simplex point, and the lane stopped with its gap open (1.1e-8), where
+/// the scalar run's projection went on. Found by the `batch` fuzz target; the lane path now
+/// declines a repeated-point stop whose gap is not closed to the contract.
+#[test]
+fn fuzz_flat_boxes_near_touch_distance_equals_scalar() {
+    flat_boxes_batch_equals_scalar(
+        [
+            -0.0,
+            -0.0,
+            -0.0,
+            -0.1769596704297079,
+            -0.5696649312719932,
+            0.5638252534318758,
+            0.5711989361971584,
+        ],
+        [
+            -0.002625330049876243,
+            0.0036057561849690625,
+            0.004259034928268833,
+            0.6415045187085069,
+            0.6415045187085069,
+            0.36980848725549215,
+            -0.20046343234350364,
+        ],
+    );
 }
 
 /// The AVX2 kernel of the lane path against the baseline kernel (SSE2 pairs on x86-64): the
