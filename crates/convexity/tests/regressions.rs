@@ -477,23 +477,7 @@ fn fuzz_ball_just_outside_a_sliver_hull_far_out_keeps_the_contact_convention() {
     let mut ctx = epa::Context::new();
     for a in [&poly as &dyn SupportMap<DVec3>, &pts] {
         let p = epa::penetration(a, &pa, &b, &pb, &epa::Options::default(), &mut ctx);
-        let scale = a.size() + b.size();
-        assert_eq!(p.status, Status::Converged);
-        assert!((p.depth - 0.0033233386).abs() < 1e-9, "{p:?}");
-        let n = p.normal;
-        let miss = miss(&p);
-        assert!(
-            miss <= 1e-12 * scale + 8.0 * f64::EPSILON * 1200.0,
-            "miss {miss}: {p:?}"
-        );
-        assert!(
-            (n.dot(p.point_a) - h(a, &pa, n)).abs() <= 1e-9 * scale,
-            "{p:?}"
-        );
-        assert!(
-            (n.dot(p.point_b) + h(&b, &pb, -n)).abs() <= 1e-9 * scale,
-            "{p:?}"
-        );
+        assert_exact_contact(&p, (a, &pa), (&b, &pb), 0.0033233386, 1200.0);
     }
 }
 
@@ -604,23 +588,7 @@ fn fuzz_ball_on_a_needle_triangle_far_out_keeps_the_contact_convention() {
     .unwrap();
     let mut ctx = epa::Context::new();
     let p = epa::penetration(&a, &pa, &b, &pb, &epa::Options::default(), &mut ctx);
-    let scale = a.size() + b.size();
-    assert_eq!(p.status, Status::Converged);
-    assert!((p.depth - 0.0024928273).abs() < 1e-9, "{p:?}");
-    let n = p.normal;
-    let miss = miss(&p);
-    assert!(
-        miss <= 1e-12 * scale + 8.0 * f64::EPSILON * 600.0,
-        "miss {miss}: {p:?}"
-    );
-    assert!(
-        (n.dot(p.point_a) - h(&a, &pa, n)).abs() <= 1e-9 * scale,
-        "{p:?}"
-    );
-    assert!(
-        (n.dot(p.point_b) + h(&b, &pb, -n)).abs() <= 1e-9 * scale,
-        "{p:?}"
-    );
+    assert_exact_contact(&p, (&a, &pa), (&b, &pb), 0.0024928273, 600.0);
 }
 
 /// A rounded needle (a segment 0.023 long, radius 0.08) over a flat box, the cores 0.044
@@ -818,6 +786,35 @@ fn fuzz_rounded_needle_triangles_touching_far_out_keep_the_contact_convention() 
 /// `max_{x ∈ S} d·x` of a posed shape (world frame).
 fn h(s: &dyn SupportMap<DVec3>, pose: &Pose3, d: DVec3) -> f64 {
     d.dot(pose.transform_point(s.support(pose.inverse_transform_vector(d))))
+}
+
+/// A converged penetration answer of depth `depth` (to 1e-9) that keeps its contact convention
+/// to `1e-12·scale` plus the rounding of coordinates of size `magnitude`, with its witnesses on
+/// the support planes of A and B along its normal (to `1e-9·scale`).
+fn assert_exact_contact(
+    p: &convexity::gjk::epa::Penetration<DVec3>,
+    (a, pa): (&dyn SupportMap<DVec3>, &Pose3),
+    (b, pb): (&dyn SupportMap<DVec3>, &Pose3),
+    depth: f64,
+    magnitude: f64,
+) {
+    let scale = a.size() + b.size();
+    assert_eq!(p.status, Status::Converged);
+    assert!((p.depth - depth).abs() < 1e-9, "{p:?}");
+    let n = p.normal;
+    let miss = miss(p);
+    assert!(
+        miss <= 1e-12 * scale + 8.0 * f64::EPSILON * magnitude,
+        "miss {miss}: {p:?}"
+    );
+    assert!(
+        (n.dot(p.point_a) - h(a, pa, n)).abs() <= 1e-9 * scale,
+        "{p:?}"
+    );
+    assert!(
+        (n.dot(p.point_b) + h(b, pb, -n)).abs() <= 1e-9 * scale,
+        "{p:?}"
+    );
 }
 
 /// How far a penetration answer misses its contact convention `point_a = point_b + depth·n`.
