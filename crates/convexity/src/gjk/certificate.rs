@@ -14,7 +14,7 @@
 //! absolute lengths; callers usually pass `1e-9 × size`.
 
 use crate::gjk::minkowski::MinkowskiDifference;
-use crate::gjk::{run, Mode, Options};
+use crate::gjk::{Mode, Options, Run};
 use crate::math::pose::Pose;
 use crate::math::vector::Vector;
 use crate::shape::{Ball, SupportMap};
@@ -152,7 +152,9 @@ pub fn find_witness<V: Vector, S: SupportMap<V> + ?Sized>(
         log: core::cell::RefCell::new(Vec::new()),
     };
     let mink = MinkowskiDifference::new(&logged, &Pose::IDENTITY, &point, &pose_p);
-    let r = run(&mink, &Options::default(), None, Mode::Distance);
+    let opts = Options::default();
+    let mut r = Run::begin(&mink, &opts);
+    r.drive(&mink, &opts, None, Mode::Distance);
     let log = logged.log.borrow();
     let s = &r.simplex;
     let terms: Vec<(V, f64)> = (0..s.len.min(4))

@@ -220,7 +220,7 @@ impl<V> Intersection<V> {
 }
 
 /// Consecutive iterations without a decrease of `|v|` tolerated before the run is declared
-/// degenerate (see the zig-zag note in `run`).
+/// degenerate (see the zig-zag note in `Run::descend`).
 const MAX_STALLS: u32 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,23 +244,6 @@ pub(crate) struct Run<V> {
     pub contains_origin: bool,
     pub abs_tol: f64,
     pub rel_tol: f64,
-}
-
-#[inline(always)]
-pub(crate) fn run<V, A, B>(
-    mink: &MinkowskiDifference<'_, V, A, B>,
-    opts: &Options,
-    cache: Option<&Cache<V>>,
-    mode: Mode,
-) -> Run<V>
-where
-    V: Vector,
-    A: SupportMap<V> + ?Sized,
-    B: SupportMap<V> + ?Sized,
-{
-    let mut out = Run::begin(mink, opts);
-    out.drive(mink, opts, cache, mode);
-    out
 }
 
 impl<V: Vector> Run<V> {

@@ -6,7 +6,7 @@
 //! on the same pair, or `None` (declined) when it cannot vouch for that.
 //!
 //! Source: GJK (Gilbert, Johnson & Keerthi 1988) with van den Bergen's duality-gap
-//! termination, the same tests in the same order as [`crate::gjk`]'s `run`. The simplex step
+//! termination, the same tests in the same order as [`crate::gjk`]'s `Run::drive`. The simplex step
 //! is written without branches so that four lanes run in lock step: every face of the kept
 //! points plus the newest support point that contains the newest point (1 vertex, 3 edges,
 //! 3 triangles, the tetrahedron — GJK's new simplex always holds the newest point) gets its
@@ -700,7 +700,7 @@ fn support<L: Lanes>(vs: &Verts<L>, d: &V3<L>) -> V3<L> {
     p
 }
 
-/// One GJK iteration on every active lane (the body of the scalar `run`'s loop).
+/// One GJK iteration on every active lane (the body of the scalar `Run::drive`'s loop).
 #[inline(always)]
 fn step<L: Lanes, S: Supports<L>>(
     st: &mut State<L>,

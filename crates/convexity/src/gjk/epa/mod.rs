@@ -23,7 +23,7 @@
 //! `EPAPenetrationDepth`.
 //!
 //! # Algorithm
-//! 1. GJK ([`gjk::run`](crate::gjk)) on the cores, in A's frame (see [`crate::gjk::minkowski`]).
+//! 1. GJK (`gjk::Run::drive`) on the cores, in A's frame (see [`crate::gjk::minkowski`]).
 //! 2. Cores apart by `d > tol` (tol = GJK's absolute touch tolerance), and either GJK proved
 //!    the shapes separated or `d > 1e-6 · (size_A + size_B)`: no EPA. The depth is
 //!    `r_A + r_B − d` (negative when separated), the normal is GJK's closest-point direction
@@ -793,7 +793,8 @@ where
     let mut gopts = opts.gjk;
     // At least one GJK iteration, so that there is a simplex to answer from.
     gopts.max_iterations = gopts.max_iterations.max(1);
-    let r = gjk::run(
+    let mut r = gjk::Run::begin(&mink, &gopts);
+    r.drive(
         &mink,
         &gopts,
         cache.as_deref().map(|c| &c.gjk),
