@@ -400,6 +400,47 @@ fn parallel_and_single_thread_agree_bit_for_bit() {
     }
 }
 
+/// The parallel path hands chunks to the caller and to pool tasks through one counter: called
+/// from outside a pool and from inside pools of 1 to 3 threads (the caller then is a pool
+/// thread; with one thread no helper is spawned), the rows and the report are the same bits
+/// as the single-threaded run. 2,000 rows = 8 chunks, the last one short.
+#[test]
+fn parallel_rows_do_not_depend_on_the_pool_or_the_caller() {
+    let mut rng = ChaCha8Rng::seed_from_u64(100 + 28);
+    let shapes = table(&mut rng);
+    let mut pairs = rows(&mut rng, &shapes, 2_000 - 11);
+    pairs[1_900].pose_a[0] = f64::NAN;
+    let one_opts = BatchOptions {
+        parallel: false,
+        ..BatchOptions::default()
+    };
+    let (one, one_rep) = run_distance(&shapes, &pairs, &one_opts);
+    assert_eq!(one_rep.error_rows, 1);
+    let bits = |o: &Dist, i: usize| {
+        let v = |x: DVec3| x.to_array().map(f64::to_bits);
+        (o.d[i].to_bits(), v(o.pa[i]), v(o.pb[i]), v(o.n[i]), o.s[i])
+    };
+    let check = |label: &str, (par, rep): (Dist, Report)| {
+        assert_eq!(rep, one_rep, "{label}");
+        for i in 0..pairs.len() {
+            assert_eq!(bits(&par, i), bits(&one, i), "{label}: row {i}");
+            assert_eq!(par.v[i], one.v[i], "{label}: row {i}");
+        }
+    };
+    check(
+        "outside a pool",
+        run_distance(&shapes, &pairs, &BatchOptions::default()),
+    );
+    for threads in 1..=3 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let got = pool.install(|| run_distance(&shapes, &pairs, &BatchOptions::default()));
+        check(&format!("inside a pool of {threads}"), got);
+    }
+}
+
 /// Bad rows get an error naming the field; every other row is answered as the scalar call.
 #[test]
 fn bad_rows_are_named_and_the_rest_answered() {

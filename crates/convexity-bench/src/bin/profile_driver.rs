@@ -8,11 +8,11 @@
 //! or `support` (the Minkowski support call alone); library `convexity` (default) or
 //! `parry3d-f64`; pairs (default 2000) and repeats (default 5).
 //!
-//! Batch (convexity only, sets `hull8` and `box`): query `batch` runs
-//! `batch::distance` single-core (`parallel: false`) on the pairs, the lane kernel chosen at
-//! run time; `lanes-avx2` and `lanes-baseline` run the lane path alone
-//! (`batch::lanes::run_on`, distance mode) on the chosen kernel — box pairs included, which
-//! `batch::distance` answers by the scalar closed form instead.
+//! Batch (convexity only, sets `hull8` and `box`): query `batch` runs `batch::distance`
+//! single-core (`parallel: false`) on the pairs, the lane kernel chosen at run time;
+//! `batch-all` the same on every core; `lanes-avx2` and `lanes-baseline` run the lane path
+//! alone (`batch::lanes::run_on`, distance mode) on the chosen kernel — box pairs included,
+//! which `batch::distance` answers by the scalar closed form instead.
 //!
 //! Warm-started EPA (convexity only): query `traj-cold` or `traj-warm` runs
 //! `epa::penetration` or `epa::penetration_cached` on the overlapping steps of the set's
@@ -168,12 +168,12 @@ fn drive<S: SupportMap<DVec3>>(
     acc
 }
 
-/// `batch::distance`, single-core, over `pairs`, `repeats` times.
+/// `batch::distance`, single-core or on every core, over `pairs`, `repeats` times.
 #[inline(never)]
-fn drive_batch(table: &[Shape3], pairs: &[Pair3], repeats: usize) -> f64 {
+fn drive_batch(table: &[Shape3], pairs: &[Pair3], repeats: usize, parallel: bool) -> f64 {
     let mut out = BatchDistanceBuffers::new(pairs.len());
     let one = BatchOptions {
-        parallel: false,
+        parallel,
         ..BatchOptions::default()
     };
     let mut acc = 0.0;
@@ -232,7 +232,8 @@ fn go_batch<S>(set: &DataSet<S>, table: &[Shape3], query: &str, n: usize, r: usi
         .collect();
     let t = std::time::Instant::now();
     let acc = match query {
-        "batch" => drive_batch(table, &pairs, r),
+        "batch" => drive_batch(table, &pairs, r, false),
+        "batch-all" => drive_batch(table, &pairs, r, true),
         "lanes-avx2" => drive_lanes(&rows, Kernel::Avx2, r),
         "lanes-baseline" => drive_lanes(&rows, Kernel::Baseline, r),
         _ => panic!("unknown batch query {query}"),
@@ -310,7 +311,7 @@ fn main() {
         };
         return go(poly, query, library, n, r);
     }
-    if query == "batch" || query.starts_with("lanes-") {
+    if query.starts_with("batch") || query.starts_with("lanes-") {
         match Kind::from_name(set).unwrap_or_else(|| panic!("unknown set {set}")) {
             Kind::Hull(h) => {
                 let s = hull_set_with_pairs(h, gen);
