@@ -5,6 +5,7 @@
 //! * [`pose`]: rigid poses (`pose_ab` is the pose of B in A's frame).
 //! * [`slice`](mod@slice): helpers on n-dimensional coordinate slices.
 //! * [`hull2d`]: the one planar convex hull (Andrew's monotone chain), generic over the turn test.
+//! * `wide_scan`: the small point-set support scan on AVX2, chosen at run time.
 //! * [`pair_key`]: the key that ties a warm-start cache to one pair of shapes.
 //! * [`halfspaces`]: systems of half-spaces and Farkas certificates, in any dimension.
 //! * [`seidel_lp`]: Seidel's small-dimension LP solver over such systems. It sits here, not in
@@ -18,3 +19,4 @@ pub mod pose;
 pub mod seidel_lp;
 pub mod slice;
 pub mod vector;
+pub(crate) mod wide_scan;

@@ -78,6 +78,13 @@ pub trait Vector:
     fn pack(p: [Self; 4]) -> Self::Lanes;
     /// The four dot products of the packed points with `d`.
     fn dot4(lanes: &Self::Lanes, d: Self) -> [f64; 4];
+    /// The first-maximum mask of the small point-set scan (`Points`, at most `4·C` points) on a
+    /// wide vector unit when this dimension has such a kernel and the CPU the instructions;
+    /// `None`: use the portable scan. Bit-identical to it (`math::wide_scan`).
+    #[inline(always)]
+    fn max_mask_wide<const C: usize>(_lanes: &[Self::Lanes], _dir: Self) -> Option<u64> {
+        None
+    }
 
     /// A unit vector orthogonal to the unit vector `n` (any one, chosen deterministically).
     fn any_orthonormal(n: Self) -> Self;
@@ -190,6 +197,10 @@ impl Vector for DVec3 {
             out[k] = l[0][k] * d.x + l[1][k] * d.y + l[2][k] * d.z;
         }
         out
+    }
+    #[inline(always)]
+    fn max_mask_wide<const C: usize>(lanes: &[Self::Lanes], dir: Self) -> Option<u64> {
+        crate::math::wide_scan::max_mask::<C>(lanes, dir)
     }
     fn any_orthonormal(n: Self) -> Self {
         n.any_orthonormal_vector()

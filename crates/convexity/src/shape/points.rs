@@ -155,6 +155,21 @@ impl<V: Vector> Points<V> {
     /// scan is short enough that the AoS loop's mispredicted "new best" branches dominate it.
     #[inline]
     fn support_index_chunks<const C: usize>(&self, dir: V) -> usize {
+        let mask = match V::max_mask_wide::<C>(&self.lanes, dir) {
+            Some(mask) => mask,
+            None => self.max_mask_portable::<C>(dir),
+        };
+        // No lane equals the maximum only when a product is NaN; the AoS scan then answers 0.
+        if mask == 0 {
+            return 0;
+        }
+        (mask.trailing_zeros() as usize).min(self.points.len() - 1)
+    }
+
+    /// The mask of the chunked scan (bit `4c + k`: point `k` of chunk `c` attains the maximum)
+    /// in portable code; [`Vector::max_mask_wide`] computes the same bits on AVX2.
+    #[inline(always)]
+    fn max_mask_portable<const C: usize>(&self, dir: V) -> u64 {
         let Some(last) = self.lanes.last() else {
             return 0;
         };
@@ -164,12 +179,19 @@ impl<V: Vector> Points<V> {
             *dc = V::dot4(self.lanes.get(c).unwrap_or(last), dir);
         }
         let mx = |a: f64, b: f64| if a > b { a } else { b };
-        let mut m4 = d[0];
-        for dc in &d[1..] {
-            for k in 0..4 {
-                m4[k] = mx(m4[k], dc[k]);
+        // A pairwise tree (C is a power of two): log₂C dependent steps instead of C − 1.
+        let mut t = d;
+        let mut w = C;
+        while w > 1 {
+            w /= 2;
+            for i in 0..w {
+                let (a, b) = (t[2 * i], t[2 * i + 1]);
+                for ((x, p), q) in t[i].iter_mut().zip(a).zip(b) {
+                    *x = mx(p, q);
+                }
             }
         }
+        let m4 = t[0];
         let m = mx(mx(m4[0], m4[1]), mx(m4[2], m4[3]));
         let mut mask = 0u64;
         for (c, dc) in d.iter().enumerate() {
@@ -177,11 +199,7 @@ impl<V: Vector> Points<V> {
                 mask |= u64::from(*x == m) << (4 * c + k);
             }
         }
-        // No lane equals the maximum only when a product is NaN; the AoS scan then answers 0.
-        if mask == 0 {
-            return 0;
-        }
-        (mask.trailing_zeros() as usize).min(self.points.len() - 1)
+        mask
     }
 
     /// The array-of-structures scan: faster for small sets (see `AOS_MAX_POINTS`), and the
@@ -290,6 +308,61 @@ mod tests {
 
     /// A NaN direction gives index 0 on every path, as the AoS scan does (no product beats
     /// −∞), and the 2D instantiation agrees with its AoS scan.
+    #[test]
+    fn chunked_scan_avx2_equals_the_portable_mask() {
+        // Grid coordinates (exact ties) and, in one set in four, coordinates up to the largest
+        // accepted magnitude with directions up to 1e300: products overflow to ±∞ and sums of
+        // opposite infinities are NaN, so the kernels' NaN handling (the tree of maxima,
+        // ordered equality) is compared too, not only the finite case.
+        let mut st = 23u64;
+        let mut wide_runs = 0;
+        for n in 1..=32usize {
+            for trial in 0..60 {
+                let (big, dbig) = if trial % 4 == 0 {
+                    (crate::error::MAX_MAGNITUDE / 3.0, 1e300)
+                } else {
+                    (1.0, 1.0)
+                };
+                let c = |st: &mut u64, s: f64| (lcg(st) * 3.0).round() * s;
+                let pts: Vec<DVec3> = (0..n)
+                    .map(|_| DVec3::new(c(&mut st, big), c(&mut st, big), c(&mut st, big)))
+                    .collect();
+                let p = Points::new(&pts).unwrap();
+                for _ in 0..20 {
+                    let d = DVec3::new(c(&mut st, dbig), lcg(&mut st), c(&mut st, dbig));
+                    let masks = [
+                        (n <= 8).then(|| {
+                            (
+                                DVec3::max_mask_wide::<2>(&p.lanes, d),
+                                p.max_mask_portable::<2>(d),
+                            )
+                        }),
+                        (n <= 16).then(|| {
+                            (
+                                DVec3::max_mask_wide::<4>(&p.lanes, d),
+                                p.max_mask_portable::<4>(d),
+                            )
+                        }),
+                        Some((
+                            DVec3::max_mask_wide::<8>(&p.lanes, d),
+                            p.max_mask_portable::<8>(d),
+                        )),
+                    ];
+                    for (wide, portable) in masks.into_iter().flatten() {
+                        if let Some(w) = wide {
+                            wide_runs += 1;
+                            assert_eq!(w, portable, "n = {n}, dir = {d:?}, points {pts:?}");
+                        }
+                    }
+                }
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            assert!(wide_runs > 30_000, "the AVX2 kernel ran {wide_runs} times");
+        }
+    }
+
     #[test]
     fn chunked_scan_nan_direction_and_2d() {
         let pts: Vec<DVec3> = (0..12).map(|i| DVec3::splat(i as f64)).collect();

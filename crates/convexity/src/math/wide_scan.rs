@@ -1,0 +1,84 @@
+//! The small point-set support scan on 256-bit vector units: for `4·C` points packed four to a
+//! chunk (`[[x0..x3], [y0..y3], [z0..z3]]`), the bit mask of the points whose product with a
+//! direction equals the maximum product.
+//!
+//! Why: a default x86-64 build compiles the portable scan (`shape::points`) to SSE2 pairs, and
+//! LLVM's SLP vectoriser interleaves them with lane shuffles (about 420 instructions for a
+//! 32-point scan). Compiled for AVX2 with explicit 256-bit operations one chunk is three loads,
+//! three multiplies, two adds, one `vmaxpd` and one compare. The kernel is chosen at run time
+//! (`is_x86_feature_detected!`, cached by std), so a default build uses it without
+//! `-C target-cpu`.
+//!
+//! Bit-identical to the portable scan: the same IEEE products and sums in the same order (no
+//! FMA), the same pairwise tree of maxima (`vmaxpd` is `a > b ? a : b`, as the portable
+//! compare-select), the same chunks (past the end, the last chunk again), the same ordered
+//! equality. `chunked_scan_avx2_equals_the_portable_mask` in `shape::points` checks it.
+//!
+//! Complexity: O(C) vector operations, no data-dependent branch. Preconditions: `lanes` is not
+//! empty. Failure modes: none (a NaN product gives a mask without that point, as the portable
+//! scan does).
+
+use glam::DVec3;
+
+/// The mask of `support_index_chunks::<C>` (bit `4c + k`: point `k` of chunk `c` attains the
+/// maximum), on AVX2 when the CPU has it; `None` otherwise.
+#[inline(always)]
+pub(crate) fn max_mask<const C: usize>(lanes: &[[[f64; 4]; 3]], dir: DVec3) -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    if C >= 4 && std::arch::is_x86_feature_detected!("avx2") && !lanes.is_empty() {
+        // SAFETY: the CPU has AVX2 (checked on the line above).
+        return Some(unsafe { max_mask_avx2::<C>(lanes, dir) });
+    }
+    let _ = (lanes, dir);
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn max_mask_avx2<const C: usize>(lanes: &[[[f64; 4]; 3]], dir: DVec3) -> u64 {
+    use core::arch::x86_64::*;
+    let last = lanes.len() - 1;
+    let (dx, dy, dz) = (
+        _mm256_set1_pd(dir.x),
+        _mm256_set1_pd(dir.y),
+        _mm256_set1_pd(dir.z),
+    );
+    let mut d = [_mm256_setzero_pd(); C];
+    for (c, dc) in d.iter_mut().enumerate() {
+        let l = &lanes[c.min(last)];
+        // SAFETY: each row of a chunk is four contiguous f64 (unaligned loads).
+        let (x, y, z) = unsafe {
+            (
+                _mm256_loadu_pd(l[0].as_ptr()),
+                _mm256_loadu_pd(l[1].as_ptr()),
+                _mm256_loadu_pd(l[2].as_ptr()),
+            )
+        };
+        // (x·dx + y·dy) + z·dz, the portable `dot4`'s order.
+        *dc = _mm256_add_pd(
+            _mm256_add_pd(_mm256_mul_pd(x, dx), _mm256_mul_pd(y, dy)),
+            _mm256_mul_pd(z, dz),
+        );
+    }
+    // The portable scan's pairwise tree.
+    let mut t = d;
+    let mut w = C;
+    while w > 1 {
+        w /= 2;
+        for i in 0..w {
+            t[i] = _mm256_max_pd(t[2 * i], t[2 * i + 1]);
+        }
+    }
+    let m4 = t[0];
+    let mut m = [0.0; 4];
+    // SAFETY: `m` holds four f64.
+    unsafe { _mm256_storeu_pd(m.as_mut_ptr(), m4) };
+    let mx = |a: f64, b: f64| if a > b { a } else { b };
+    let m = _mm256_set1_pd(mx(mx(m[0], m[1]), mx(m[2], m[3])));
+    let mut mask = 0u64;
+    for (c, dc) in d.iter().enumerate() {
+        let eq = _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_EQ_OQ>(*dc, m)) as u64;
+        mask |= eq << (4 * c);
+    }
+    mask
+}
