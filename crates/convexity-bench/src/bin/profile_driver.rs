@@ -4,7 +4,7 @@
 //! Usage: `profile_driver <set> <query> [library] [pairs] [repeats]` with set one of `hull8`,
 //! `hull32`, `hull128`, `hull1024` (`Points`: support by scanning), `poly128`, `poly1024` (the
 //! same hulls as `ConvexPolyhedron`: hill-climbing support, as the `speed` binary times them;
-//! any `polyN`), `box`, `sphere`; query `distance`, `boolean`, `penetration`
+//! any `polyN`; `ptsN`: any N as `Points`), `box`, `sphere`; query `distance`, `boolean`, `penetration`
 //! or `support` (the Minkowski support call alone); library `convexity` (default) or
 //! `parry3d-f64`; pairs (default 2000) and repeats (default 5).
 //!
@@ -310,6 +310,14 @@ fn main() {
             hull_retries: s.hull_retries,
         };
         return go(poly, query, library, n, r);
+    }
+    // `ptsN`: N points on the unit sphere as a `Points` set (any N; the sizes between the
+    // `speed` sets, for the scan thresholds).
+    if let Some(h) = set
+        .strip_prefix("pts")
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        return go(hull_set_with_pairs(h, gen), query, library, n, r);
     }
     if query.starts_with("batch") || query.starts_with("lanes-") {
         match Kind::from_name(set).unwrap_or_else(|| panic!("unknown set {set}")) {

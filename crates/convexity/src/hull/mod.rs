@@ -225,7 +225,7 @@ pub struct ConvexPolyhedron {
     edge_he: Vec<usize>,
     /// The edge (index into `edge_he`) of every half-edge.
     he_edge: Vec<usize>,
-    far: Vec<(DVec3, usize)>,
+    far: hill_climb::FarStarts,
     /// The SAT's pruning constants (`None` below three dimensions).
     prune: Option<PruneData>,
     /// The vertices as a `Points` for the four-lane linear scan (`None` only for the empty
@@ -633,7 +633,7 @@ impl ConvexPolyhedron {
             nbr_edge,
             edge_he,
             he_edge,
-            far: Vec::new(),
+            far: hill_climb::FarStarts::default(),
             prune: None,
             scan,
             tolerance: tol,
@@ -761,7 +761,7 @@ impl ConvexPolyhedron {
             nbr_start,
             nbr,
             nbr_edge,
-            far: Vec::new(),
+            far: hill_climb::FarStarts::default(),
             prune: None,
             scan,
             tolerance,
@@ -1298,7 +1298,7 @@ fn unreachable_box() -> ConvexPolyhedron {
         nbr_edge: Vec::new(),
         edge_he: Vec::new(),
         he_edge: Vec::new(),
-        far: Vec::new(),
+        far: hill_climb::FarStarts::default(),
         prune: None,
         scan: None,
         tolerance: 0.0,

@@ -5,9 +5,10 @@
 //! last point, so the scan of a large set is four independent lanes of multiply-add and
 //! compare-select that the compiler vectorises. Measurements decide which scan runs (see
 //! `AOS_MAX_POINTS`): up to 32 points every chunk's dot products, their maximum and the first
-//! index attaining it, with no data-dependent branch; the plain array-of-structures loop up to
-//! 64 points; the chunked scan with a best-chunk branch beyond. All three return the first
-//! index of the maximum, so they agree bit for bit.
+//! index attaining it, with no data-dependent branch (from 9 points on AVX2 when the CPU has
+//! it: `math::wide_scan`); from 33 to 64 points the same on AVX2, else the plain
+//! array-of-structures loop; the chunked scan with a best-chunk branch beyond. All return the
+//! first index of the maximum, so they agree bit for bit.
 //!
 //! Preconditions: at least one point, all coordinates finite (checked by the constructors).
 //! Duplicates, collinear and coplanar sets are all valid hulls.
@@ -159,6 +160,12 @@ impl<V: Vector> Points<V> {
             Some(mask) => mask,
             None => self.max_mask_portable::<C>(dir),
         };
+        self.first_of(mask)
+    }
+
+    /// The point of the lowest bit of a first-maximum mask.
+    #[inline(always)]
+    fn first_of(&self, mask: u64) -> usize {
         // No lane equals the maximum only when a product is NaN; the AoS scan then answers 0.
         if mask == 0 {
             return 0;
@@ -229,24 +236,41 @@ impl<V: Vector> Points<V> {
 /// per-lane running index by compare-select cost 7% more instructions and was slower.) The
 /// same scan with `wide`'s packed compare and bit mask saved another 9% of instructions but
 /// was slower in wall time (store-to-load round trips through the vector type).
+///
+/// On AVX2 (`math::wide_scan`, chosen at run time) the branch-free chunked scan also covers 9
+/// to 64 points: hull32 distance 8,424 → 5,881 instructions, 905 → 839 ns; 40, 48 and 64
+/// points (`profile_driver ptsN distance`, medians of 7 interleaved runs) 1,203 → 1,025,
+/// 1,181 → 1,062 and 1,316 → 1,022 ns against the AoS loop. Not for 8 points or fewer: the
+/// out-of-line AVX2 call made hull8 25% slower than the inlined portable scan.
 const AOS_MAX_POINTS: usize = 64;
 
-impl<V: Vector> SupportMap<V> for Points<V> {
+impl<V: Vector> Points<V> {
+    /// Index of a point maximising `dir·x` (the first maximum) by the scan fastest for this
+    /// set's size, the one [`SupportMap::core_support`] uses (see `AOS_MAX_POINTS`).
     #[inline]
-    fn core_support(&self, dir: V) -> V {
+    pub fn support_index_any(&self, dir: V) -> usize {
         let n = self.points.len();
-        let i = if n <= 8 {
+        if n <= 8 {
             self.support_index_chunks::<2>(dir)
         } else if n <= 16 {
             self.support_index_chunks::<4>(dir)
         } else if n <= 32 {
             self.support_index_chunks::<8>(dir)
         } else if n <= AOS_MAX_POINTS {
-            self.support_index_aos(dir)
+            match V::max_mask_wide::<16>(&self.lanes, dir) {
+                Some(mask) => self.first_of(mask),
+                None => self.support_index_aos(dir),
+            }
         } else {
             self.support_index(dir)
-        };
-        self.points[i]
+        }
+    }
+}
+
+impl<V: Vector> SupportMap<V> for Points<V> {
+    #[inline]
+    fn core_support(&self, dir: V) -> V {
+        self.points[self.support_index_any(dir)]
     }
     fn center(&self) -> V {
         self.center
@@ -271,14 +295,15 @@ mod tests {
         ((*state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
     }
 
-    /// The chunked scan and the AoS scan pick the same index, ties included: sets of 1 to 32
-    /// points with duplicates and coordinates on a coarse grid (so that many products tie
-    /// exactly), along random, axis and zero directions.
+    /// The chunked scans (and the scan `core_support` picks by size, up to 64 points) and the
+    /// AoS scan pick the same index, ties included: sets of 1 to 64 points with duplicates and
+    /// coordinates on a coarse grid (so that many products tie exactly), along random, axis and
+    /// zero directions.
     #[test]
     fn chunked_scan_picks_the_first_maximum_like_the_aos_scan() {
         let mut st = 7u64;
         let grid = |st: &mut u64| (lcg(st) * 3.0).round();
-        for n in 1..=32usize {
+        for n in 1..=64usize {
             for trial in 0..40 {
                 let mut pts: Vec<DVec3> = (0..n)
                     .map(|_| DVec3::new(grid(&mut st), grid(&mut st), grid(&mut st)))
@@ -297,9 +322,11 @@ mod tests {
                     let got = match n {
                         0..=8 => p.support_index_chunks::<2>(d),
                         9..=16 => p.support_index_chunks::<4>(d),
-                        _ => p.support_index_chunks::<8>(d),
+                        17..=32 => p.support_index_chunks::<8>(d),
+                        _ => p.support_index_chunks::<16>(d),
                     };
                     assert_eq!(got, want, "n = {n}, dir = {d:?}");
+                    assert_eq!(p.support_index_any(d), want, "n = {n}, dir = {d:?}");
                     assert_eq!(p.core_support(d), pts[want]);
                 }
             }
@@ -316,7 +343,7 @@ mod tests {
         // ordered equality) is compared too, not only the finite case.
         let mut st = 23u64;
         let mut wide_runs = 0;
-        for n in 1..=32usize {
+        for n in 1..=64usize {
             for trial in 0..60 {
                 let (big, dbig) = if trial % 4 == 0 {
                     (crate::error::MAX_MAGNITUDE / 3.0, 1e300)
@@ -343,9 +370,15 @@ mod tests {
                                 p.max_mask_portable::<4>(d),
                             )
                         }),
+                        (n <= 32).then(|| {
+                            (
+                                DVec3::max_mask_wide::<8>(&p.lanes, d),
+                                p.max_mask_portable::<8>(d),
+                            )
+                        }),
                         Some((
-                            DVec3::max_mask_wide::<8>(&p.lanes, d),
-                            p.max_mask_portable::<8>(d),
+                            DVec3::max_mask_wide::<16>(&p.lanes, d),
+                            p.max_mask_portable::<16>(d),
                         )),
                     ];
                     for (wide, portable) in masks.into_iter().flatten() {
@@ -359,7 +392,7 @@ mod tests {
         }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            assert!(wide_runs > 30_000, "the AVX2 kernel ran {wide_runs} times");
+            assert!(wide_runs > 80_000, "the AVX2 kernel ran {wide_runs} times");
         }
     }
 
