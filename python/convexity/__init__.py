@@ -2,7 +2,7 @@
 
 Shapes (``Points``, ``Box``, ``Sphere``, ``Circle``, ``Capsule``, ``Segment``, ``Triangle``,
 ``Cylinder``, ``Cone``, ``Polygon``, ``Rounded``, ``Halfspaces``, ``Transformed``,
-``shape_from_dict``), single queries (``distance``, ``intersects``, ``penetration``,
+``shape_from_dict``, mesh files by ``load_mesh``), single queries (``distance``, ``intersects``, ``penetration``,
 ``query``, ``verify``), numpy batches (``distance_batch``, ``intersects_batch``,
 ``penetration_batch``) and point sets in any dimension (``separate``, ``contains``,
 ``distance_nd``).
@@ -39,6 +39,7 @@ from ._convexity import (
     distance_nd,
     intersects,
     intersects_batch,
+    load_mesh,
     penetration,
     penetration_batch,
     query,
@@ -73,6 +74,7 @@ __all__ = [
     "distance_nd",
     "intersects",
     "intersects_batch",
+    "load_mesh",
     "penetration",
     "penetration_batch",
     "query",

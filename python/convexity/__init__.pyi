@@ -1,5 +1,6 @@
 """Type stubs for convexity (the compiled module convexity._convexity)."""
 
+import os
 from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
@@ -64,6 +65,12 @@ class Transformed(Shape):
     def __init__(self, shape: Shape, pose: Pose = None) -> None: ...
 
 def shape_from_dict(d: Mapping[str, Any]) -> Shape: ...
+@overload
+def load_mesh(path: Union[str, "os.PathLike[str]"], *, as_: Literal["hull"]) -> Points: ...
+@overload
+def load_mesh(
+    path: Union[str, "os.PathLike[str]"], *, as_: Literal["parts", "components"]
+) -> List[Tuple[str, Points]]: ...
 
 class Certificate:
     """A separating axis with its gap, or a common point."""

@@ -1,12 +1,13 @@
 //! Python bindings of convexity (PyO3 + rust-numpy, abi3), imported as `convexity`.
 //!
-//! Shapes (`shapes`), poses (`pose`), one-pair queries (`single`), batches over numpy arrays
+//! Shapes (`shapes`), mesh files (`mesh`), poses (`pose`), one-pair queries (`single`), batches over numpy arrays
 //! with the GIL released (`batch`), n-dimensional point sets (`nd`) and the result classes
 //! (`results`). Every entry point runs inside `convert::guard`, which turns a Rust panic into
 //! `RuntimeError` (never `PanicException`); bad input is a `ValueError` naming the field.
 
 mod batch;
 mod convert;
+mod mesh;
 mod nd;
 mod pose;
 mod results;
@@ -41,6 +42,7 @@ fn _convexity(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<results::PyQueryResult>()?;
     m.add_class::<results::PyBatchResult>()?;
     m.add_function(wrap_pyfunction!(shapes::shape_from_dict, m)?)?;
+    m.add_function(wrap_pyfunction!(mesh::load_mesh, m)?)?;
     m.add_function(wrap_pyfunction!(single::distance, m)?)?;
     m.add_function(wrap_pyfunction!(single::intersects, m)?)?;
     m.add_function(wrap_pyfunction!(single::penetration, m)?)?;

@@ -122,7 +122,11 @@ fn v3(c: &[f64]) -> DVec3 {
     DVec3::new(c[0], c[1], c[2])
 }
 
-fn data(geom: Geom, kind: &'static str, fields: Vec<(&'static str, Field)>) -> Arc<ShapeData> {
+pub(crate) fn data(
+    geom: Geom,
+    kind: &'static str,
+    fields: Vec<(&'static str, Field)>,
+) -> Arc<ShapeData> {
     Arc::new(ShapeData { geom, kind, fields })
 }
 
@@ -464,27 +468,107 @@ fn join(prefix: &str, field: &str) -> String {
 
 // ---- the scene format ---------------------------------------------------------------------
 
-/// Every shape `type` of the scene format.
-pub const TYPES: &[&str] = &[
-    "points",
-    "sphere",
-    "circle",
-    "box",
-    "capsule",
-    "cylinder",
-    "cone",
-    "segment",
-    "triangle",
-    "polygon",
-    "halfspaces",
-    "rounded",
-    "transformed",
+/// Every shape `type` of the scene format with its fields besides `type` (and `meta`, free-form
+/// metadata that is never read): the table of the CLI's scene format
+/// (`crates/convexity-cli/src/scene.rs`), so that a scene file's shapes load unchanged. A key
+/// outside them is an error, never ignored: it would change the answer.
+pub const FIELDS: &[(&str, &[&str])] = &[
+    ("points", &["points"]),
+    ("sphere", &["radius"]),
+    ("circle", &["radius"]),
+    ("box", &["half_extents"]),
+    ("capsule", &["a", "b", "radius"]),
+    ("cylinder", &["half_height", "radius"]),
+    ("cone", &["half_height", "radius"]),
+    ("segment", &["a", "b"]),
+    ("triangle", &["a", "b", "c"]),
+    ("polygon", &["points"]),
+    ("halfspaces", &["normals", "offsets"]),
+    ("rounded", &["shape", "radius"]),
+    ("transformed", &["shape", "pose"]),
+    ("mesh", &["file", "as"]),
 ];
 
+/// The shape type names, in table order.
+fn type_names() -> Vec<&'static str> {
+    FIELDS.iter().map(|(t, _)| *t).collect()
+}
+
+/// The Levenshtein distance, for "did you mean" hints.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The candidate nearest to `word` when it is near enough to be a misspelling (the CLI's rule).
+pub fn suggestion<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let lower = word.to_ascii_lowercase();
+    candidates
+        .iter()
+        .map(|c| (edit_distance(&lower, c), *c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// ` (did you mean "x"?)` or nothing.
+pub fn did_you_mean(word: &str, candidates: &[&str]) -> String {
+    suggestion(word, candidates)
+        .map(|s| format!(" (did you mean {s:?}?)"))
+        .unwrap_or_default()
+}
+
+/// Every key of a `ty` shape dict is `type`, `meta` or one of the type's fields.
+fn check_keys(d: &Bound<'_, PyDict>, ty: &str, allowed: &[&str], prefix: &str) -> PyResult<()> {
+    for k in d.keys() {
+        let Ok(k) = k.extract::<String>() else {
+            return Err(value_error(
+                prefix,
+                format!("a shape dict's keys are strings, found {}", k.repr()?),
+            ));
+        };
+        if k == "type" || k == "meta" || allowed.contains(&k.as_str()) {
+            continue;
+        }
+        return Err(value_error(
+            &join(prefix, &k),
+            format!(
+                "unknown field in a {ty:?} shape{} (fields are: type, {}; put metadata under \"meta\")",
+                did_you_mean(&k, allowed),
+                allowed.join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A field that must be present (and not `None`); when it is missing and a present key is
+/// within two edits of it, the message names that key.
 fn required<'py>(d: &Bound<'py, PyDict>, key: &str, prefix: &str) -> PyResult<Bound<'py, PyAny>> {
-    d.get_item(key)?
-        .filter(|v| !v.is_none())
-        .ok_or_else(|| value_error(&join(prefix, key), "missing field"))
+    if let Some(v) = d.get_item(key)?.filter(|v| !v.is_none()) {
+        return Ok(v);
+    }
+    let near = d
+        .keys()
+        .iter()
+        .filter_map(|k| k.extract::<String>().ok())
+        .find(|k| k != key && edit_distance(k, key) <= 2);
+    let hint = near
+        .map(|k| format!("; found {k:?}, did you mean {key:?}?"))
+        .unwrap_or_default();
+    Err(value_error(
+        &join(prefix, key),
+        format!("missing field{hint}"),
+    ))
 }
 
 /// Parses a scene-format shape object (recursively for `rounded` and `transformed`).
@@ -505,15 +589,32 @@ pub fn from_dict(obj: &Bound<'_, PyAny>, prefix: &str) -> PyResult<Arc<ShapeData
     let ty_v = d.get_item("type")?.ok_or_else(|| {
         value_error(
             &ty_field,
-            format!("missing field; valid types are: {}", TYPES.join(", ")),
+            format!(
+                "missing field; valid types are: {}",
+                type_names().join(", ")
+            ),
         )
     })?;
     let ty: String = ty_v.extract().map_err(|_| {
         value_error(
             &ty_field,
-            format!("expected a string; valid types are: {}", TYPES.join(", ")),
+            format!(
+                "expected a string; valid types are: {}",
+                type_names().join(", ")
+            ),
         )
     })?;
+    let Some((_, allowed)) = FIELDS.iter().find(|(t, _)| *t == ty) else {
+        return Err(value_error(
+            &ty_field,
+            format!(
+                "unknown type {ty:?}{}; valid types are: {}",
+                did_you_mean(&ty, &type_names()),
+                type_names().join(", ")
+            ),
+        ));
+    };
+    check_keys(d, &ty, allowed, prefix)?;
     let req = |k: &str| required(d, k, prefix);
     match ty.as_str() {
         "points" => build_points(&req("points")?, None, prefix),
@@ -540,11 +641,12 @@ pub fn from_dict(obj: &Bound<'_, PyAny>, prefix: &str) -> PyResult<Arc<ShapeData
             };
             build_transformed(inner, &pose_obj, prefix)
         }
+        "mesh" => crate::mesh::from_scene(&req("file")?, &req("as")?, prefix),
         other => Err(value_error(
             &ty_field,
             format!(
                 "unknown type {other:?}; valid types are: {}",
-                TYPES.join(", ")
+                type_names().join(", ")
             ),
         )),
     }

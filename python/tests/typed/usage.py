@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
+import pathlib
+from typing import List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -31,3 +32,9 @@ def one() -> Optional[float]:
     both = cx.contains(np.eye(3), [[0.3, 0.3, 0.3]], certified=True)
     _ = both[1].all() and inside.any()
     return pen.depth
+
+
+def meshes(path: str) -> int:
+    hull: cx.Points = cx.load_mesh(path, as_="hull")
+    parts: List[Tuple[str, cx.Points]] = cx.load_mesh(pathlib.Path(path), as_="parts")
+    return hull.dim + len(parts)

@@ -1,0 +1,163 @@
+//! Mesh files (OBJ, STL, PLY, read by `convexity::primitives::io`) as Python shapes.
+//!
+//! `load_mesh(path, as_)` reads a file as:
+//! * `"hull"`: the convex hull of every vertex of the file, as a `Points` shape (every method
+//!   answers it; open or non-manifold meshes are fine);
+//! * `"parts"`: one convex part per OBJ object/group, or per connected component when the file
+//!   has no groups; `"components"`: one per connected component. A list of `(name, Points)`,
+//!   each part the hull of its vertices.
+//!
+//! `"mesh"` (a closed triangle mesh, a possibly non-convex solid, which the CLI answers with
+//! `gjk`) has no Python shape yet and is refused with that reason, never read as something
+//! else. The scene format's `{"type": "mesh", "file": …, "as": "hull"}` loads through
+//! `shape_from_dict` (a relative `file` from the current directory); `"parts"` there is refused
+//! with a pointer to `load_mesh`, because one dict makes one shape.
+//!
+//! Errors: a file that cannot be read is `FileNotFoundError` (missing) or `OSError`; a file
+//! that does not parse, or has bad coordinates or indices, is `ValueError` naming the file and,
+//! when it has one, the line or face. The loaded shapes keep their points (`to_dict` gives a
+//! `points` dict), not the file name: pickles do not depend on the file.
+
+use crate::convert::{guard, input_error, value_error};
+use crate::shapes::{self, did_you_mean, Field, Geom, ShapeData};
+use convexity::primitives::io::{self, IoErrorKind, LoadAs, Loaded};
+use convexity::{DVec3, Points, Shape3};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The readings `load_mesh` offers (the scene format's, without `components`).
+const AS_VALUES: &[&str] = &["hull", "parts", "components", "mesh"];
+
+/// A failure of this code, never a property of the input (`RuntimeError`).
+fn internal(what: &str) -> PyErr {
+    PyRuntimeError::new_err(format!(
+        "internal error in convexity (please report): {what}"
+    ))
+}
+
+/// The convex hull of the points as a `points` shape.
+fn hull_shape(points: &[DVec3], prefix: &str) -> PyResult<Arc<ShapeData>> {
+    let p = Points::new(points).map_err(|e| input_error(prefix, e))?;
+    let flat: Vec<f64> = points.iter().flat_map(|v| v.to_array()).collect();
+    Ok(shapes::data(
+        Geom::D3(Shape3::Points(p)),
+        "points",
+        vec![("points", Field::Rows(3, flat))],
+    ))
+}
+
+/// Reads `path`, mapping its problems to the Python exception a user expects.
+fn load(path: &Path, load_as: LoadAs) -> PyResult<Loaded> {
+    io::load(path, load_as).map_err(|e| match e.kind {
+        IoErrorKind::NotFound if !path.exists() => PyFileNotFoundError::new_err(e.to_string()),
+        IoErrorKind::NotFound => PyOSError::new_err(e.to_string()),
+        _ => value_error("", e),
+    })
+}
+
+/// `as_` as a `LoadAs`; `"mesh"` and unknown values are errors naming `field`.
+fn parse_as(value: &str, field: &str, scene: bool) -> PyResult<LoadAs> {
+    match value {
+        "hull" => Ok(LoadAs::Hull),
+        "parts" if !scene => Ok(LoadAs::Parts),
+        "components" if !scene => Ok(LoadAs::Components),
+        "parts" => Err(value_error(
+            field,
+            "\"parts\" reads several shapes and a shape dict makes one: use \
+             convexity.load_mesh(file, as_=\"parts\"), which returns them as a list of \
+             (name, Points)",
+        )),
+        "mesh" => Err(value_error(
+            field,
+            "\"mesh\" (a closed triangle mesh, a possibly non-convex solid) has no Python shape \
+             yet; the command-line tool answers it (scene type \"mesh\"). Read the file as \
+             \"hull\" (its convex hull) or \"parts\" (convex parts) instead, knowing that either \
+             answers a different question for a non-convex solid",
+        )),
+        other => {
+            // The scene format's values are the CLI's (no "components").
+            let values: Vec<&str> = AS_VALUES
+                .iter()
+                .copied()
+                .filter(|v| !scene || *v != "components")
+                .collect();
+            Err(value_error(
+                field,
+                format!(
+                    "unknown value {other:?}{}; values are: {}",
+                    did_you_mean(other, &values),
+                    values.join(", ")
+                ),
+            ))
+        }
+    }
+}
+
+/// The scene format's `mesh` shape (only `as: "hull"` makes one shape).
+pub fn from_scene(
+    file: &Bound<'_, PyAny>,
+    load_as: &Bound<'_, PyAny>,
+    prefix: &str,
+) -> PyResult<Arc<ShapeData>> {
+    let join = |k: &str| {
+        if prefix.is_empty() {
+            k.to_string()
+        } else {
+            format!("{prefix}.{k}")
+        }
+    };
+    let file: PathBuf = file
+        .extract()
+        .map_err(|_| value_error(&join("file"), "expected a path (a string)"))?;
+    let value: String = load_as
+        .extract()
+        .map_err(|_| value_error(&join("as"), "expected a string: hull, parts or mesh"))?;
+    parse_as(&value, &join("as"), true)?;
+    match load(&file, LoadAs::Hull)? {
+        Loaded::Hull(points) => hull_shape(&points, prefix),
+        _ => Err(internal("a hull read returned no vertex list")),
+    }
+}
+
+/// Reads a mesh file (OBJ, STL or PLY, from the extension) as the convex hull of its vertices
+/// (`as_="hull"`: a `Points` shape) or as convex parts (`as_="parts"`: one per OBJ
+/// object/group, else per connected component; `as_="components"`: one per connected
+/// component), a list of `(name, Points)`. `as_` is required: the readings answer different
+/// questions. `"mesh"` (a closed, possibly non-convex solid) is refused: it has no Python
+/// shape yet.
+///
+/// >>> import convexity as cx, pathlib, tempfile
+/// >>> f = pathlib.Path(tempfile.mkdtemp()) / "tet.obj"
+/// >>> _ = f.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+/// >>> cx.load_mesh(f, as_="hull")
+/// Points(points=[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+#[pyfunction]
+#[pyo3(signature = (path, *, as_))]
+pub fn load_mesh<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    as_: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    guard(|| {
+        let value: String = as_
+            .extract()
+            .map_err(|_| value_error("as_", "expected a string: hull, parts or components"))?;
+        let load_as = parse_as(&value, "as_", false)?;
+        match load(&path, load_as)? {
+            Loaded::Hull(points) => shapes::wrap(py, hull_shape(&points, "")?),
+            Loaded::Parts(parts) => {
+                let out = PyList::empty(py);
+                for (k, part) in parts.iter().enumerate() {
+                    let shape =
+                        shapes::wrap(py, hull_shape(&part.points, &format!("parts[{k}]"))?)?;
+                    out.append((part.name.clone(), shape))?;
+                }
+                Ok(out.into_any())
+            }
+            Loaded::Mesh(_) => Err(internal("a mesh was read where parts were asked")),
+        }
+    })
+}
