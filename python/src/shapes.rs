@@ -469,60 +469,19 @@ fn join(prefix: &str, field: &str) -> String {
 // ---- the scene format ---------------------------------------------------------------------
 
 /// Every shape `type` of the scene format with its fields besides `type` (and `meta`, free-form
-/// metadata that is never read): the table of the CLI's scene format
-/// (`crates/convexity-cli/src/scene.rs`), so that a scene file's shapes load unchanged. A key
-/// outside them is an error, never ignored: it would change the answer.
-pub const FIELDS: &[(&str, &[&str])] = &[
-    ("points", &["points"]),
-    ("sphere", &["radius"]),
-    ("circle", &["radius"]),
-    ("box", &["half_extents"]),
-    ("capsule", &["a", "b", "radius"]),
-    ("cylinder", &["half_height", "radius"]),
-    ("cone", &["half_height", "radius"]),
-    ("segment", &["a", "b"]),
-    ("triangle", &["a", "b", "c"]),
-    ("polygon", &["points"]),
-    ("halfspaces", &["normals", "offsets"]),
-    ("rounded", &["shape", "radius"]),
-    ("transformed", &["shape", "pose"]),
-    ("mesh", &["file", "as"]),
-];
+/// metadata that is never read): the library's table, which the CLI reads too, so that a scene
+/// file's shapes load unchanged. A key outside them is an error, never ignored: it would
+/// change the answer.
+use convexity::shape::SCENE_FIELDS as FIELDS;
 
 /// The shape type names, in table order.
 fn type_names() -> Vec<&'static str> {
     FIELDS.iter().map(|(t, _)| *t).collect()
 }
 
-/// The Levenshtein distance, for "did you mean" hints.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-/// The candidate nearest to `word` when it is near enough to be a misspelling (the CLI's rule).
-pub fn suggestion<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let lower = word.to_ascii_lowercase();
-    candidates
-        .iter()
-        .map(|c| (edit_distance(&lower, c), *c))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
 /// ` (did you mean "x"?)` or nothing.
 pub fn did_you_mean(word: &str, candidates: &[&str]) -> String {
-    suggestion(word, candidates)
+    convexity::error::suggestion(word, candidates)
         .map(|s| format!(" (did you mean {s:?}?)"))
         .unwrap_or_default()
 }
@@ -561,7 +520,7 @@ fn required<'py>(d: &Bound<'py, PyDict>, key: &str, prefix: &str) -> PyResult<Bo
         .keys()
         .iter()
         .filter_map(|k| k.extract::<String>().ok())
-        .find(|k| k != key && edit_distance(k, key) <= 2);
+        .find(|k| k != key && convexity::error::edit_distance(k, key) <= 2);
     let hint = near
         .map(|k| format!("; found {k:?}, did you mean {key:?}?"))
         .unwrap_or_default();

@@ -185,31 +185,8 @@ pub fn string_field<'a>(obj: &'a Object, key: &str, what: &str) -> Result<&'a st
         .ok_or_else(|| invalid(key, format!("expected a string, found {}", describe(v))))
 }
 
-/// The Levenshtein distance, for "did you mean" hints.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-/// The closest of `candidates` to `word`, if it is close enough to be a likely typo.
-pub fn suggestion<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let lower = word.to_ascii_lowercase();
-    candidates
-        .iter()
-        .map(|c| (edit_distance(&lower, c), *c))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
+/// The "did you mean" rule, shared with the Python binding.
+pub use convexity::error::{edit_distance, suggestion};
 
 #[cfg(test)]
 mod tests {

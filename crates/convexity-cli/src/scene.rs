@@ -22,26 +22,12 @@ pub use pose::{parse_pose2, parse_pose3};
 pub use shape::parse_shape;
 
 /// Every shape `type` the format knows, with the fields it takes (besides `type` and the
-/// free-form `"meta"`). The one table of shape type names: messages and key checks read it;
-/// the names are the library's `Shape2`/`Shape3::kind()` (pinned by a test in
-/// `scene/shape_tests.rs`), plus `mesh`, which names a file rather than a shape kind (read as
-/// a hull it is a `points` shape; as parts or a mesh, a [`Solid`]).
-pub const SHAPE_FIELDS: &[(&str, &[&str])] = &[
-    ("points", &["points"]),
-    ("sphere", &["radius"]),
-    ("circle", &["radius"]),
-    ("box", &["half_extents"]),
-    ("capsule", &["a", "b", "radius"]),
-    ("cylinder", &["half_height", "radius"]),
-    ("cone", &["half_height", "radius"]),
-    ("segment", &["a", "b"]),
-    ("triangle", &["a", "b", "c"]),
-    ("polygon", &["points"]),
-    ("halfspaces", &["normals", "offsets"]),
-    ("rounded", &["shape", "radius"]),
-    ("transformed", &["shape", "pose"]),
-    ("mesh", &["file", "as"]),
-];
+/// free-form `"meta"`): the library's table, shared with the Python binding. The one table of
+/// shape type names: messages and key checks read it; the names are the library's
+/// `Shape2`/`Shape3::kind()` (pinned by a test in `scene/shape_tests.rs`), plus `mesh`, which
+/// names a file rather than a shape kind (read as a hull it is a `points` shape; as parts or a
+/// mesh, a [`Solid`]).
+pub use convexity::shape::SCENE_FIELDS as SHAPE_FIELDS;
 
 /// The shape type names, in table order.
 pub fn type_names() -> Vec<&'static str> {

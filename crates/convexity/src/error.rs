@@ -13,6 +13,41 @@ use core::fmt;
 /// comes near it, and rejecting it up front is what guarantees that no query returns NaN.
 pub const MAX_MAGNITUDE: f64 = 1e60;
 
+/// The Levenshtein distance between two words, for "did you mean" hints.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The closest of `candidates` to `word` (compared in lower case), if it is close enough to be
+/// a likely typo: within 2 edits, or a third of the candidate's length. The one rule of the
+/// CLI's and the Python binding's "did you mean" hints.
+///
+/// ```
+/// use convexity::error::suggestion;
+/// assert_eq!(suggestion("spehre", &["sphere", "box"]), Some("sphere"));
+/// assert_eq!(suggestion("Box", &["sphere", "box"]), Some("box"));
+/// assert_eq!(suggestion("zzzzzz", &["sphere", "box"]), None);
+/// ```
+pub fn suggestion<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let lower = word.to_ascii_lowercase();
+    candidates
+        .iter()
+        .map(|c| (edit_distance(&lower, c), *c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
 /// What is wrong with a value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Problem {

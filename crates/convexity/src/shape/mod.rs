@@ -25,6 +25,28 @@ pub use polygon::ConvexPolygon;
 pub use polytope::Polytope;
 pub use wrappers::{Custom, Rounded, Transformed};
 
+/// The shape objects of the scene format (read by the `convexity` command-line tool and by the
+/// Python binding's `shape_from_dict`): every `type` with the fields it takes, besides `type`
+/// and the free-form `"meta"`. A key outside them is an error in both readers, never ignored.
+/// The names are [`Shape2::kind`] / [`Shape3::kind`] (pinned by a CLI test), plus `mesh`,
+/// which names a file rather than a shape kind.
+pub const SCENE_FIELDS: &[(&str, &[&str])] = &[
+    ("points", &["points"]),
+    ("sphere", &["radius"]),
+    ("circle", &["radius"]),
+    ("box", &["half_extents"]),
+    ("capsule", &["a", "b", "radius"]),
+    ("cylinder", &["half_height", "radius"]),
+    ("cone", &["half_height", "radius"]),
+    ("segment", &["a", "b"]),
+    ("triangle", &["a", "b", "c"]),
+    ("polygon", &["points"]),
+    ("halfspaces", &["normals", "offsets"]),
+    ("rounded", &["shape", "radius"]),
+    ("transformed", &["shape", "pose"]),
+    ("mesh", &["file", "as"]),
+];
+
 use crate::math::vector::Vector;
 
 /// A convex shape described by its support function, in its local frame.
