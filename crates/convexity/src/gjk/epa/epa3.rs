@@ -825,17 +825,24 @@ fn carve(ctx: &mut Context<DVec3>, f0: usize, w: DVec3, eps: f64) -> bool {
                 edge: j,
                 s: face.v[jn],
                 e: face.v[usize::from(j)],
-                new: 0,
             });
         }
     }
     true
 }
 
-/// Fans the horizon to the new vertex `wi`. Checks first that the horizon is one simple loop
-/// in order (each edge starts where the previous one ends, the last one where the first one
+/// Fans the horizon to the new vertex `wi`. Checks that the horizon is one simple loop in
+/// order (each edge starts where the previous one ends, the last one where the first one
 /// starts, and no vertex starts two edges): rounding can make the deleted region something
-/// other than a disc, and then the polytope cannot be patched.
+/// other than a disc, and then the polytope cannot be patched. The check runs edge by edge in
+/// the same pass that builds the faces, so a failure may leave some faces written: the caller
+/// then drops the polytope (it is not intact), and reads only its vertices.
+///
+/// Slots: the `k`-th horizon edge's face goes to the `k`-th dead slot from the end of the
+/// free list (the order `free.pop()` would give), then to new slots appended in order, so
+/// every slot is known before the faces are written and each face is written once, with its
+/// neighbours: edge 0 (s → e) borders the surviving face, edge 1 (e → w) the next new face's
+/// edge 2 (w → e), edge 2 (w → s) the previous new face's edge 1.
 fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
     let h = ctx.horizon.len();
     if h < 3 {
@@ -862,8 +869,27 @@ fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
     let (Some(first), Some(last)) = (horizon.first(), horizon.last()) else {
         return false;
     };
+    let (Some(w), Some(ps)) = (verts.get(wi as usize), verts.get(first.s as usize)) else {
+        return false;
+    };
+    let (w, mut ps) = (w.w, ps.w);
+    let nfree = free.len();
+    let reused = h.min(nfree);
+    let base = faces.len();
+    if base + (h - reused) > MAX_FACES {
+        return false;
+    }
+    // The slot of the `k`-th new face (`k < h`).
+    let slot = |k: usize| match k.checked_sub(nfree) {
+        Some(j) => Some((base + j) as u32),
+        None => free.get(nfree - 1 - k).copied(),
+    };
+    let (Some(first_new), Some(mut prev)) = (slot(0), slot(h - 1)) else {
+        return false;
+    };
+    let mut cur = first_new;
     let mut prev_end = last.e;
-    for he in horizon.iter() {
+    for (k, he) in horizon.iter().enumerate() {
         if he.s != prev_end {
             return false;
         }
@@ -872,34 +898,14 @@ fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
             _ => return false,
         }
         prev_end = he.e;
-    }
-    let (Some(w), Some(ps)) = (verts.get(wi as usize), verts.get(first.s as usize)) else {
-        return false;
-    };
-    let (w, mut ps) = (w.w, ps.w);
-    // Slots first (dead ones reused), so that each new face is written once, with its
-    // neighbours: edge 0 (s → e) borders the surviving face, edge 1 (e → w) the next new
-    // face's edge 2 (w → e), edge 2 (w → s) the previous new face's edge 1.
-    for he in horizon.iter_mut() {
-        he.new = match free.pop() {
-            Some(s) => s,
-            None => {
-                if faces.len() >= MAX_FACES {
-                    return false;
-                }
-                faces.push(Face::default());
-                keys.push(f64::INFINITY);
-                (faces.len() - 1) as u32
+        let next = if k + 1 < h {
+            match slot(k + 1) {
+                Some(s) => s,
+                None => return false,
             }
+        } else {
+            first_new
         };
-    }
-    let (Some(first), Some(last)) = (horizon.first(), horizon.last()) else {
-        return false;
-    };
-    let first_new = first.new;
-    let mut prev = last.new;
-    for (k, he) in horizon.iter().enumerate() {
-        let next = horizon.get(k + 1).map_or(first_new, |n| n.new);
         // Each edge starts where the previous one ends: one new position per face.
         let Some(pe) = verts.get(he.e as usize) else {
             return false;
@@ -911,15 +917,21 @@ fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
         ps = pe;
         face.adj = [he.face, next, prev];
         face.adj_edge = [he.edge, 2, 1];
-        match (
-            faces.get_mut(he.new as usize),
-            keys.get_mut(he.new as usize),
-        ) {
-            (Some(f), Some(key)) => {
-                *key = face.dist;
-                *f = face;
+        let dist = face.dist;
+        let c = cur as usize;
+        if c < faces.len() {
+            match (faces.get_mut(c), keys.get_mut(c)) {
+                (Some(f), Some(key)) => {
+                    *key = dist;
+                    *f = face;
+                }
+                _ => return false,
             }
-            _ => return false,
+        } else if c == faces.len() && c == keys.len() {
+            faces.push(face);
+            keys.push(dist);
+        } else {
+            return false;
         }
         let Some(g) = faces.get_mut(he.face as usize) else {
             return false;
@@ -930,10 +942,12 @@ fn stitch(ctx: &mut Context<DVec3>, wi: u32) -> bool {
         ) else {
             return false;
         };
-        *j = he.new;
+        *j = cur;
         *je = 0;
-        prev = he.new;
+        prev = cur;
+        cur = next;
     }
+    free.truncate(nfree - reused);
     true
 }
 

@@ -466,15 +466,14 @@ struct Face<V> {
 }
 
 /// A horizon edge: edge `edge` of the surviving face `face`, running `s → e` as seen from the
-/// deleted side; `new` is the face built on it. The flood fill records the horizon in loop
-/// order (each edge starts where the previous one ends).
+/// deleted side. The flood fill records the horizon in loop order (each edge starts where the
+/// previous one ends).
 #[derive(Clone, Copy, Debug, Default)]
 struct HorizonEdge {
     face: u32,
     edge: u8,
     s: u32,
     e: u32,
-    new: u32,
 }
 
 /// Reusable buffers so that a query allocates nothing once warmed up.
