@@ -798,9 +798,11 @@ fn carve(ctx: &mut Context<DVec3>, f0: usize, w: DVec3, eps: f64) -> bool {
     // Pushed in reverse so that the edges are visited in order 0, 1, 2 and, inside each
     // deleted face, in order after the edge it was entered through: a depth-first walk in
     // counter-clockwise order, which meets the horizon edges in loop order.
-    for i in (0..3).rev() {
-        ctx.stack.push((adj[i], adj_edge[i]));
-    }
+    ctx.stack.extend_from_slice(&[
+        (adj[2], adj_edge[2]),
+        (adj[1], adj_edge[1]),
+        (adj[0], adj_edge[0]),
+    ]);
     while let Some((g, j)) = ctx.stack.pop() {
         let Some(face) = ctx.faces.get_mut(g as usize) else {
             return false;
@@ -819,8 +821,8 @@ fn carve(ctx: &mut Context<DVec3>, f0: usize, w: DVec3, eps: f64) -> bool {
             if let Some(k) = ctx.keys.get_mut(g as usize) {
                 *k = f64::INFINITY;
             }
-            ctx.stack.push((adj[jp], adj_edge[jp]));
-            ctx.stack.push((adj[jn], adj_edge[jn]));
+            ctx.stack
+                .extend_from_slice(&[(adj[jp], adj_edge[jp]), (adj[jn], adj_edge[jn])]);
         } else {
             ctx.horizon.push(HorizonEdge {
                 face: g,
