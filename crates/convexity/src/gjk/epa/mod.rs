@@ -814,8 +814,10 @@ where
         c.gjk.store(&mink, &r.simplex);
         poly = Some(&mut c.poly);
     }
-    let summary = gjk::summarize(&mink, &r);
-    let verdict = to_world(pose_a, summary.verdict);
+    // The verdict and tolerance as `gjk::summarize` gives them, without the closest points
+    // and normal it would form too (the normal is only read for cores apart).
+    let (gjk_verdict, tolerance) = gjk::decide(&mink, &r);
+    let verdict = to_world(pose_a, gjk_verdict);
     let intersecting = verdict.intersecting() == Some(true);
     let ra = a.core_radius();
     let rb = b.core_radius();
@@ -824,7 +826,7 @@ where
         if let Some(p) = poly {
             p.invalidate();
         }
-        return fallback(a, pose_a, r.iterations, verdict, summary.tolerance);
+        return fallback(a, pose_a, r.iterations, verdict, tolerance);
     }
     let (wa, wb) = r.simplex.witnesses();
 
@@ -834,7 +836,7 @@ where
     // while EPA from the simplex answers with a face normal of `K`, its signed depth
     // accurate to the tolerance.
     let near_contact =
-        !matches!(summary.verdict, Verdict::Separated(_)) && r.upper <= NEAR_CONTACT * scale;
+        !matches!(gjk_verdict, Verdict::Separated(_)) && r.upper <= NEAR_CONTACT * scale;
 
     let local = if r.contains_origin || r.upper <= r.abs_tol || near_contact {
         core_epa(&mink, &r, opts, ctx, poly, (ra, rb), (wa, wb))
@@ -842,14 +844,14 @@ where
         if let Some(p) = poly {
             p.invalidate();
         }
-        cores_apart(&mink, &r, summary.normal, (ra, rb), (wa, wb))
+        cores_apart(&mink, &r, gjk::closest_normal(&r), (ra, rb), (wa, wb))
     };
     let iterations = local.iterations;
-    let out = finish(local, pose_a, intersecting, verdict, summary.tolerance);
+    let out = finish(local, pose_a, intersecting, verdict, tolerance);
     if out.depth.is_finite() && out.point_a.is_finite() && out.point_b.is_finite() {
         out
     } else {
-        fallback(a, pose_a, iterations, verdict, summary.tolerance)
+        fallback(a, pose_a, iterations, verdict, tolerance)
     }
 }
 
