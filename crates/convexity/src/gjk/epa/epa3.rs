@@ -420,7 +420,14 @@ fn face_at(a: DVec3, b: DVec3, c: DVec3, v: [u32; 3]) -> Option<Face<DVec3>> {
     } else {
         ebc.cross(eca)
     };
-    let n = raw.try_normalize()?;
+    // `raw.try_normalize()` bit for bit: its test `rcp.is_finite() && rcp > 0.0` written as
+    // float arithmetic (`0·x` is ±0 exactly for finite `x`, NaN otherwise) that LLVM does not
+    // merge into an integer class test of `rcp` (about 17 instructions a face).
+    let rcp = 1.0 / raw.length();
+    if !(rcp > 0.0 && rcp * 0.0 == 0.0) {
+        return None;
+    }
+    let n = raw * rcp;
     let dist = (n.dot(a) + n.dot(b) + n.dot(c)) * (1.0 / 3.0);
     if !dist.is_finite() {
         return None;
