@@ -360,9 +360,13 @@ pub(crate) fn balanced<V: Vector>(pa: V, pb: V, n: V, dist: f64) -> (V, V) {
 /// Every point tested here comes from `MinkowskiDifference::support`, whose `w` is `a − b` as
 /// computed; a coordinate of a difference is finite only if both operands are (an infinite or
 /// NaN operand gives an infinite or NaN result), so testing `w` tests all nine coordinates.
+/// And `w·0` is ±0 exactly when every coordinate of `w` is finite (`0·±∞` and `0·NaN` are
+/// NaN, and NaN survives the sum): two float operations a coordinate instead of the integer
+/// class test `is_finite` compiles to.
 fn finite<V: Vector>(p: &SupportPoint<V>) -> bool {
     debug_assert!(!p.w.is_finite() || (p.a.is_finite() && p.b.is_finite()));
-    p.w.is_finite()
+    debug_assert_eq!(p.w.is_finite(), p.w.dot(V::ZERO) == 0.0);
+    p.w.dot(V::ZERO) == 0.0
 }
 
 /// A support point of the core difference, or the `broken` answer when it is not finite.
