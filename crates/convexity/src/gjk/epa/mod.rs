@@ -96,13 +96,13 @@
 //! added vertices); a warm expansion that gives up is followed by a cold one, so a query costs
 //! at most two capped expansions. The cache keeps polytopes of up to 512 vertices. Measured
 //! (callgrind, instructions per query on the benchmark trajectories, `profile_driver SET
-//! traj-cold` ÷ `traj-warm`, 2000 steps): hull8 13.4k ÷ 5.0k (2.7×), hull32 22.4k ÷ 7.0k
-//! (3.2×), poly128 47.5k ÷ 12.2k (3.9×), poly1024 92.4k ÷ 27.5k (3.4×); wall time (`speed`,
+//! traj-cold` ÷ `traj-warm`, 2000 steps): hull8 13.2k ÷ 5.0k (2.6×), hull32 21.9k ÷ 6.9k
+//! (3.2×), poly128 46.7k ÷ 12.1k (3.9×), poly1024 91.0k ÷ 27.1k (3.4×); wall time (`speed`,
 //! medians, before the last instruction trims) hull8 3.0×, hull32 3.7×. Of a warm hull8 query
 //! about 0.86k instructions go to the lazy re-check of ~12 faces, 0.8k to the closest-face
 //! scans (2.25 scans, 1.7 planes built), 0.3k to the one support call and 0.3k to the
 //! certificate from the cached GJK simplex. A cold hull8 query (`profile_driver hull8
-//! penetration`: 13.8k, GJK included) spends 3.6k building new faces (`epa3::stitch`, ~190
+//! penetration`: 13.5k, GJK included) spends 3.4k building new faces (`epa3::stitch`, ~180
 //! instructions a face, ~3.8 faces an iteration), 1.2k carving, 0.9k on the tetrahedron,
 //! 0.8k on the closest-face scans and 2.3k in support calls (GJK's too).
 //!
