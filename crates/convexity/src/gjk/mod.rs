@@ -356,7 +356,9 @@ impl<V: Vector> Run<V> {
     /// gap closed, or `p` repeating a simplex vertex.
     #[inline]
     fn bound(&mut self, p: &SupportPoint<V>, mode: Mode, rsum: f64) -> Option<Status> {
-        if !p.w.is_finite() {
+        // `p.w.is_finite()` as float arithmetic: `w·0` is ±0 exactly when every coordinate is
+        // finite (`0·±∞` and `0·NaN` are NaN), cheaper than an integer class test of each.
+        if p.w.dot(V::ZERO) != 0.0 {
             return Some(Status::Degenerate);
         }
         // `upper` is `|v|` once a simplex exists (the same rounding: both are `√(v·v)`).
@@ -473,10 +475,24 @@ fn touch_tolerance<V>(r: &Run<V>) -> f64 {
     }
 }
 
-/// The verdict alone, by the same rules as [`summarize`] (the boolean query's summary): the
+/// The unit normal from A toward B of a run's closest points, as [`summarize`] gives it: `−v`
+/// normalised, else `−lower_dir`, else the first axis.
+#[inline]
+pub(crate) fn closest_normal<V: Vector>(r: &Run<V>) -> V {
+    (-r.v)
+        .try_normalize()
+        .or_else(|| (-r.lower_dir).try_normalize())
+        .unwrap_or(V::AXIS)
+}
+
+/// The verdict alone, by the same rules as [`summarize`] (the boolean query's summary, and
+/// EPA's, which needs the normal only for cores apart, see [`closest_normal`]): the
 /// witnesses are formed only for a common point, and no normal or closest points.
 #[inline]
-fn decide<V, A, B>(mink: &MinkowskiDifference<'_, V, A, B>, r: &Run<V>) -> (Verdict<V>, f64)
+pub(crate) fn decide<V, A, B>(
+    mink: &MinkowskiDifference<'_, V, A, B>,
+    r: &Run<V>,
+) -> (Verdict<V>, f64)
 where
     V: Vector,
     A: SupportMap<V> + ?Sized,
@@ -522,10 +538,7 @@ where
     } else {
         (V::ZERO, V::ZERO)
     };
-    let normal = (-r.v)
-        .try_normalize()
-        .or_else(|| (-r.lower_dir).try_normalize())
-        .unwrap_or(V::AXIS);
+    let normal = closest_normal(r);
     let verdict;
     let (pa, pb);
     if intersecting {

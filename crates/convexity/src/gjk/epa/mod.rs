@@ -95,12 +95,16 @@
 //! (buffers swapped, not copied; O(V + F) to check the adjacency and compact it when the query
 //! added vertices); a warm expansion that gives up is followed by a cold one, so a query costs
 //! at most two capped expansions. The cache keeps polytopes of up to 512 vertices. Measured
-//! (callgrind, instructions per query on the benchmark trajectories, cold ÷ warm): hull8
-//! 14.4k ÷ 5.2k (2.8×), hull32 30.5k ÷ 8.0k (3.8×), poly128 50.4k ÷ 12.8k (3.9×), poly1024
-//! 100k ÷ 28.6k (3.5×); wall time (`speed`, medians) hull8 3.0×, hull32 3.7×. Of a warm hull8
-//! query about 0.9k instructions go to the lazy re-check of ~13 faces, 0.8k to the
-//! closest-face scans (about one plane built), 0.7k to the one support call and 0.3k to the
-//! certificate from the cached GJK simplex.
+//! (callgrind, instructions per query on the benchmark trajectories, `profile_driver SET
+//! traj-cold` ÷ `traj-warm`, 2000 steps): hull8 13.2k ÷ 5.0k (2.6×), hull32 21.9k ÷ 6.9k
+//! (3.2×), poly128 46.7k ÷ 12.1k (3.9×), poly1024 91.0k ÷ 27.1k (3.4×); wall time (`speed`,
+//! medians, before the last instruction trims) hull8 3.0×, hull32 3.7×. Of a warm hull8 query
+//! about 0.86k instructions go to the lazy re-check of ~12 faces, 0.8k to the closest-face
+//! scans (2.25 scans, 1.7 planes built), 0.3k to the one support call and 0.3k to the
+//! certificate from the cached GJK simplex. A cold hull8 query (`profile_driver hull8
+//! penetration`: 13.5k, GJK included) spends 3.4k building new faces (`epa3::stitch`, ~180
+//! instructions a face, ~3.8 faces an iteration), 1.2k carving, 0.9k on the tetrahedron,
+//! 0.8k on the closest-face scans and 2.3k in support calls (GJK's too).
 //!
 //! # Preconditions
 //! Shapes and poses as validated by their constructors (finite; support maps returning
@@ -352,8 +356,17 @@ pub(crate) fn balanced<V: Vector>(pa: V, pb: V, n: V, dist: f64) -> (V, V) {
 }
 
 /// Whether a support point is usable (every coordinate finite).
+///
+/// Every point tested here comes from `MinkowskiDifference::support`, whose `w` is `a − b` as
+/// computed; a coordinate of a difference is finite only if both operands are (an infinite or
+/// NaN operand gives an infinite or NaN result), so testing `w` tests all nine coordinates.
+/// And `w·0` is ±0 exactly when every coordinate of `w` is finite (`0·±∞` and `0·NaN` are
+/// NaN, and NaN survives the sum): two float operations a coordinate instead of the integer
+/// class test `is_finite` compiles to.
 fn finite<V: Vector>(p: &SupportPoint<V>) -> bool {
-    p.w.is_finite() && p.a.is_finite() && p.b.is_finite()
+    debug_assert!(!p.w.is_finite() || (p.a.is_finite() && p.b.is_finite()));
+    debug_assert_eq!(p.w.is_finite(), p.w.dot(V::ZERO) == 0.0);
+    p.w.dot(V::ZERO) == 0.0
 }
 
 /// A support point of the core difference, or the `broken` answer when it is not finite.
@@ -466,15 +479,14 @@ struct Face<V> {
 }
 
 /// A horizon edge: edge `edge` of the surviving face `face`, running `s → e` as seen from the
-/// deleted side; `new` is the face built on it. The flood fill records the horizon in loop
-/// order (each edge starts where the previous one ends).
+/// deleted side. The flood fill records the horizon in loop order (each edge starts where the
+/// previous one ends).
 #[derive(Clone, Copy, Debug, Default)]
 struct HorizonEdge {
     face: u32,
     edge: u8,
     s: u32,
     e: u32,
-    new: u32,
 }
 
 /// Reusable buffers so that a query allocates nothing once warmed up.
@@ -810,8 +822,10 @@ where
         c.gjk.store(&mink, &r.simplex);
         poly = Some(&mut c.poly);
     }
-    let summary = gjk::summarize(&mink, &r);
-    let verdict = to_world(pose_a, summary.verdict);
+    // The verdict and tolerance as `gjk::summarize` gives them, without the closest points
+    // and normal it would form too (the normal is only read for cores apart).
+    let (gjk_verdict, tolerance) = gjk::decide(&mink, &r);
+    let verdict = to_world(pose_a, gjk_verdict);
     let intersecting = verdict.intersecting() == Some(true);
     let ra = a.core_radius();
     let rb = b.core_radius();
@@ -820,7 +834,7 @@ where
         if let Some(p) = poly {
             p.invalidate();
         }
-        return fallback(a, pose_a, r.iterations, verdict, summary.tolerance);
+        return fallback(a, pose_a, r.iterations, verdict, tolerance);
     }
     let (wa, wb) = r.simplex.witnesses();
 
@@ -830,7 +844,7 @@ where
     // while EPA from the simplex answers with a face normal of `K`, its signed depth
     // accurate to the tolerance.
     let near_contact =
-        !matches!(summary.verdict, Verdict::Separated(_)) && r.upper <= NEAR_CONTACT * scale;
+        !matches!(gjk_verdict, Verdict::Separated(_)) && r.upper <= NEAR_CONTACT * scale;
 
     let local = if r.contains_origin || r.upper <= r.abs_tol || near_contact {
         core_epa(&mink, &r, opts, ctx, poly, (ra, rb), (wa, wb))
@@ -838,14 +852,14 @@ where
         if let Some(p) = poly {
             p.invalidate();
         }
-        cores_apart(&mink, &r, summary.normal, (ra, rb), (wa, wb))
+        cores_apart(&mink, &r, gjk::closest_normal(&r), (ra, rb), (wa, wb))
     };
     let iterations = local.iterations;
-    let out = finish(local, pose_a, intersecting, verdict, summary.tolerance);
+    let out = finish(local, pose_a, intersecting, verdict, tolerance);
     if out.depth.is_finite() && out.point_a.is_finite() && out.point_b.is_finite() {
         out
     } else {
-        fallback(a, pose_a, iterations, verdict, summary.tolerance)
+        fallback(a, pose_a, iterations, verdict, tolerance)
     }
 }
 
