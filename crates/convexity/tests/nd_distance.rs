@@ -87,7 +87,7 @@ fn pair<R: Rng>(r: &mut R, n: usize, kind: usize) -> (Vec<Vec<f64>>, Vec<Vec<f64
     let m_a = r.gen_range(1..=(2 * n).clamp(8, 60));
     let m_b = r.gen_range(1..=(2 * n).clamp(8, 60));
     let ca: Vec<f64> = (0..n).map(|_| r.gen_range(-2.0..2.0)).collect();
-    let a = if kind % 2 == 0 {
+    let a = if kind.is_multiple_of(2) {
         gaussian_cloud(r, m_a, &ca, 1.0)
     } else {
         sphere_cloud(r, m_a, &ca, 1.0)

@@ -238,7 +238,7 @@ fn runs_are_deterministic_per_seed() {
 /// Random pairs in 3 and 5 dimensions with 4–12 vertices each, separated or overlapping.
 fn random_pair(seed: u64) -> (PointsN, PointsN, usize) {
     let mut r = case_rng(0x9050_0001, seed);
-    let n = if seed % 2 == 0 { 3 } else { 5 };
+    let n = if seed.is_multiple_of(2) { 3 } else { 5 };
     let ma = r.gen_range(4..=12);
     let mb = r.gen_range(4..=12);
     let a = gaussian_cloud(&mut r, ma, &vec![0.0; n], 1.0);

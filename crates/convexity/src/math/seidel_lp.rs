@@ -462,7 +462,7 @@ fn row_at(rows: &Rows<'_>, p: usize, bound: f64) -> (Vec<f64>, f64, f64) {
     let k = rows.k;
     if p < 2 * k {
         let mut n = vec![0.0; k];
-        n[p / 2] = if p % 2 == 0 { 1.0 } else { -1.0 };
+        n[p / 2] = if p.is_multiple_of(2) { 1.0 } else { -1.0 };
         (n, bound, bound)
     } else {
         let q = p - 2 * k;

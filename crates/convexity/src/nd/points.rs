@@ -37,7 +37,7 @@ impl PointsN {
         if coords.is_empty() {
             return Err(InputError::new("points", Problem::Empty));
         }
-        if coords.len() % dim != 0 {
+        if !coords.len().is_multiple_of(dim) {
             return Err(InputError::new(
                 format!("points[{}]", coords.len() / dim),
                 Problem::DimensionMismatch {

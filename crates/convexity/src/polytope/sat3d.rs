@@ -371,12 +371,12 @@ impl Faceted for crate::shape::Cuboid<DVec3> {
     fn face_plane(&self, f: usize) -> (DVec3, f64) {
         let k = (f / 2).min(2);
         let mut n = DVec3::ZERO;
-        n[k] = if f % 2 == 0 { 1.0 } else { -1.0 };
+        n[k] = if f.is_multiple_of(2) { 1.0 } else { -1.0 };
         (n, self.half_extents()[k])
     }
     fn face_polygon(&self, f: usize, out: &mut Vec<DVec3>) {
         let k = (f / 2).min(2);
-        let pos = f % 2 == 0;
+        let pos = f.is_multiple_of(2);
         let (j, l) = ((k + 1) % 3, (k + 2) % 3);
         // (e_j, e_l, e_k) is right-handed, so (±1, ±1) in (j, l) counter-clockwise about +e_k;
         // reversed for −e_k.
