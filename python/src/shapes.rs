@@ -510,24 +510,12 @@ fn check_keys(d: &Bound<'_, PyDict>, ty: &str, allowed: &[&str], prefix: &str) -
     Ok(())
 }
 
-/// A field that must be present (and not `None`); when it is missing and a present key is
-/// within two edits of it, the message names that key.
+/// A field that must be present (and not `None`). A misspelt key never reaches here:
+/// `check_keys` has already refused it with a suggestion.
 fn required<'py>(d: &Bound<'py, PyDict>, key: &str, prefix: &str) -> PyResult<Bound<'py, PyAny>> {
-    if let Some(v) = d.get_item(key)?.filter(|v| !v.is_none()) {
-        return Ok(v);
-    }
-    let near = d
-        .keys()
-        .iter()
-        .filter_map(|k| k.extract::<String>().ok())
-        .find(|k| k != key && convexity::error::edit_distance(k, key) <= 2);
-    let hint = near
-        .map(|k| format!("; found {k:?}, did you mean {key:?}?"))
-        .unwrap_or_default();
-    Err(value_error(
-        &join(prefix, key),
-        format!("missing field{hint}"),
-    ))
+    d.get_item(key)?
+        .filter(|v| !v.is_none())
+        .ok_or_else(|| value_error(&join(prefix, key), "missing field"))
 }
 
 /// Parses a scene-format shape object (recursively for `rounded` and `transformed`).
@@ -601,13 +589,11 @@ pub fn from_dict(obj: &Bound<'_, PyAny>, prefix: &str) -> PyResult<Arc<ShapeData
             build_transformed(inner, &pose_obj, prefix)
         }
         "mesh" => crate::mesh::from_scene(&req("file")?, &req("as")?, prefix),
-        other => Err(value_error(
-            &ty_field,
-            format!(
-                "unknown type {other:?}; valid types are: {}",
-                type_names().join(", ")
-            ),
-        )),
+        // Unknown types were refused above: a type in the table without a builder here is a
+        // fault of this code, not of the input.
+        other => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "internal error in convexity (please report): shape type {other:?} has no builder"
+        ))),
     }
 }
 

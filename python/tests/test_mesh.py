@@ -193,5 +193,8 @@ def test_misspelt_fields_and_types_get_a_suggestion() -> None:
         cx.shape_from_dict({"type": "box", "half_extent": [1, 1, 1]})
     with pytest.raises(ValueError, match=r'unknown type "spehre" \(did you mean "sphere"\?\)'):
         cx.shape_from_dict({"type": "spehre", "radius": 1})
+    # A missing field is named without guessing that another valid field was meant.
+    with pytest.raises(ValueError, match=r"^a: missing field$"):
+        cx.shape_from_dict({"type": "segment", "b": [0, 0, 1]})
     with pytest.raises(ValueError, match="keys are strings"):
         cx.shape_from_dict({"type": "sphere", "radius": 1, 3: 4})
