@@ -133,17 +133,13 @@ pub fn finite_coords(field: &str, c: &[f64]) -> Result<(), InputError> {
     }
 }
 
-/// A field that must be present. `what` says what requires it, e.g. `a "sphere"`.
+/// A field that must be present. `what` says what requires it, e.g. `a "sphere"`. Every
+/// object is key-checked first ([`check_keys`]), which refuses a misspelt key with a
+/// suggestion, so a missing field is named without guessing (a guess could only name another
+/// valid field: `b` for a missing `a`).
 pub fn required<'a>(obj: &'a Object, key: &str, what: &str) -> Result<&'a Value, InputError> {
-    obj.get(key).ok_or_else(|| {
-        let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
-        let hint = keys
-            .iter()
-            .find(|k| edit_distance(k, key) <= 2)
-            .map(|k| format!("; found {}, did you mean \"{key}\"?", quote(k)))
-            .unwrap_or_default();
-        invalid(key, format!("missing field (required for {what}){hint}"))
-    })
+    obj.get(key)
+        .ok_or_else(|| invalid(key, format!("missing field (required for {what})")))
 }
 
 /// Checks that every key of `obj` is one of `allowed` (plus `"meta"`, free-form metadata that

@@ -309,6 +309,8 @@ pub fn answer_all(v: &Value, title: &str, rule: FillRule) -> Result<Report, Stri
                     describe(pv)
                 )
             })?;
+            fields::check_keys(po, &["a", "b"], "a pair")
+                .map_err(|e| e.within(&here).to_string())?;
             let item = |key: &str| -> Result<(&str, Item), String> {
                 let n = fields::string_field(po, key, "a pair")
                     .map_err(|e| e.within(&here).to_string())?;

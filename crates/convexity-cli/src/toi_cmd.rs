@@ -172,6 +172,8 @@ pub fn answer_all(v: &Value) -> Result<(Vec<String>, usize), String> {
             describe(v)
         )
     })?;
+    fields::check_keys(obj, &["bodies", "pairs", "h"], "a time-of-impact input")
+        .map_err(|e| e.to_string())?;
     let bodies_v = obj
         .get("bodies")
         .ok_or("the input has no \"bodies\" object")?;
@@ -215,6 +217,8 @@ pub fn answer_all(v: &Value) -> Result<(Vec<String>, usize), String> {
                     describe(p)
                 )
             })?;
+            fields::check_keys(po, &["a", "b", "h"], "a pair")
+                .map_err(|e| e.within(&here).to_string())?;
             let name = |key: &str| -> Result<&str, String> {
                 let n = fields::string_field(po, key, "a pair")
                     .map_err(|e| e.within(&here).to_string())?;

@@ -646,3 +646,83 @@ fn every_printed_certificate_is_rechecked_independently() {
         }
     }
 }
+
+/// Unknown keys are errors in every input, not only scenes: a time-of-impact input's top
+/// level and pairs, a polygon pair and a query point object (a pair's `"horizon"` and a
+/// point's misspelt `"inn"` were ignored: the point was then located in every polygon). A
+/// missing field is named without guessing that another valid field was meant.
+#[test]
+fn unknown_keys_in_toi_and_polygon_inputs_are_errors() {
+    let dir = std::env::temp_dir().join(format!("convexity-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("temp file");
+        p.to_string_lossy().into_owned()
+    };
+    let error_of = |args: &[&str]| {
+        let r = run(args);
+        assert_ne!(r.code, 0, "{args:?}: {}", r.stdout);
+        let line = lines(&r)
+            .into_iter()
+            .find_map(|v| v["error"].as_str().map(str::to_string));
+        line.unwrap_or(r.stderr)
+    };
+    let bodies = r#""bodies": {"A": {"shape": {"type": "sphere", "radius": 1}},
+        "B": {"shape": {"type": "sphere", "radius": 1}, "pose": {"translation": [5, 0, 0]},
+              "velocity": [-1, 0, 0]}}"#;
+    let f = write(
+        "pair.json",
+        &format!(r#"{{"h": 1, {bodies}, "pairs": [{{"a": "A", "b": "B", "horizon": 1}}]}}"#),
+    );
+    let e = error_of(&["toi", &f]);
+    assert!(
+        e.contains("pairs[0].horizon: unknown field in a pair"),
+        "{e}"
+    );
+    let f = write(
+        "top.json",
+        &format!(r#"{{"h": 1, "hh": 2, {bodies}, "pairs": []}}"#),
+    );
+    let e = error_of(&["toi", &f]);
+    assert!(
+        e.contains("hh: unknown field") && e.contains("did you mean \"h\""),
+        "{e}"
+    );
+    let square = r#""polygons": {"L": [[0, 0], [4, 0], [4, 4], [0, 4]]}"#;
+    let f = write(
+        "point.json",
+        &format!(r#"{{{square}, "points": [{{"at": [1, 1], "inn": ["L"]}}]}}"#),
+    );
+    let e = error_of(&["polygon", &f]);
+    assert!(
+        e.contains("points[0].inn: unknown field") && e.contains("did you mean \"in\""),
+        "{e}"
+    );
+    let f = write(
+        "noat.json",
+        &format!(r#"{{{square}, "points": [{{"in": ["L"]}}]}}"#),
+    );
+    let e = error_of(&["polygon", &f]);
+    assert!(
+        e.contains("points[0].at: missing field (required for a query point object)"),
+        "{e}"
+    );
+    let f = write(
+        "ppair.json",
+        &format!(r#"{{{square}, "pairs": [{{"a": "L", "b": "L", "bogus": 1}}]}}"#),
+    );
+    let e = error_of(&["polygon", &f]);
+    assert!(e.contains("pairs[0].bogus: unknown field in a pair"), "{e}");
+    let scene = br#"{"shapes": {"t": {"type": "sphere", "radius": 1}}, "pairs": [{"a": "t"}]}"#;
+    let r = run_with_stdin(&["query", "-"], Some(scene));
+    let e = lines(&r)[0]["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        e.ends_with("pairs[0].b: missing field (required for a pair)"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

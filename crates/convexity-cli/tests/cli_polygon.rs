@@ -217,7 +217,9 @@ fn polygon_bad_input_names_fields_and_answers_the_rest() {
         .contains("polylines.wrong_dim[0]: expected 2 coordinates, found 3"));
     assert!(err("point", 1.into()).contains("points[1][1]: value inf is not finite"));
     assert!(err("point", 2.into()).contains("points[2].in[0]: unknown polygon \"nope\""));
-    assert!(err("point", 3.into()).contains("points[3].at"));
+    // `{"point": [0, 0]}`: the wrong key is named (it was reported as a missing `at`).
+    assert!(err("point", 3.into())
+        .contains("points[3].point: unknown field in a query point object (fields are: at, in;"));
     assert!(err("pair", 1.into()).contains("pairs[1].a"));
     assert!(err("pair", 2.into()).contains("pairs[2].b: unknown name \"missing\""));
     assert!(err("pair", 3.into()).contains("pairs[3].b"));

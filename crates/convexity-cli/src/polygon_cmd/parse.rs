@@ -144,6 +144,8 @@ pub(super) fn parse_point(
 ) -> Result<(DVec2, Option<Vec<String>>), InputError> {
     let (at, at_field, only) = match v {
         Value::Object(o) => {
+            fields::check_keys(o, &["at", "in"], "a query point object")
+                .map_err(|e| e.within(field))?;
             let at =
                 fields::required(o, "at", "a query point object").map_err(|e| e.within(field))?;
             let only = match o.get("in") {
