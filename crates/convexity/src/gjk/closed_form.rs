@@ -900,7 +900,43 @@ impl<V: Vector> Balls<V> {
     }
 }
 
-/// The closed-form distance query, or `None` when the pair has none (see the module header).
+/// The ball–ball distance query, or `None` for any other pair (checked by the public query
+/// before anything else, see `gjk::distance_beyond_balls`).
+#[inline(always)]
+pub(crate) fn balls_distance<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+) -> Option<Distance<V>>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    Balls::of(a.primitive(), b.primitive(), pose_a, pose_b, opts)?.distance()
+}
+
+/// The ball–ball boolean query, or `None` for any other pair.
+#[inline(always)]
+pub(crate) fn balls_intersects<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+) -> Option<Intersection<V>>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    Balls::of(a.primitive(), b.primitive(), pose_a, pose_b, opts)?.intersects()
+}
+
+/// The closed-form distance query, or `None` when the pair has none (see the module header);
+/// two balls are [`balls_distance`]'s, asked first.
 #[inline]
 pub(crate) fn distance<V, A, B>(
     a: &A,
@@ -915,9 +951,6 @@ where
     B: SupportMap<V> + ?Sized,
 {
     let (pa, pb) = (a.primitive(), b.primitive());
-    if let Some(balls) = Balls::of(pa, pb, pose_a, pose_b, opts) {
-        return balls.distance();
-    }
     if let (
         Primitive::Cuboid {
             half_extents: ha,
@@ -953,7 +986,8 @@ where
     })
 }
 
-/// The closed-form boolean query, or `None` when the pair has none (see the module header).
+/// The closed-form boolean query, or `None` when the pair has none (see the module header);
+/// two balls are [`balls_intersects`]'s, asked first.
 #[inline]
 pub(crate) fn intersects<V, A, B>(
     a: &A,
@@ -968,9 +1002,6 @@ where
     B: SupportMap<V> + ?Sized,
 {
     let (pa, pb) = (a.primitive(), b.primitive());
-    if let Some(balls) = Balls::of(pa, pb, pose_a, pose_b, opts) {
-        return balls.intersects();
-    }
     if let (
         Primitive::Cuboid {
             half_extents: ha,
