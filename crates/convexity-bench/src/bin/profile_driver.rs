@@ -14,6 +14,9 @@
 //! alone (`batch::lanes::run_on`, distance mode) on the chosen kernel — box pairs included,
 //! which `batch::distance` answers by the scalar closed form instead.
 //!
+//! Mixed pairs: set `sphere-box` (A from the sphere set, B from the box set, the `speed`
+//! binary's pairs), queries `distance`, `boolean`, `penetration`, both libraries.
+//!
 //! Warm-started EPA (convexity only): query `traj-cold` or `traj-warm` runs
 //! `epa::penetration` or `epa::penetration_cached` on the overlapping steps of the set's
 //! coherent trajectories (`convexity_bench::trajectories`, 8 × 1000 steps as the `speed`
@@ -31,7 +34,7 @@ use convexity::gjk::minkowski::MinkowskiDifference;
 use convexity::{gjk, gjk::epa, ConvexPolyhedron, DVec3, SupportMap};
 use convexity::{Pose3, Shape3};
 use convexity_bench::{
-    box_set_with_pairs, directions, hull_set_with_pairs, overlapping, raw_pose,
+    box_set_with_pairs, directions, hull_set_with_pairs, overlapping, pose_pairs, raw_pose,
     sphere_set_with_pairs, trajectories, BatchDistanceBuffers, DataSet, Kind,
 };
 
@@ -280,6 +283,68 @@ fn go<S: SupportMap<DVec3>>(set: DataSet<S>, query: &str, library: &str, n: usiz
     );
 }
 
+/// The `speed` binary's sphere–box pairs (its calibrated offset scale, rounded).
+fn go_sphere_box(query: &str, library: &str, n: usize, r: usize) {
+    let balls = sphere_set_with_pairs(1);
+    let boxes = box_set_with_pairs(1);
+    let pairs = pose_pairs(4 << 20, 1.9, n);
+    let (gopts, eopts) = (gjk::Options::default(), epa::Options::default());
+    let mut ctx = epa::Context::new();
+    let t = std::time::Instant::now();
+    let acc = drive_sphere_box(
+        &balls, &boxes, &pairs, query, library, r, &gopts, &eopts, &mut ctx,
+    );
+    let per = t.elapsed().as_secs_f64() * 1e9 / (n * r).max(1) as f64;
+    println!(
+        "sphere-box {query} {library}: {} queries, {per:.0} ns/query, checksum {acc}",
+        n * r
+    );
+}
+
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn drive_sphere_box(
+    balls: &DataSet<convexity::Ball<DVec3>>,
+    boxes: &DataSet<convexity::Cuboid<DVec3>>,
+    pairs: &convexity_bench::Pairs,
+    query: &str,
+    library: &str,
+    repeats: usize,
+    gopts: &gjk::Options,
+    eopts: &epa::Options,
+    ctx: &mut epa::Context<DVec3>,
+) -> f64 {
+    use parry3d_f64::query as pq;
+    let mut acc = 0.0;
+    for _ in 0..repeats {
+        for (k, &(ia, ib)) in pairs.idx.iter().enumerate() {
+            let (a, b) = (&balls.shapes[ia as usize], &boxes.shapes[ib as usize]);
+            let (pa, pb) = &pairs.ours[k];
+            let (qa, qb) = &pairs.parry64[k];
+            let (a64, b64) = (&*balls.parry64[ia as usize], &*boxes.parry64[ib as usize]);
+            acc += match (library, query) {
+                ("convexity", "distance") => gjk::distance(a, pa, b, pb, gopts, None).distance,
+                ("convexity", "boolean") => {
+                    (gjk::intersects(a, pa, b, pb, gopts, None).intersecting() == Some(true)) as u8
+                        as f64
+                }
+                ("convexity", "penetration") => epa::penetration(a, pa, b, pb, eopts, ctx).depth,
+                ("parry3d-f64", "distance") => pq::distance(qa, a64, qb, b64).unwrap().distance,
+                ("parry3d-f64", "boolean") => {
+                    pq::intersection_test(qa, a64, qb, b64)
+                        .unwrap()
+                        .intersecting as u8 as f64
+                }
+                ("parry3d-f64", "penetration") => pq::contact(qa, a64, qb, b64, 0.0)
+                    .unwrap()
+                    .map_or(0.0, |c| c.dist),
+                _ => panic!("unknown library/query {library}/{query}"),
+            };
+        }
+    }
+    acc
+}
+
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
     let set = a.first().map_or("hull8", |s| s.as_str());
@@ -318,6 +383,9 @@ fn main() {
         .and_then(|s| s.parse::<usize>().ok())
     {
         return go(hull_set_with_pairs(h, gen), query, library, n, r);
+    }
+    if set == "sphere-box" {
+        return go_sphere_box(query, library, n, r);
     }
     if query.starts_with("batch") || query.starts_with("lanes-") {
         match Kind::from_name(set).unwrap_or_else(|| panic!("unknown set {set}")) {

@@ -8,7 +8,9 @@
 //!   segments (Ericson, *Real-Time Collision Detection*, 2005, §5.1.9), radii subtracted;
 //! * a ball (a capsule whose segment is one point) against a box (§5.1.3, clamping), a
 //!   triangle (§5.1.5, Voronoi regions of the triangle) or a 2D convex polygon (inside test by
-//!   the edges' turn, else the nearest edge);
+//!   the edges' turn, else the nearest edge); a ball centre outside a box's core takes a
+//!   shorter path with two rotations instead of four (`BallBox`: speed bench sphere–box
+//!   distance 66 → 44 ns, parry 0.8× → 1.2×; boolean 60 → 41 ns, 1.1× → 1.6×);
 //! * two boxes, boolean: the separating axis test on the 15 axes in 3D (4 in 2D) of
 //!   Gottschalk, Lin & Manocha, "OBBTree", SIGGRAPH 1996 (Ericson §4.4.1), stopping at the
 //!   first axis that separates by more than the tolerance (face axes first; any such axis is a
@@ -234,25 +236,8 @@ fn verdict_to_world<V: Vector>(f: Frame<'_, V>, v: Verdict<V>) -> Verdict<V> {
     }
 }
 
-/// The closest points of the pair, in the frame given by [`Frame`], and GJK's absolute
-/// tolerance; `None` when the pair has no closed form.
-#[inline(always)]
-fn closest<'p, V, A, B>(
-    a: &A,
-    pose_a: &'p Pose<V>,
-    b: &B,
-    pose_b: &'p Pose<V>,
-    opts: &Options,
-) -> Option<(Closest<V>, f64, Frame<'p, V>)>
-where
-    V: Vector,
-    A: SupportMap<V> + ?Sized,
-    B: SupportMap<V> + ?Sized,
-{
-    closest_of(a.primitive(), b.primitive(), a, pose_a, b, pose_b, opts)
-}
-
-/// [`closest`] with the primitives already read.
+/// The closest points of the pair (primitives `pa`, `pb`), in the frame given by [`Frame`],
+/// and GJK's absolute tolerance; `None` when the pair has no closed form.
 #[inline(always)]
 fn closest_of<'p, V, A, B>(
     pa: Primitive<'_, V>,
@@ -365,6 +350,176 @@ where
         opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude
     });
     Some((c, abs_tol, Frame(Some(pose_other))))
+}
+
+/// A ball against a box (either order) whose centre lies outside the box's core, answered in
+/// the box's frame with two rotations: the centre into the box's frame, and the normal back
+/// (the general path, [`ball_against`] and the world images of [`distance`], rotates four
+/// times). The world image of the box's closest point is the ball's world centre moved back
+/// along the normal by the core distance (equal to `pose_box · q` up to rounding, as that
+/// one is to the exact point). `None` for any other pair and for a centre inside the core (the
+/// general path's nearest-face answer).
+struct BallBox<V> {
+    /// World images of A's and B's core closest points, and the unit normal from A toward B.
+    wa: V,
+    wb: V,
+    wn: V,
+    ra: f64,
+    rb: f64,
+    /// The core distance (the box's core to the ball's centre), `> 0`.
+    dist: f64,
+    /// GJK's touch tolerance, as [`ball_against`] forms it.
+    tol: f64,
+}
+
+impl<V: Vector> BallBox<V> {
+    #[inline(always)]
+    fn of<A, B>(
+        pa: Primitive<'_, V>,
+        pb: Primitive<'_, V>,
+        (a, pose_a): (&A, &Pose<V>),
+        (b, pose_b): (&B, &Pose<V>),
+        opts: &Options,
+    ) -> Option<Self>
+    where
+        A: SupportMap<V> + ?Sized,
+        B: SupportMap<V> + ?Sized,
+    {
+        let (ball_is_a, (centre, r_ball), h, r_box) = match (pa, pb) {
+            (
+                _,
+                Primitive::Cuboid {
+                    half_extents,
+                    radius,
+                },
+            ) => (true, as_ball(pa)?, half_extents, radius),
+            (
+                Primitive::Cuboid {
+                    half_extents,
+                    radius,
+                },
+                _,
+            ) => (false, as_ball(pb)?, half_extents, radius),
+            _ => return None,
+        };
+        if opts.max_iterations == 0 {
+            return None;
+        }
+        let (pose_ball, pose_box) = if ball_is_a {
+            (pose_a, pose_b)
+        } else {
+            (pose_b, pose_a)
+        };
+        let wc = world_point(pose_ball, centre);
+        let p = pose_box.inverse_transform_point(wc);
+        // `p − q` is exactly zero on the coordinates the clamp leaves, so its direction is
+        // the exact normal-cone direction at `q` however near the ball's centre is (see
+        // [`ball_against`]).
+        let d = p - clamp_box(p, h);
+        let dist = d.length();
+        if !(dist > 0.0 && dist.is_finite()) {
+            return None;
+        }
+        let out = pose_box.transform_vector(d * (1.0 / dist));
+        let wq = wc - out * dist;
+        let (ta, tb) = (pose_a.translation(), pose_b.translation());
+        let abs_tol = opts.abs_tolerance.unwrap_or_else(|| {
+            let scale = (a.size() + b.size()).max(f64::MIN_POSITIVE);
+            let magnitude = ta.length()
+                + tb.length()
+                + a.bounding_radius()
+                + (tb - ta).length()
+                + b.bounding_radius();
+            opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude
+        });
+        let tol = abs_tol.max(opts.rel_tolerance * dist);
+        (abs_tol.is_finite() && wq.is_finite()).then(|| {
+            if ball_is_a {
+                BallBox {
+                    wa: wc,
+                    wb: wq,
+                    wn: -out,
+                    ra: r_ball,
+                    rb: r_box,
+                    dist,
+                    tol,
+                }
+            } else {
+                BallBox {
+                    wa: wq,
+                    wb: wc,
+                    wn: out,
+                    ra: r_box,
+                    rb: r_ball,
+                    dist,
+                    tol,
+                }
+            }
+        })
+    }
+
+    /// GJK's touch verdict: a common point within the tolerance, else the normal with the
+    /// exact gap.
+    #[inline(always)]
+    fn verdict(&self) -> Verdict<V> {
+        let gap = self.dist - (self.ra + self.rb);
+        if gap <= self.tol {
+            Verdict::Intersecting(CommonPoint {
+                point: common_point(self.wa, self.wb, self.ra, self.rb),
+            })
+        } else {
+            Verdict::Separated(SeparatingAxis { axis: self.wn, gap })
+        }
+    }
+
+    #[inline(always)]
+    fn distance(&self) -> Distance<V> {
+        let signed = self.dist - (self.ra + self.rb);
+        Distance {
+            status: Status::Converged,
+            iterations: 1,
+            distance: signed.max(0.0),
+            lower_bound: signed,
+            point_a: self.wa + self.wn * self.ra,
+            point_b: self.wb - self.wn * self.rb,
+            normal: self.wn,
+            verdict: self.verdict(),
+            tolerance: self.tol,
+        }
+    }
+
+    /// The penetration answer of cores apart by more than `NEAR_CONTACT` (the general path's
+    /// first case): depth `ra + rb − dist` (at least 0 when intersecting), exact to rounding.
+    #[inline(always)]
+    fn penetration(&self) -> Penetration<V> {
+        let verdict = self.verdict();
+        let mut depth = self.ra + self.rb - self.dist;
+        if matches!(verdict, Verdict::Intersecting(_)) {
+            depth = depth.max(0.0);
+        }
+        Penetration {
+            status: Status::Converged,
+            iterations: 1,
+            depth,
+            normal: self.wn,
+            point_a: self.wa + self.wn * self.ra,
+            point_b: self.wb - self.wn * self.rb,
+            verdict,
+            tolerance: self.tol,
+            depth_lower: depth,
+            depth_upper: depth,
+        }
+    }
+
+    #[inline(always)]
+    fn intersects(&self) -> Intersection<V> {
+        Intersection {
+            status: Status::Converged,
+            iterations: 1,
+            verdict: self.verdict(),
+            tolerance: self.tol,
+        }
+    }
 }
 
 /// `pose · p`, skipping the rotation of the origin (a ball's centre).
@@ -964,6 +1119,9 @@ where
     {
         return box_box_distance(ha, hb, (a, pose_a), (b, pose_b), opts);
     }
+    if let Some(bb) = BallBox::of(pa, pb, (a, pose_a), (b, pose_b), opts) {
+        return Some(bb.distance());
+    }
     let (c, abs_tol, frame) = closest_of(pa, pb, a, pose_a, b, pose_b, opts)?;
     let tol = abs_tol.max(opts.rel_tolerance * c.dist);
     let signed = c.dist - (c.ra + c.rb);
@@ -1025,6 +1183,9 @@ where
             verdict: verdict_to_world(Frame(Some(pose_a)), verdict),
             tolerance: tol,
         });
+    }
+    if let Some(bb) = BallBox::of(pa, pb, (a, pose_a), (b, pose_b), opts) {
+        return Some(bb.intersects());
     }
     let (c, abs_tol, frame) = closest_of(pa, pb, a, pose_a, b, pose_b, opts)?;
     let tol = abs_tol.max(opts.rel_tolerance * c.dist);
@@ -1320,7 +1481,14 @@ where
     {
         return box_penetration(ha, hb, (a, pose_a), (b, pose_b), opts);
     }
-    let (c, abs_tol, frame) = closest(a, pose_a, b, pose_b, &opts.gjk)?;
+    let (pa, pb) = (a.primitive(), b.primitive());
+    if let Some(bb) = BallBox::of(pa, pb, (a, pose_a), (b, pose_b), &opts.gjk) {
+        // The first case below, as the distance query answers it (bit for bit).
+        if bb.dist > NEAR_CONTACT * (a.size() + b.size()) {
+            return Some(bb.penetration());
+        }
+    }
+    let (c, abs_tol, frame) = closest_of(pa, pb, a, pose_a, b, pose_b, &opts.gjk)?;
     let tol = abs_tol.max(opts.gjk.rel_tolerance * c.dist);
     let scale = a.size() + b.size();
     let rsum = c.ra + c.rb;
