@@ -14,8 +14,9 @@
 //! alone (`batch::lanes::run_on`, distance mode) on the chosen kernel — box pairs included,
 //! which `batch::distance` answers by the scalar closed form instead.
 //!
-//! Mixed pairs: set `sphere-box` (A from the sphere set, B from the box set, the `speed`
-//! binary's pairs), queries `distance`, `boolean`, `penetration`, both libraries.
+//! Mixed pairs: sets `sphere-box` and `sphere-hull8` (A from the sphere set, B from the box or
+//! hull8 set, the `speed` binary's pairs), queries `distance`, `boolean`, `penetration`, both
+//! libraries.
 //!
 //! Warm-started EPA (convexity only): query `traj-cold` or `traj-warm` runs
 //! `epa::penetration` or `epa::penetration_cached` on the overlapping steps of the set's
@@ -283,52 +284,75 @@ fn go<S: SupportMap<DVec3>>(set: DataSet<S>, query: &str, library: &str, n: usiz
     );
 }
 
-/// The `speed` binary's sphere–box pairs (its calibrated offset scale, rounded).
-fn go_sphere_box(query: &str, library: &str, n: usize, r: usize) {
+/// The `speed` binary's mixed pairs (`sphere-box`, `sphere-hull8`; their calibrated offset
+/// scales, rounded).
+fn go_mixed(set: &str, query: &str, library: &str, n: usize, r: usize) {
     let balls = sphere_set_with_pairs(1);
-    let boxes = box_set_with_pairs(1);
-    let pairs = pose_pairs(4 << 20, 1.9, n);
-    let (gopts, eopts) = (gjk::Options::default(), epa::Options::default());
-    let mut ctx = epa::Context::new();
     let t = std::time::Instant::now();
-    let acc = drive_sphere_box(
-        &balls, &boxes, &pairs, query, library, r, &gopts, &eopts, &mut ctx,
-    );
+    let acc = match set {
+        "sphere-box" => {
+            let boxes = box_set_with_pairs(1);
+            let pairs = pose_pairs(4 << 20, 1.9, n);
+            drive_mixed(
+                (&balls.shapes, &balls.parry64),
+                (&boxes.shapes, &boxes.parry64),
+                &pairs,
+                query,
+                library,
+                r,
+            )
+        }
+        "sphere-hull8" => {
+            let hulls = hull_set_with_pairs(8, 1);
+            let pairs = pose_pairs(6 << 20, 1.673, n);
+            drive_mixed(
+                (&balls.shapes, &balls.parry64),
+                (&hulls.shapes, &hulls.parry64),
+                &pairs,
+                query,
+                library,
+                r,
+            )
+        }
+        _ => panic!("unknown set {set}"),
+    };
     let per = t.elapsed().as_secs_f64() * 1e9 / (n * r).max(1) as f64;
     println!(
-        "sphere-box {query} {library}: {} queries, {per:.0} ns/query, checksum {acc}",
+        "{set} {query} {library}: {} queries, {per:.0} ns/query, checksum {acc}",
         n * r
     );
 }
 
+type PShape = Box<dyn parry3d_f64::shape::Shape>;
+
 #[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn drive_sphere_box(
-    balls: &DataSet<convexity::Ball<DVec3>>,
-    boxes: &DataSet<convexity::Cuboid<DVec3>>,
+fn drive_mixed<A: SupportMap<DVec3>, B: SupportMap<DVec3>>(
+    (sa, qsa): (&[A], &[PShape]),
+    (sb, qsb): (&[B], &[PShape]),
     pairs: &convexity_bench::Pairs,
     query: &str,
     library: &str,
     repeats: usize,
-    gopts: &gjk::Options,
-    eopts: &epa::Options,
-    ctx: &mut epa::Context<DVec3>,
 ) -> f64 {
     use parry3d_f64::query as pq;
+    let (gopts, eopts) = (gjk::Options::default(), epa::Options::default());
+    let mut ctx = epa::Context::new();
     let mut acc = 0.0;
     for _ in 0..repeats {
         for (k, &(ia, ib)) in pairs.idx.iter().enumerate() {
-            let (a, b) = (&balls.shapes[ia as usize], &boxes.shapes[ib as usize]);
+            let (a, b) = (&sa[ia as usize], &sb[ib as usize]);
             let (pa, pb) = &pairs.ours[k];
             let (qa, qb) = &pairs.parry64[k];
-            let (a64, b64) = (&*balls.parry64[ia as usize], &*boxes.parry64[ib as usize]);
+            let (a64, b64) = (&*qsa[ia as usize], &*qsb[ib as usize]);
             acc += match (library, query) {
-                ("convexity", "distance") => gjk::distance(a, pa, b, pb, gopts, None).distance,
+                ("convexity", "distance") => gjk::distance(a, pa, b, pb, &gopts, None).distance,
                 ("convexity", "boolean") => {
-                    (gjk::intersects(a, pa, b, pb, gopts, None).intersecting() == Some(true)) as u8
+                    (gjk::intersects(a, pa, b, pb, &gopts, None).intersecting() == Some(true)) as u8
                         as f64
                 }
-                ("convexity", "penetration") => epa::penetration(a, pa, b, pb, eopts, ctx).depth,
+                ("convexity", "penetration") => {
+                    epa::penetration(a, pa, b, pb, &eopts, &mut ctx).depth
+                }
                 ("parry3d-f64", "distance") => pq::distance(qa, a64, qb, b64).unwrap().distance,
                 ("parry3d-f64", "boolean") => {
                     pq::intersection_test(qa, a64, qb, b64)
@@ -384,8 +408,8 @@ fn main() {
     {
         return go(hull_set_with_pairs(h, gen), query, library, n, r);
     }
-    if set == "sphere-box" {
-        return go_sphere_box(query, library, n, r);
+    if matches!(set, "sphere-box" | "sphere-hull8") {
+        return go_mixed(set, query, library, n, r);
     }
     if query.starts_with("batch") || query.starts_with("lanes-") {
         match Kind::from_name(set).unwrap_or_else(|| panic!("unknown set {set}")) {

@@ -14,9 +14,10 @@
 //! Sets: hull8, hull32 (`Points`: the support function scans the points), hull128, hull1024
 //! (`ConvexPolyhedron::from_points`, built once, untimed), box (half extents in [0.3, 1]),
 //! sphere (radius in [0.3, 1]), capsule (capsule–capsule: segment half-length in [0.3, 1],
-//! radius in [0.2, 0.6]) and sphere–box (A a sphere of the sphere set, B a box of the box
-//! set). parry gets `ConvexPolyhedron::from_convex_hull` of the same points, and its own
-//! `Cuboid`, `Ball`, `Capsule`. The two new sets' offset scale (the radius of the ball in
+//! radius in [0.2, 0.6]), sphere–box (A a sphere of the sphere set, B a box of the box
+//! set), and the mixed pairs capsule–box, sphere–hull8 and capsule–hull8 (no target: the
+//! pairs a game or robot scene is made of, where we run GJK / EPA). parry gets `ConvexPolyhedron::from_convex_hull` of the same points, and its own
+//! `Cuboid`, `Ball`, `Capsule`. The offset scale of the sets beyond the data sets (the radius of the ball in
 //! which B's centre lies about A's) is calibrated at start-up, deterministically, for a 50 %
 //! overlap, as `src/bin/calibrate.rs` does for the others.
 //!
@@ -61,6 +62,10 @@ const USAGE: &str = "usage: speed [--pairs N] [--rounds R] [--chunk C] [--sets a
 /// Seed ids of the two sets that are not `convexity_bench::Kind`s.
 const CAPSULE_ID: u64 = 3 << 20;
 const BALL_BOX_ID: u64 = 4 << 20;
+/// Seed ids of the mixed pairs a game or robot scene is made of (no target: context rows).
+const CAPSULE_BOX_ID: u64 = 5 << 20;
+const BALL_HULL_ID: u64 = 6 << 20;
+const CAPSULE_HULL_ID: u64 = 7 << 20;
 /// Pairs whose Minkowski supports are timed, and calls per pair (as GJK makes on one pair).
 const SUPPORT_PAIRS: usize = 4096;
 const CALLS_PER_PAIR: usize = 5;
@@ -601,7 +606,71 @@ fn run_sets(cfg: &Cfg, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, Vec<String>)
         };
         rows.push(c.measure(cfg));
     }
+    let wants_mixed = ["capsule-box", "sphere-hull8", "capsule-hull8"]
+        .iter()
+        .any(|x| wanted(x));
+    if wants_mixed {
+        let (caps, pcaps) = capsules();
+        let hulls = hull_set_with_pairs(8, 1);
+        if wanted("capsule-box") {
+            let s = calibrate(CAPSULE_BOX_ID, &caps, &boxes.shapes);
+            notes.push(format!("capsule-box offset scale {s:.3} (calibrated)"));
+            rows.push(mixed(
+                "capsule-box",
+                (&caps, &pcaps),
+                (&boxes.shapes, &boxes.parry64),
+                CAPSULE_BOX_ID,
+                s,
+                cfg,
+            ));
+        }
+        if wanted("sphere-hull8") {
+            let s = calibrate(BALL_HULL_ID, &balls.shapes, &hulls.shapes);
+            notes.push(format!("sphere-hull8 offset scale {s:.3} (calibrated)"));
+            rows.push(mixed(
+                "sphere-hull8",
+                (&balls.shapes, &balls.parry64),
+                (&hulls.shapes, &hulls.parry64),
+                BALL_HULL_ID,
+                s,
+                cfg,
+            ));
+        }
+        if wanted("capsule-hull8") {
+            let s = calibrate(CAPSULE_HULL_ID, &caps, &hulls.shapes);
+            notes.push(format!("capsule-hull8 offset scale {s:.3} (calibrated)"));
+            rows.push(mixed(
+                "capsule-hull8",
+                (&caps, &pcaps),
+                (&hulls.shapes, &hulls.parry64),
+                CAPSULE_HULL_ID,
+                s,
+                cfg,
+            ));
+        }
+    }
     (rows, notes)
+}
+
+/// A row of a mixed pair (A from one set, B from another; no target, no trajectories).
+fn mixed<A: SupportMap<DVec3>, B: SupportMap<DVec3>>(
+    name: &'static str,
+    (a, pa): (&[A], &[PShape]),
+    (b, pb): (&[B], &[PShape]),
+    id: u64,
+    scale: f64,
+    cfg: &Cfg,
+) -> Row {
+    Case {
+        name,
+        a,
+        b,
+        pa,
+        pb,
+        pairs: pose_pairs(id, scale, cfg.pairs),
+        kind: None,
+    }
+    .measure(cfg)
 }
 
 /// The issue's target for a query on a set: parry ÷ ours at least this.
@@ -763,7 +832,9 @@ fn header(s: &mut String, notes: &[String], cfg: &Cfg, command: &str) {
          `ConvexPolyhedron::from_convex_hull` of the same points. box: half extents in \
          [0.3, 1]; sphere: radius in [0.3, 1] (ball–ball); capsule: capsule–capsule, segment \
          half-length in [0.3, 1], radius in [0.2, 0.6]; sphere-box: A from the sphere set, B \
-         from the box set.{}",
+         from the box set; capsule-box, sphere-hull8, capsule-hull8: the mixed pairs of a \
+         game or robot scene (A from the capsule or sphere set, B from the box or hull8 set; \
+         GJK / EPA for us, no target).{}",
         if notes.is_empty() {
             String::new()
         } else {
@@ -818,7 +889,7 @@ fn targets(s: &mut String, rows: &[Row]) {
          `EpaCache` per trajectory, carried from step to step (and from the last step of a \
          round to the first of the next: the trajectories are periodic). Interleaved: all \
          steps cold, then all steps warm, per round; ratio = median over rounds of cold ÷ \
-         warm. Sets without trajectories (capsule, sphere-box) have no row. As documented on \
+         warm. Sets without trajectories (capsule and the mixed pairs) have no row. As documented on \
          `EpaCache`, the warm path re-uses GJK's last simplex and (3D) the previous query's \
          EPA polytope, re-placed under the new pose and re-checked; box and sphere pairs are \
          answered by closed forms, so warm starting cannot help them (ratio ≈ 1).\n"
@@ -861,6 +932,9 @@ fn floor_status(set: &str, ratio: f64) -> &'static str {
     let closed = matches!(set, "sphere" | "capsule" | "sphere-box" | "box");
     if closed {
         "n/a: closed form, no GJK run"
+    } else if target(Q::Distance, set).is_none() {
+        // The mixed pairs: context rows, as in the other tables.
+        "no target"
     } else {
         met(ratio <= 2.0)
     }
@@ -999,7 +1073,7 @@ fn main() {
     let sets: Option<Vec<String>> = a
         .get("sets")
         .map(|v| v.split(',').map(|x| x.trim().to_string()).collect());
-    const SETS: [&str; 8] = [
+    const SETS: [&str; 11] = [
         "hull8",
         "hull32",
         "hull128",
@@ -1008,6 +1082,9 @@ fn main() {
         "sphere",
         "capsule",
         "sphere-box",
+        "capsule-box",
+        "sphere-hull8",
+        "capsule-hull8",
     ];
     if let Some(bad) = sets.iter().flatten().find(|x| !SETS.contains(&x.as_str())) {
         eprintln!(
