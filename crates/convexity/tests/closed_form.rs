@@ -99,6 +99,10 @@ enum Kind3 {
     RoundedSegment,
     /// A capsule under a `Transformed` pose.
     TransformedCapsule,
+    /// `Rounded(Cuboid)` (flat boxes included).
+    RoundedCuboid,
+    /// `Rounded(Ball)`.
+    RoundedBall,
 }
 
 fn shape3<R: Rng>(r: &mut R, k: Kind3) -> Shape3 {
@@ -150,6 +154,14 @@ fn shape3<R: Rng>(r: &mut R, k: Kind3) -> Shape3 {
                 let (a, b) = seg(r);
                 Shape3::Segment(Segment::new(a, b).unwrap())
             };
+            Shape3::Rounded(Box::new(Rounded::new(inner, radius(r)).unwrap()))
+        }
+        Kind3::RoundedCuboid => {
+            let inner = shape3(r, Kind3::Cuboid);
+            Shape3::Rounded(Box::new(Rounded::new(inner, radius(r)).unwrap()))
+        }
+        Kind3::RoundedBall => {
+            let inner = shape3(r, Kind3::Ball);
             Shape3::Rounded(Box::new(Rounded::new(inner, radius(r)).unwrap()))
         }
         Kind3::TransformedCapsule => {
@@ -413,6 +425,15 @@ fn ball_triangle_agrees_with_gjk() {
 fn rounded_and_transformed_agree_with_gjk() {
     agreement3(Kind3::RoundedSegment, Kind3::TransformedCapsule, 12);
     agreement3(Kind3::TransformedCapsule, Kind3::Ball, 13);
+}
+
+/// The ball–box shortcut (`BallBox`) on rounded boxes and rounded balls, both orders: the box's
+/// and the ball's radii both enter the gap, the normal and the witness points.
+#[test]
+fn rounded_ball_and_rounded_box_agree_with_gjk() {
+    agreement3(Kind3::RoundedCuboid, Kind3::Ball, 30);
+    agreement3(Kind3::RoundedBall, Kind3::RoundedCuboid, 31);
+    agreement3(Kind3::RoundedBall, Kind3::Cuboid, 32);
 }
 
 #[test]
