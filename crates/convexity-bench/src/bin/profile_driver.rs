@@ -5,7 +5,8 @@
 //! `hull32`, `hull128`, `hull1024` (`Points`: support by scanning), `poly128`, `poly1024` (the
 //! same hulls as `ConvexPolyhedron`: hill-climbing support, as the `speed` binary times them;
 //! any `polyN`; `ptsN`: any N as `Points`), `box`, `sphere`; query `distance`, `boolean`, `penetration`
-//! or `support` (the Minkowski support call alone); library `convexity` (default) or
+//! or `support` (the Minkowski support call alone; a boolean's verdict is read, as a caller
+//! would, by the one `Query::run` every set shares); library `convexity` (default) or
 //! `parry3d-f64`; pairs (default 2000) and repeats (default 5).
 //!
 //! Batch (convexity only, sets `hull8` and `box`): query `batch` runs `batch::distance`
@@ -123,6 +124,52 @@ fn traj_stats<S: SupportMap<DVec3>>(set: &DataSet<S>, steps: &[Step]) {
     );
 }
 
+/// One query of one library on one pair (the verdict of a boolean is read, as a caller would).
+struct Query<'o> {
+    query: &'o str,
+    library: &'o str,
+    gopts: &'o gjk::Options,
+    eopts: &'o epa::Options,
+}
+
+type Posed<'s, S> = (
+    &'s S,
+    &'s Pose3,
+    &'s dyn parry3d_f64::shape::Shape,
+    &'s parry3d_f64::math::Pose,
+);
+
+impl Query<'_> {
+    #[inline(always)]
+    fn run<A: SupportMap<DVec3>, B: SupportMap<DVec3>>(
+        &self,
+        (a, pa, a64, qa): Posed<'_, A>,
+        (b, pb, b64, qb): Posed<'_, B>,
+        ctx: &mut epa::Context<DVec3>,
+    ) -> f64 {
+        use parry3d_f64::query as pq;
+        let (gopts, eopts) = (self.gopts, self.eopts);
+        match (self.library, self.query) {
+            ("convexity", "distance") => gjk::distance(a, pa, b, pb, gopts, None).distance,
+            ("convexity", "boolean") => {
+                (gjk::intersects(a, pa, b, pb, gopts, None).intersecting() == Some(true)) as u8
+                    as f64
+            }
+            ("convexity", "penetration") => epa::penetration(a, pa, b, pb, eopts, ctx).depth,
+            ("parry3d-f64", "distance") => pq::distance(qa, a64, qb, b64).unwrap().distance,
+            ("parry3d-f64", "boolean") => {
+                pq::intersection_test(qa, a64, qb, b64)
+                    .unwrap()
+                    .intersecting as u8 as f64
+            }
+            ("parry3d-f64", "penetration") => pq::contact(qa, a64, qb, b64, 0.0)
+                .unwrap()
+                .map_or(0.0, |c| c.dist),
+            _ => panic!("unknown library/query {}/{}", self.library, self.query),
+        }
+    }
+}
+
 #[inline(never)]
 fn drive<S: SupportMap<DVec3>>(
     set: &DataSet<S>,
@@ -131,9 +178,14 @@ fn drive<S: SupportMap<DVec3>>(
     library: &str,
     repeats: usize,
 ) -> f64 {
-    let gopts = gjk::Options::default();
-    let eopts = epa::Options::default();
+    let (gopts, eopts) = (gjk::Options::default(), epa::Options::default());
     let mut ctx = epa::Context::new();
+    let q = Query {
+        query,
+        library,
+        gopts: &gopts,
+        eopts: &eopts,
+    };
     let dirs = directions(64, 7);
     let mut acc = 0.0;
     for _ in 0..repeats {
@@ -143,29 +195,11 @@ fn drive<S: SupportMap<DVec3>>(
             let (pa, pb) = &set.pairs.ours[k];
             let (qa, qb) = &set.pairs.parry64[k];
             let (a64, b64) = (&*set.parry64[ia as usize], &*set.parry64[ib as usize]);
-            use parry3d_f64::query as pq;
-            acc += match (library, query) {
-                ("convexity", "distance") => gjk::distance(a, pa, b, pb, &gopts, None).distance,
-                ("convexity", "boolean") => {
-                    gjk::intersects(a, pa, b, pb, &gopts, None).iterations as f64
-                }
-                ("convexity", "penetration") => {
-                    epa::penetration(a, pa, b, pb, &eopts, &mut ctx).depth
-                }
-                ("convexity", "support") => {
-                    let m = MinkowskiDifference::new(a, pa, b, pb);
-                    dirs.iter().take(5).map(|d| m.support(*d).w.x).sum()
-                }
-                ("parry3d-f64", "distance") => pq::distance(qa, a64, qb, b64).unwrap().distance,
-                ("parry3d-f64", "boolean") => {
-                    pq::intersection_test(qa, a64, qb, b64)
-                        .unwrap()
-                        .intersecting as u8 as f64
-                }
-                ("parry3d-f64", "penetration") => pq::contact(qa, a64, qb, b64, 0.0)
-                    .unwrap()
-                    .map_or(0.0, |c| c.dist),
-                _ => panic!("unknown library/query {library}/{query}"),
+            acc += if (library, query) == ("convexity", "support") {
+                let m = MinkowskiDifference::new(a, pa, b, pb);
+                dirs.iter().take(5).map(|d| m.support(*d).w.x).sum()
+            } else {
+                q.run((a, pa, a64, qa), (b, pb, b64, qb), &mut ctx)
             };
         }
     }
@@ -334,9 +368,14 @@ fn drive_mixed<A: SupportMap<DVec3>, B: SupportMap<DVec3>>(
     library: &str,
     repeats: usize,
 ) -> f64 {
-    use parry3d_f64::query as pq;
     let (gopts, eopts) = (gjk::Options::default(), epa::Options::default());
     let mut ctx = epa::Context::new();
+    let q = Query {
+        query,
+        library,
+        gopts: &gopts,
+        eopts: &eopts,
+    };
     let mut acc = 0.0;
     for _ in 0..repeats {
         for (k, &(ia, ib)) in pairs.idx.iter().enumerate() {
@@ -344,26 +383,7 @@ fn drive_mixed<A: SupportMap<DVec3>, B: SupportMap<DVec3>>(
             let (pa, pb) = &pairs.ours[k];
             let (qa, qb) = &pairs.parry64[k];
             let (a64, b64) = (&*qsa[ia as usize], &*qsb[ib as usize]);
-            acc += match (library, query) {
-                ("convexity", "distance") => gjk::distance(a, pa, b, pb, &gopts, None).distance,
-                ("convexity", "boolean") => {
-                    (gjk::intersects(a, pa, b, pb, &gopts, None).intersecting() == Some(true)) as u8
-                        as f64
-                }
-                ("convexity", "penetration") => {
-                    epa::penetration(a, pa, b, pb, &eopts, &mut ctx).depth
-                }
-                ("parry3d-f64", "distance") => pq::distance(qa, a64, qb, b64).unwrap().distance,
-                ("parry3d-f64", "boolean") => {
-                    pq::intersection_test(qa, a64, qb, b64)
-                        .unwrap()
-                        .intersecting as u8 as f64
-                }
-                ("parry3d-f64", "penetration") => pq::contact(qa, a64, qb, b64, 0.0)
-                    .unwrap()
-                    .map_or(0.0, |c| c.dist),
-                _ => panic!("unknown library/query {library}/{query}"),
-            };
+            acc += q.run((a, pa, a64, qa), (b, pb, b64, qb), &mut ctx);
         }
     }
     acc
