@@ -2,7 +2,8 @@
 
 Shapes (``Points``, ``Box``, ``Sphere``, ``Circle``, ``Capsule``, ``Segment``, ``Triangle``,
 ``Cylinder``, ``Cone``, ``Polygon``, ``Rounded``, ``Halfspaces``, ``Transformed``,
-``shape_from_dict``, mesh files by ``load_mesh``), single queries (``distance``, ``intersects``, ``penetration``,
+``shape_from_dict``, mesh files by ``load_mesh``), closed non-convex triangle meshes
+(``TriMesh``: point location, ``mesh_intersection``), single queries (``distance``, ``intersects``, ``penetration``,
 ``query``, ``verify``), numpy batches (``distance_batch``, ``intersects_batch``,
 ``penetration_batch``) and point sets in any dimension (``separate``, ``contains``,
 ``distance_nd``).
@@ -32,6 +33,7 @@ from ._convexity import (
     Sphere,
     Transformed,
     Triangle,
+    TriMesh,
     certificate_error,
     contains,
     distance,
@@ -40,6 +42,7 @@ from ._convexity import (
     intersects,
     intersects_batch,
     load_mesh,
+    mesh_intersection,
     penetration,
     penetration_batch,
     query,
@@ -67,6 +70,7 @@ __all__ = [
     "Sphere",
     "Transformed",
     "Triangle",
+    "TriMesh",
     "certificate_error",
     "contains",
     "distance",
@@ -75,6 +79,7 @@ __all__ = [
     "intersects",
     "intersects_batch",
     "load_mesh",
+    "mesh_intersection",
     "penetration",
     "penetration_batch",
     "query",

@@ -1,6 +1,6 @@
 //! Python bindings of convexity (PyO3 + rust-numpy, abi3), imported as `convexity`.
 //!
-//! Shapes (`shapes`), mesh files (`mesh`), poses (`pose`), one-pair queries (`single`), batches over numpy arrays
+//! Shapes (`shapes`), mesh files (`mesh`), closed triangle meshes (`trimesh`), poses (`pose`), one-pair queries (`single`), batches over numpy arrays
 //! with the GIL released (`batch`), n-dimensional point sets (`nd`) and the result classes
 //! (`results`). Every entry point runs inside `convert::guard`, which turns a Rust panic into
 //! `RuntimeError` (never `PanicException`); bad input is a `ValueError` naming the field.
@@ -13,6 +13,7 @@ mod pose;
 mod results;
 mod shapes;
 mod single;
+mod trimesh;
 
 use pyo3::prelude::*;
 
@@ -38,11 +39,13 @@ fn _convexity(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<shapes::PyRounded>()?;
     m.add_class::<shapes::PyHalfspaces>()?;
     m.add_class::<shapes::PyTransformed>()?;
+    m.add_class::<trimesh::PyTriMesh>()?;
     m.add_class::<results::PyCertificate>()?;
     m.add_class::<results::PyQueryResult>()?;
     m.add_class::<results::PyBatchResult>()?;
     m.add_function(wrap_pyfunction!(shapes::shape_from_dict, m)?)?;
     m.add_function(wrap_pyfunction!(mesh::load_mesh, m)?)?;
+    m.add_function(wrap_pyfunction!(trimesh::mesh_intersection, m)?)?;
     m.add_function(wrap_pyfunction!(single::distance, m)?)?;
     m.add_function(wrap_pyfunction!(single::intersects, m)?)?;
     m.add_function(wrap_pyfunction!(single::penetration, m)?)?;

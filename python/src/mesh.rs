@@ -7,11 +7,13 @@
 //!   has no groups; `"components"`: one per connected component. A list of `(name, Points)`,
 //!   each part the hull of its vertices.
 //!
-//! `"mesh"` (a closed triangle mesh, a possibly non-convex solid, which the CLI answers with
-//! `gjk`) has no Python shape yet and is refused with that reason, never read as something
-//! else. The scene format's `{"type": "mesh", "file": …, "as": "hull"}` loads through
-//! `shape_from_dict` (a relative `file` from the current directory); `"parts"` there is refused
-//! with a pointer to `load_mesh`, because one dict makes one shape.
+//! * `"mesh"`: a closed, consistently oriented triangle mesh, a possibly non-convex solid, as a
+//!   `TriMesh` (`trimesh.rs`: point location and mesh–mesh intersection; not a convex shape,
+//!   so the pair queries do not take it).
+//!
+//! The scene format's `{"type": "mesh", "file": …, "as": "hull"}` loads through
+//! `shape_from_dict` (a relative `file` from the current directory); `"parts"` and `"mesh"`
+//! there are refused with a pointer to `load_mesh`, because one dict makes one convex shape.
 //!
 //! Errors: a file that cannot be read is `FileNotFoundError` (missing) or `OSError`; a file
 //! that does not parse, or has bad coordinates or indices, is `ValueError` naming the file and,
@@ -20,6 +22,7 @@
 
 use crate::convert::{guard, input_error, value_error};
 use crate::shapes::{self, did_you_mean, Field, Geom, ShapeData};
+use crate::trimesh::PyTriMesh;
 use convexity::primitives::io::{self, IoErrorKind, LoadAs, Loaded};
 use convexity::{DVec3, Points, Shape3};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
@@ -64,6 +67,7 @@ fn parse_as(value: &str, field: &str, scene: bool) -> PyResult<LoadAs> {
         "hull" => Ok(LoadAs::Hull),
         "parts" if !scene => Ok(LoadAs::Parts),
         "components" if !scene => Ok(LoadAs::Components),
+        "mesh" if !scene => Ok(LoadAs::Mesh),
         "parts" => Err(value_error(
             field,
             "\"parts\" reads several shapes and a shape dict makes one: use \
@@ -72,10 +76,9 @@ fn parse_as(value: &str, field: &str, scene: bool) -> PyResult<LoadAs> {
         )),
         "mesh" => Err(value_error(
             field,
-            "\"mesh\" (a closed triangle mesh, a possibly non-convex solid) has no Python shape \
-             yet; the command-line tool answers it (scene type \"mesh\"). Read the file as \
-             \"hull\" (its convex hull) or \"parts\" (convex parts) instead, knowing that either \
-             answers a different question for a non-convex solid",
+            "\"mesh\" (a closed triangle mesh, a possibly non-convex solid) is not a convex \
+             shape, and a shape dict makes one: use convexity.load_mesh(file, as_=\"mesh\"), \
+             which returns a TriMesh (point location, mesh-mesh intersection)",
         )),
         other => {
             // The scene format's values are the CLI's (no "components").
@@ -125,9 +128,9 @@ pub fn from_scene(
 /// Reads a mesh file (OBJ, STL or PLY, from the extension) as the convex hull of its vertices
 /// (`as_="hull"`: a `Points` shape) or as convex parts (`as_="parts"`: one per OBJ
 /// object/group, else per connected component; `as_="components"`: one per connected
-/// component), a list of `(name, Points)`. `as_` is required: the readings answer different
-/// questions. `"mesh"` (a closed, possibly non-convex solid) is refused: it has no Python
-/// shape yet.
+/// component), a list of `(name, Points)`, or as a closed triangle mesh (`as_="mesh"`: a
+/// `TriMesh`, the possibly non-convex solid itself; the file must be closed and consistently
+/// oriented). `as_` is required: the readings answer different questions.
 ///
 /// >>> import convexity as cx, pathlib, tempfile
 /// >>> f = pathlib.Path(tempfile.mkdtemp()) / "tet.obj"
@@ -142,9 +145,9 @@ pub fn load_mesh<'py>(
     as_: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     guard(|| {
-        let value: String = as_
-            .extract()
-            .map_err(|_| value_error("as_", "expected a string: hull, parts or components"))?;
+        let value: String = as_.extract().map_err(|_| {
+            value_error("as_", "expected a string: hull, parts, components or mesh")
+        })?;
         let load_as = parse_as(&value, "as_", false)?;
         match load(&path, load_as)? {
             Loaded::Hull(points) => shapes::wrap(py, hull_shape(&points, "")?),
@@ -157,7 +160,13 @@ pub fn load_mesh<'py>(
                 }
                 Ok(out.into_any())
             }
-            Loaded::Mesh(_) => Err(internal("a mesh was read where parts were asked")),
+            Loaded::Mesh(mesh) => Ok(Bound::new(
+                py,
+                PyTriMesh {
+                    mesh: Arc::new(mesh),
+                },
+            )?
+            .into_any()),
         }
     })
 }

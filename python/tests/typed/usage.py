@@ -37,4 +37,8 @@ def one() -> Optional[float]:
 def meshes(path: str) -> int:
     hull: cx.Points = cx.load_mesh(path, as_="hull")
     parts: List[Tuple[str, cx.Points]] = cx.load_mesh(pathlib.Path(path), as_="parts")
-    return hull.dim + len(parts)
+    solid: cx.TriMesh = cx.load_mesh(path, as_="mesh")
+    where: str = solid.locate([0.1, 0.1, 0.1])
+    held: npt.NDArray[np.bool_] = solid.contains(np.zeros((4, 3)))
+    hit: bool = cx.mesh_intersection(solid, solid, pose_b=[1.0, 0, 0, 0, 0, 0, 1])["intersecting"]
+    return hull.dim + len(parts) + len(solid) + len(where) + int(held.sum()) + int(hit)
