@@ -183,6 +183,22 @@ impl PyTriMesh {
         })
     }
 
+    /// Pickles as its vertices and triangles (rebuilt, and re-validated, on load).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray2<i64>>),
+    )> {
+        let py = slf.py();
+        let me = slf.get();
+        Ok((
+            slf.get_type().into_any(),
+            (me.vertices(py)?, me.triangles(py)?),
+        ))
+    }
+
     fn __len__(&self) -> usize {
         self.mesh.triangles().len()
     }

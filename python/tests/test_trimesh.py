@@ -9,6 +9,7 @@ the meshes, vertex order of the file).
 from __future__ import annotations
 
 import pathlib
+import pickle
 
 import numpy as np
 import pytest
@@ -200,3 +201,11 @@ def test_bad_meshes_and_points_are_named_errors() -> None:
         m.contains([[0.5, 0.5]])
     assert m.contains(np.zeros((0, 3))).shape == (0,)
     assert isinstance(m.contains([0.5, 0.5, 0.5]), bool)
+
+
+def test_pickle_round_trip(l_mesh: cx.TriMesh) -> None:
+    back = pickle.loads(pickle.dumps(l_mesh))
+    assert isinstance(back, cx.TriMesh)
+    assert np.array_equal(back.vertices, l_mesh.vertices) and np.array_equal(back.triangles, l_mesh.triangles)
+    pts = np.random.default_rng(9).uniform(-0.5, 2.5, size=(300, 3))
+    assert np.array_equal(back.contains(pts), l_mesh.contains(pts))
