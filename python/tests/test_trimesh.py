@@ -209,3 +209,26 @@ def test_pickle_round_trip(l_mesh: cx.TriMesh) -> None:
     assert np.array_equal(back.vertices, l_mesh.vertices) and np.array_equal(back.triangles, l_mesh.triangles)
     pts = np.random.default_rng(9).uniform(-0.5, 2.5, size=(300, 3))
     assert np.array_equal(back.contains(pts), l_mesh.contains(pts))
+
+
+def test_offsets_and_scales_keep_every_location(l_mesh: cx.TriMesh) -> None:
+    # Points on a 1/8 grid (many exactly on the surface, edges and vertices), the mesh and the
+    # points moved by 1e6 and scaled by 2^13 and 2^-13 (a ratio of 6.7e7), where every
+    # coordinate stays exact: the exact predicates must give the same location everywhere.
+    rng = np.random.default_rng(1)
+    pts = np.round(rng.uniform(-0.5, 2.5, size=(1500, 3)) * 8) / 8
+    base = [l_mesh.locate(p) for p in pts]
+    assert base.count("boundary") > 50 and base.count("inside") > 50
+    for offset, scale in [(1e6, 1.0), (0.0, 8192.0), (0.0, 2.0**-13), (-3e6, 1024.0)]:
+        moved = cx.TriMesh(L_VERTS * scale + offset, L_TRIS)
+        assert [moved.locate(p) for p in pts * scale + offset] == base, (offset, scale)
+
+
+def test_identical_meshes_touch_everywhere_and_unused_vertices_are_fine(l_mesh: cx.TriMesh) -> None:
+    r = cx.mesh_intersection(l_mesh, l_mesh)
+    assert r["intersecting"] and r["containment"] is None
+    # Every triangle meets its own copy.
+    assert {(i, i) for i in range(len(l_mesh))} <= set(r["pairs"])
+    extra = cx.TriMesh(np.vstack([L_VERTS, L_VERTS[:1], [[9.0, 9.0, 9.0]]]), L_TRIS)
+    pts = np.random.default_rng(2).uniform(-0.5, 2.5, size=(300, 3))
+    assert np.array_equal(extra.contains(pts), l_mesh.contains(pts))
