@@ -238,6 +238,84 @@ fn distance_batch_equals_scalar_calls() {
     );
 }
 
+/// Fuzz finding (`fuzz/batch`): two copies of a 16-point hull (duplicates, a near-flat corner)
+/// touching at offset 1e6. The lanes enclose the origin (distance 0) where the scalar call
+/// stops in the touch band at 6.3e-12 (tolerance 2.1e-9): the same verdict, distances equal to
+/// within the pair's rounding floor `4ε · (|t_a| + |t_b| + reach)` = 1.8e-9, not to 1e-12 of
+/// the shapes' size. Pins both the agreement and the lane path taking the row.
+#[test]
+fn lane_and_scalar_distances_agree_to_the_rounding_floor_at_offset_1e6() {
+    use convexity::SupportMap;
+    let pts: Vec<DVec3> = [
+        [0.21568627450980382, 0.21568627450980382, 0.2166628519111924],
+        [1.0, 1.0, 1.0],
+        [0.21568627450980382, 0.21568627450980382, 0.9969481956206607],
+        [1.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [0.9921873807888915, 1.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0],
+        [1.0, 1.0, -0.6250247959105821],
+        [1.0, 1.0, 1.0],
+        [-1.0, 0.9922178988326849, 1.0],
+        [1.0, 1.0, 1.0],
+    ]
+    .iter()
+    .map(|p| DVec3::from_array(*p))
+    .collect();
+    let s = Shape3::Points(Points::new(&pts).unwrap());
+    let shapes = vec![s.clone()];
+    let pa = [
+        -0.4728618295567254,
+        0.4745098039215687,
+        992523.0792706187,
+        -0.5,
+        -0.5,
+        -0.5,
+        -0.5,
+    ];
+    let pb = [
+        -0.7377637177731422,
+        0.20960791570515197,
+        992522.8143687305,
+        -0.5,
+        -0.5,
+        -0.5,
+        -0.5,
+    ];
+    let pairs = vec![Pair3 {
+        a: 0,
+        pose_a: pa,
+        b: 0,
+        pose_b: pb,
+    }];
+    let opts = BatchOptions {
+        parallel: false,
+        ..Default::default()
+    };
+    let (o, rep) = run_distance(&shapes, &pairs, &opts);
+    assert_eq!(rep.lane_rows, 1);
+    let (qa, qb) = (pose(&pa), pose(&pb));
+    let r = gjk::distance(&s, &qa, &s, &qb, &gjk::Options::default(), None);
+    assert_eq!(kind(&o.v[0]), Some(true));
+    assert_eq!(kind(&r.verdict), Some(true));
+    assert!(o.d[0] <= r.tolerance && r.distance <= r.tolerance);
+    let floor = 4.0
+        * f64::EPSILON
+        * (qa.translation().length() + qb.translation().length() + 2.0 * s.bounding_radius());
+    assert!(
+        (o.d[0] - r.distance).abs() <= floor,
+        "lanes {} vs scalar {} (floor {floor:e})",
+        o.d[0],
+        r.distance
+    );
+    convexity::verify(&s, &qa, &s, &qb, &o.v[0], r.tolerance).unwrap();
+}
+
 /// The boolean batch equals `gjk::intersects` row by row; certificates verified.
 #[test]
 fn intersects_batch_equals_scalar_calls() {
