@@ -330,8 +330,6 @@ where
         c.inside = inside.map(|(n, depth, foot)| (n, depth, foot, p));
         c
     };
-    let (ta, tb) = (pose_a.translation(), pose_b.translation());
-    let tab = (tb - ta).length();
     let scale = (a.size() + b.size()).max(f64::MIN_POSITIVE);
     // The direction `p − q` is taken in the other shape's frame, where it is as precise as
     // the local coordinates allow, not as the world offset allows: for a box, `q` clamps `p`,
@@ -345,11 +343,35 @@ where
     if !c.finite() || (!exact_axis && c.dist <= NEAR_AXIS * (scale + other_reach)) {
         return None;
     }
-    let abs_tol = opts.abs_tolerance.unwrap_or_else(|| {
-        let magnitude = ta.length() + tb.length() + reach_a + tab + reach_b;
-        opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude
-    });
+    let abs_tol = world_tolerance((a, pose_a), (b, pose_b), opts);
     Some((c, abs_tol, Frame(Some(pose_other))))
+}
+
+/// GJK's absolute tolerance (`MinkowskiDifference::tolerance`) formed without the relative
+/// pose, for the ball paths: the option's value, else `rel · (size_A + size_B) + 4ε · (|t_a| +
+/// |t_b| + reach_A + |t_b − t_a| + reach_B)` (`|t_b − t_a|` is the relative pose's `|t_ab|`,
+/// rotation-invariant, equal to rounding).
+#[inline(always)]
+fn world_tolerance<V, A, B>(
+    (a, pose_a): (&A, &Pose<V>),
+    (b, pose_b): (&B, &Pose<V>),
+    opts: &Options,
+) -> f64
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    opts.abs_tolerance.unwrap_or_else(|| {
+        let (ta, tb) = (pose_a.translation(), pose_b.translation());
+        let scale = (a.size() + b.size()).max(f64::MIN_POSITIVE);
+        let magnitude = ta.length()
+            + tb.length()
+            + a.bounding_radius()
+            + (tb - ta).length()
+            + b.bounding_radius();
+        opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude
+    })
 }
 
 /// A ball against a box (either order) whose centre lies outside the box's core, answered in
@@ -368,7 +390,7 @@ struct BallBox<V> {
     rb: f64,
     /// The core distance (the box's core to the ball's centre), `> 0`.
     dist: f64,
-    /// GJK's touch tolerance, as [`ball_against`] forms it.
+    /// GJK's touch tolerance (from [`world_tolerance`], as [`ball_against`]'s).
     tol: f64,
 }
 
@@ -422,16 +444,7 @@ impl<V: Vector> BallBox<V> {
         }
         let out = pose_box.transform_vector(d * (1.0 / dist));
         let wq = wc - out * dist;
-        let (ta, tb) = (pose_a.translation(), pose_b.translation());
-        let abs_tol = opts.abs_tolerance.unwrap_or_else(|| {
-            let scale = (a.size() + b.size()).max(f64::MIN_POSITIVE);
-            let magnitude = ta.length()
-                + tb.length()
-                + a.bounding_radius()
-                + (tb - ta).length()
-                + b.bounding_radius();
-            opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude
-        });
+        let abs_tol = world_tolerance((a, pose_a), (b, pose_b), opts);
         let tol = abs_tol.max(opts.rel_tolerance * dist);
         (abs_tol.is_finite() && wq.is_finite()).then(|| {
             if ball_is_a {
