@@ -16,8 +16,9 @@
 //! sphere (radius in [0.3, 1]), capsule (capsule–capsule: segment half-length in [0.3, 1],
 //! radius in [0.2, 0.6]), sphere–box (A a sphere of the sphere set, B a box of the box
 //! set), and the mixed pairs capsule–box, sphere–hull8 and capsule–hull8 (no target: the
-//! pairs a game or robot scene is made of, where we run GJK / EPA). parry gets `ConvexPolyhedron::from_convex_hull` of the same points, and its own
-//! `Cuboid`, `Ball`, `Capsule`. The offset scale of the sets beyond the data sets (the radius of the ball in
+//! pairs a game or robot scene is made of, where we run GJK / EPA). parry gets
+//! `ConvexPolyhedron::from_convex_hull` of the same points, and its own `Cuboid`, `Ball`,
+//! `Capsule`. The offset scale of the sets beyond the data sets (the radius of the ball in
 //! which B's centre lies about A's) is calibrated at start-up, deterministically, for a 50 %
 //! overlap, as `src/bin/calibrate.rs` does for the others.
 //!
@@ -41,7 +42,7 @@
 use convexity::batch::{self, BatchOptions, Pair3};
 use convexity::gjk::minkowski::MinkowskiDifference;
 use convexity::gjk::{self, epa};
-use convexity::{Ball, Capsule, ConvexPolyhedron, Cuboid, DVec3, Pose3, Shape3, SupportMap};
+use convexity::{Capsule, ConvexPolyhedron, DVec3, Pose3, Shape3, SupportMap};
 use convexity_bench::harness::median;
 use convexity_bench::harness::{interleave, Args, Competitor, Stop};
 use convexity_bench::tables::machine;
@@ -59,7 +60,7 @@ type PShape = Box<dyn parry3d_f64::shape::Shape>;
 
 const USAGE: &str = "usage: speed [--pairs N] [--rounds R] [--chunk C] [--sets a,b,...] \
                      [--out FILE] [--command TEXT]";
-/// Seed ids of the two sets that are not `convexity_bench::Kind`s.
+/// Seed ids of the sets that are not `convexity_bench::Kind`s.
 const CAPSULE_ID: u64 = 3 << 20;
 const BALL_BOX_ID: u64 = 4 << 20;
 /// Seed ids of the mixed pairs a game or robot scene is made of (no target: context rows).
@@ -577,97 +578,81 @@ fn run_sets(cfg: &Cfg, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, Vec<String>)
         };
         rows.push(c.measure(cfg));
     }
+    // The pairs outside the data sets: two shape lists, calibrated offsets, no trajectories.
+    let (caps, pcaps) = capsules();
+    let hulls = hull_set_with_pairs(8, 1);
+    let caps = (&caps[..], &pcaps[..]);
+    let balls = (&balls.shapes[..], &balls.parry64[..]);
+    let boxes = (&boxes.shapes[..], &boxes.parry64[..]);
+    let hulls = (&hulls.shapes[..], &hulls.parry64[..]);
     if wanted("capsule") {
-        let (caps, pcaps) = capsules();
-        let s = calibrate(CAPSULE_ID, &caps, &caps);
-        notes.push(format!("capsule offset scale {s:.3} (calibrated)"));
-        let c = Case {
-            name: "capsule",
-            a: &caps,
-            b: &caps,
-            pa: &pcaps,
-            pb: &pcaps,
-            pairs: pose_pairs(CAPSULE_ID, s, cfg.pairs),
-            kind: None,
-        };
-        rows.push(c.measure(cfg));
+        rows.push(calibrated(
+            "capsule", caps, caps, CAPSULE_ID, cfg, &mut notes,
+        ));
     }
     if wanted("sphere-box") {
-        let s = calibrate::<Ball<DVec3>, Cuboid<DVec3>>(BALL_BOX_ID, &balls.shapes, &boxes.shapes);
-        notes.push(format!("sphere-box offset scale {s:.3} (calibrated)"));
-        let c = Case {
-            name: "sphere-box",
-            a: &balls.shapes,
-            b: &boxes.shapes,
-            pa: &balls.parry64,
-            pb: &boxes.parry64,
-            pairs: pose_pairs(BALL_BOX_ID, s, cfg.pairs),
-            kind: None,
-        };
-        rows.push(c.measure(cfg));
+        rows.push(calibrated(
+            "sphere-box",
+            balls,
+            boxes,
+            BALL_BOX_ID,
+            cfg,
+            &mut notes,
+        ));
     }
-    let wants_mixed = ["capsule-box", "sphere-hull8", "capsule-hull8"]
-        .iter()
-        .any(|x| wanted(x));
-    if wants_mixed {
-        let (caps, pcaps) = capsules();
-        let hulls = hull_set_with_pairs(8, 1);
-        if wanted("capsule-box") {
-            let s = calibrate(CAPSULE_BOX_ID, &caps, &boxes.shapes);
-            notes.push(format!("capsule-box offset scale {s:.3} (calibrated)"));
-            rows.push(mixed(
-                "capsule-box",
-                (&caps, &pcaps),
-                (&boxes.shapes, &boxes.parry64),
-                CAPSULE_BOX_ID,
-                s,
-                cfg,
-            ));
-        }
-        if wanted("sphere-hull8") {
-            let s = calibrate(BALL_HULL_ID, &balls.shapes, &hulls.shapes);
-            notes.push(format!("sphere-hull8 offset scale {s:.3} (calibrated)"));
-            rows.push(mixed(
-                "sphere-hull8",
-                (&balls.shapes, &balls.parry64),
-                (&hulls.shapes, &hulls.parry64),
-                BALL_HULL_ID,
-                s,
-                cfg,
-            ));
-        }
-        if wanted("capsule-hull8") {
-            let s = calibrate(CAPSULE_HULL_ID, &caps, &hulls.shapes);
-            notes.push(format!("capsule-hull8 offset scale {s:.3} (calibrated)"));
-            rows.push(mixed(
-                "capsule-hull8",
-                (&caps, &pcaps),
-                (&hulls.shapes, &hulls.parry64),
-                CAPSULE_HULL_ID,
-                s,
-                cfg,
-            ));
-        }
+    if wanted("capsule-box") {
+        rows.push(calibrated(
+            "capsule-box",
+            caps,
+            boxes,
+            CAPSULE_BOX_ID,
+            cfg,
+            &mut notes,
+        ));
+    }
+    if wanted("sphere-hull8") {
+        rows.push(calibrated(
+            "sphere-hull8",
+            balls,
+            hulls,
+            BALL_HULL_ID,
+            cfg,
+            &mut notes,
+        ));
+    }
+    if wanted("capsule-hull8") {
+        rows.push(calibrated(
+            "capsule-hull8",
+            caps,
+            hulls,
+            CAPSULE_HULL_ID,
+            cfg,
+            &mut notes,
+        ));
     }
     (rows, notes)
 }
 
-/// A row of a mixed pair (A from one set, B from another; no target, no trajectories).
-fn mixed<A: SupportMap<DVec3>, B: SupportMap<DVec3>>(
+/// A row of a pair outside the data sets (A from one shape list, B from another): the offset
+/// scale calibrated for half the pairs overlapping (and noted), pose stream `id`, no
+/// trajectories.
+fn calibrated<A: SupportMap<DVec3>, B: SupportMap<DVec3>>(
     name: &'static str,
     (a, pa): (&[A], &[PShape]),
     (b, pb): (&[B], &[PShape]),
     id: u64,
-    scale: f64,
     cfg: &Cfg,
+    notes: &mut Vec<String>,
 ) -> Row {
+    let s = calibrate(id, a, b);
+    notes.push(format!("{name} offset scale {s:.3} (calibrated)"));
     Case {
         name,
         a,
         b,
         pa,
         pb,
-        pairs: pose_pairs(id, scale, cfg.pairs),
+        pairs: pose_pairs(id, s, cfg.pairs),
         kind: None,
     }
     .measure(cfg)
@@ -889,7 +874,8 @@ fn targets(s: &mut String, rows: &[Row]) {
          `EpaCache` per trajectory, carried from step to step (and from the last step of a \
          round to the first of the next: the trajectories are periodic). Interleaved: all \
          steps cold, then all steps warm, per round; ratio = median over rounds of cold ÷ \
-         warm. Sets without trajectories (capsule and the mixed pairs) have no row. As documented on \
+         warm. Sets without trajectories (capsule, sphere-box and the other mixed pairs) have no \
+         row. As documented on \
          `EpaCache`, the warm path re-uses GJK's last simplex and (3D) the previous query's \
          EPA polytope, re-placed under the new pose and re-checked; box and sphere pairs are \
          answered by closed forms, so warm starting cannot help them (ratio ≈ 1).\n"
