@@ -1481,6 +1481,7 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    let (pa, pb) = (a.primitive(), b.primitive());
     if let (
         Primitive::Cuboid {
             half_extents: ha,
@@ -1490,11 +1491,10 @@ where
             half_extents: hb,
             radius: 0.0,
         },
-    ) = (a.primitive(), b.primitive())
+    ) = (pa, pb)
     {
         return box_penetration(ha, hb, (a, pose_a), (b, pose_b), opts);
     }
-    let (pa, pb) = (a.primitive(), b.primitive());
     if let Some(bb) = BallBox::of(pa, pb, (a, pose_a), (b, pose_b), &opts.gjk) {
         // The first case below, as the distance query answers it (bit for bit).
         if bb.dist > NEAR_CONTACT * (a.size() + b.size()) {
