@@ -217,7 +217,8 @@ fn borderline3(p: &[f64; 7]) -> bool {
 }
 
 /// Within 1e-12 relative (to the shapes' size or the value) plus the pair's rounding floor
-/// `4ε · (|t_a| + |t_b| + reach_a + reach_b)`, the library's own floor: two paths that round
+/// `4ε · (|t_a| + |t_b| + reach_a + reach_b)` (`MinkowskiDifference::rounding_floor` without
+/// its `|t_ab|` term, so a little tighter than the library's own floor): two paths that round
 /// differently may land anywhere below it (fuzz finding: at offset 1e6 the lanes enclosed the
 /// origin, distance 0, where the scalar call stopped at 6.3e-12 in the touch band, tolerance
 /// 2.1e-9; floor 1.8e-9).
