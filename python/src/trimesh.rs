@@ -76,12 +76,10 @@ fn query_points(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<(Vec<DVec3>, bo
         }
     };
     convert::finite(field, &a.data, (!single).then_some(3))?;
-    let pts = a
-        .data
-        .chunks_exact(3)
-        .map(|c| DVec3::new(c[0], c[1], c[2]))
-        .collect();
-    Ok((pts, single))
+    Ok((
+        a.data.chunks_exact(3).map(DVec3::from_slice).collect(),
+        single,
+    ))
 }
 
 fn location_name(l: MeshLocation) -> &'static str {
@@ -105,10 +103,7 @@ impl PyTriMesh {
                 ));
             }
             convert::finite("vertices", &flat, Some(3))?;
-            let verts: Vec<DVec3> = flat
-                .chunks_exact(3)
-                .map(|c| DVec3::new(c[0], c[1], c[2]))
-                .collect();
+            let verts: Vec<DVec3> = flat.chunks_exact(3).map(DVec3::from_slice).collect();
             let tris = self::triangles(triangles, verts.len())?;
             let mesh = TriMesh::new(verts, tris).map_err(|e| input_error("", e))?;
             Ok(PyTriMesh {
