@@ -1,5 +1,5 @@
 //! GJK distance and boolean on large hulls with the polyhedron's fast support (hill climbing
-//! from far starts), against the linear scan and parry3d-f64, on identical seeded inputs
+//! from the start map), against the linear scan and parry3d-f64, on identical seeded inputs
 //! (issue 3, item 2).
 //!
 //! Data: the foundation `hull1024` set (`convexity_bench::hull_set_with_pairs`, the first
@@ -10,8 +10,8 @@
 //!
 //! Groups `gjkpoly-<query>-<set>` (query = `distance`, `boolean`), functions:
 //! * `convexity-polyhedron`: `gjk::distance` / `gjk::intersects` on `ConvexPolyhedron`s built
-//!   once (untimed) by `ConvexPolyhedron::from_points` (support = hill climbing from the best
-//!   precomputed far start above 48 vertices);
+//!   once (untimed) by `ConvexPolyhedron::from_points` (support = hill climbing from the start
+//!   map's vertex above 48 vertices);
 //! * `convexity-points`: the same queries on `Points` (four-lane linear scan), for reference;
 //! * `parry3d-f64`: `query::distance` / `query::intersection_test` on
 //!   `ConvexPolyhedron::from_convex_hull` of the same points (parry 0.31 scans the vertices).

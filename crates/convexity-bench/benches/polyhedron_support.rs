@@ -6,7 +6,8 @@
 //!
 //! * `linear-points`: `Points::support_index` on the input (the four-lane scan);
 //! * `hill-climb-v0`: `support_hill_climb` from vertex 0 (a cold start);
-//! * `hill-climb-far`: `support_far` (best of the precomputed far starts, then climb);
+//! * `hill-climb-map`: `support_from_map` (climb from the start map's vertex for the
+//!   direction's cube-map cell);
 //! * `hill-climb-hint`: `support_index(dir, Some(prev))` on a slowly turning direction (5°
 //!   per call), the previous answer as hint: the coherent-GJK case;
 //! * `support-index`: `support_index(dir, None)`, the size-based choice;
@@ -28,7 +29,10 @@
 //! | 10 000  | 28740  | 5308     | 1244      | 234        | 1084          | 29537  |
 //! | 100 000 | 228820 | 54899    | 4396      | 550        | 4209          | 282450 |
 //!
-//! Crossover linear vs far-start climbing: about 50 vertices (between 32 and 128).
+//! Crossover linear vs far-start climbing: about 50 vertices (between 32 and 128). The far
+//! starts (the `climb far` column above) have since been replaced by the start map and the
+//! climb table (`convexity::hull::hill_climb`); `bench-results/polyhedra.md` has the current
+//! figures.
 
 mod common;
 
@@ -75,7 +79,7 @@ fn benches(c: &mut Criterion) {
         let mut dk_steps = 0usize;
         for dd in &dirs {
             let want = dd.dot(pts.points()[pts.support_index(*dd)]);
-            assert_eq!(dd.dot(v[hull.support_far(*dd)]), want);
+            assert_eq!(dd.dot(v[hull.support_from_map(*dd)]), want);
             let (i, s) = dk.support_index_steps(*dd);
             assert_eq!(dd.dot(v[i]), want, "DK support at n = {n}");
             dk_steps += s;
@@ -105,9 +109,9 @@ fn benches(c: &mut Criterion) {
                 hull.support_hill_climb(black_box(dirs[k]), 0).0 as f64
             })
         });
-        g.bench_function("hill-climb-far", |b| {
+        g.bench_function("hill-climb-map", |b| {
             batched(b, DIRS, BATCH, |k| {
-                hull.support_far(black_box(dirs[k])) as f64
+                hull.support_from_map(black_box(dirs[k])) as f64
             })
         });
         g.bench_function("hill-climb-hint", |b| {

@@ -61,7 +61,7 @@ fn check_all_strategies(p: &ConvexPolyhedron, seed: u64) {
         let (hc, steps) = p.support_hill_climb(d, k % n);
         max_steps = max_steps.max(steps);
         assert_eq!(d.dot(v[hc]), want, "hill climb from {} dir {d:?}", k % n);
-        let far = p.support_far(d);
+        let far = p.support_from_map(d);
         assert_eq!(d.dot(v[far]), want, "far start, dir {d:?}");
         let auto = p.support_index(d, None);
         assert_eq!(d.dot(v[auto]), want, "support_index, dir {d:?}");

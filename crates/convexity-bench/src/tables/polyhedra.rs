@@ -13,7 +13,7 @@ const SIZES: [usize; 6] = [8, 32, 128, 1024, 10_000, 100_000];
 const STRATEGIES: [(&str, &str); 7] = [
     ("linear-points", "linear scan"),
     ("hill-climb-v0", "hill climb from v0"),
-    ("hill-climb-far", "hill climb + far starts"),
+    ("hill-climb-map", "hill climb + start map"),
     ("hill-climb-hint", "hill climb + hint (coherent)"),
     ("support-index", "`support_index` (auto)"),
     ("dobkin-kirkpatrick", "Dobkin–Kirkpatrick"),
@@ -56,6 +56,12 @@ measured: the greedy independent set of degree ≤ 8 removes only ~25 % of the v
 level, so there are 17 levels at N = 1024 and 33 at N = 100 000, each with a short climb \
 (4–8 steps per query in all) whose neighbour scans dominate. It beats the linear scan above \
 ≈ 500 vertices and the cold climb from vertex 0 above ≈ 11 000.\n\
+* **Since then (hull1024, item 2's \"what would help\")**: the far starts were replaced by a \
+cube-map start table (about two cells per vertex; a lookup of ~60 Ir instead of the 270 Ir \
+scan of 64 far starts, and zero or one climb step after it instead of about three) and the \
+climb reads one contiguous block per step (a vertex's neighbours with their positions) \
+instead of three dependent loads; see `hull/hill_climb.rs`. The tables above are measured \
+with them.\n\
 * **SAT contact on hull128 (issue 12: within 2× of parry's `contact`)**: the full scan of \
 O(E_A·E_B) edge–edge axes (≈ 380 edges each) took ~1.2 ms per pair and the first Gauss-map \
 walk ~0.4 ms. Since a95a6cb the SAT skips faces and edges by centre-ball bounds (exact: a \
@@ -123,7 +129,7 @@ fn support_section(s: &mut String, r: &Results, raw: &Raw) {
          criterion iteration; ns per call (criterion median). `hill climb + hint` follows a \
          direction turning 5° per call with the previous answer as hint (the coherent-GJK \
          case). `support_index` (auto) is the library's choice: linear scan up to 48 \
-         vertices, else climbing from far starts. The DK hierarchy is built once, untimed \
+         vertices, else climbing from the start map's vertex. The DK hierarchy is built once, untimed \
          (build time below). Every strategy's answer is checked against the linear scan \
          (same maximal `d · v`) on all 1021 directions before timing. parry3d-f64 = \
          `ConvexPolyhedron::local_support_point` (a linear scan of its vertices).\n"
@@ -173,9 +179,9 @@ fn support_section(s: &mut String, r: &Results, raw: &Raw) {
     );
     for (a, b) in [
         ("linear-points", "hill-climb-v0"),
-        ("linear-points", "hill-climb-far"),
+        ("linear-points", "hill-climb-map"),
         ("linear-points", "dobkin-kirkpatrick"),
-        ("hill-climb-far", "dobkin-kirkpatrick"),
+        ("hill-climb-map", "dobkin-kirkpatrick"),
         ("hill-climb-v0", "dobkin-kirkpatrick"),
         ("parry-polyhedron", "support-index"),
     ] {
@@ -195,7 +201,7 @@ fn gjk_section(s: &mut String, r: &Results, raw: &Raw) {
          pairs, about half overlapping) and a `hull10000` set from the same generator (64 \
          hulls of 10 000 sphere points, the first 2 000 pairs). `polyhedron` = \
          `gjk::distance`/`gjk::intersects` on `ConvexPolyhedron` (fast support: hill climbing \
-         from far starts); `points` = the same on `Points` (linear scan), for reference; \
+         from the start map); `points` = the same on `Points` (linear scan), for reference; \
          parry3d-f64 = `query::distance`/`query::intersection_test` on \
          `ConvexPolyhedron::from_convex_hull` of the same points. `criterion` ratios divide \
          two criterion medians of the same run; `interleaved` ratios are the median over \

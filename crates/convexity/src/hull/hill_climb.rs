@@ -1,5 +1,5 @@
-//! Support queries by hill climbing over the vertex graph of a convex polyhedron, optionally
-//! started from precomputed far vertices.
+//! Support queries by hill climbing over the vertex graph of a convex polyhedron, started from
+//! a precomputed support vertex of the query direction's cell on a cube map.
 //!
 //! Source: the vertex-adjacency walk of Cameron's "enhanced GJK" (S. Cameron, "Enhancing GJK:
 //! computing minimum and penetration distances between convex polyhedra", ICRA 1997) and of
@@ -20,99 +20,380 @@
 //! hull that is convex only within its build tolerance, the returned value can fall short of
 //! the linear scan's by at most about `tol·|d|` times the conditioning of the vertex cone.
 //!
-//! Far starts: the extreme vertices along K fixed directions (a Fibonacci sphere); the best
-//! aligned one is found by the small point-set scan of [`Points`] (branch-free, four or eight
-//! products per vector instruction). K = 32 below 256 vertices, 64 from there: each climb
-//! step is a chain of dependent loads and a mispredicted choice, so a longer branch-free scan
-//! that shortens the climb pays. Measured (`profile_driver polyN distance`, medians of 7–9
-//! interleaved runs): with the old AoS choice among `(3√V)^{2/3}` starts (11 for 128
-//! vertices, 21 for 1024) poly128 took 1,610 ns and poly1024 2,910 ns; the vector scan over the
-//! same starts 1,485 and 2,700 ns; 32 starts 1,440 and 2,720 ns; 64 starts 1,500 and 2,430 ns.
-//! Complexity per query: O(K + steps · degree); precomputation O(K · climb).
+//! Layout (the climb table): each vertex is a header entry (its position, index and degree)
+//! followed by one entry per neighbour holding the neighbour's position, index and the index
+//! of the neighbour's header, 32 bytes an entry, `32·(V + 2E) ≈ 224·V` bytes in all. A climb
+//! step reads one contiguous block; the vertex graph's CSR lists it replaces here needed three
+//! dependent loads per step (the list's bounds, the list, then the neighbours' positions
+//! scattered over the vertex array), and the queries that use hill climbing are limited by
+//! those loads, not by arithmetic: on the speed binary's hull1024 set the time per distance
+//! query fell by a quarter to a third with the table, where the instruction count fell by 10%.
+//!
+//! Start map: a cube map over directions, `6·s²` cells with `s = ⌈√(2V/6)⌉` clamped to
+//! `[4, 32]` (about two cells per vertex: narrower on average than a vertex's normal cone), each
+//! holding the header of the support vertex of its centre direction, found at build time by
+//! climbing from the previous cell's. A query looks up its direction's cell (the face of its
+//! largest coordinate, then two divisions of the others by it, about 60 instructions) and
+//! usually climbs zero or one step from there. It replaced K = 32 or 64 precomputed "far
+//! starts" (extreme vertices along Fibonacci-sphere directions) chosen by a branch-free scan of
+//! their positions, 270 instructions per call at K = 64, after which the climb still took about
+//! three steps. Any start gives the same value (the argument above), so the map only decides
+//! the cost. Measured (`profile_driver polyN support`, callgrind, five Minkowski support calls
+//! per pair): 1,579 → 764 instructions per call on poly1024 with the map alone, 627 with the
+//! table; 1,086 → 622 on poly128. Complexity per query: O(1) for the cell, O(steps · degree)
+//! for the climb; build O(6s² · climb) after the hull.
 
 use super::ConvexPolyhedron;
-use crate::shape::Points;
 use glam::DVec3;
 
-/// Steepest-ascent walk from `start`; returns the final vertex and the number of moves.
-pub(super) fn climb(p: &ConvexPolyhedron, dir: DVec3, start: usize) -> (usize, usize) {
-    let verts = p.vertices();
-    let mut v = if start < verts.len() { start } else { 0 };
-    let mut best = match verts.get(v) {
-        Some(x) => dir.dot(*x),
-        None => return (0, 0),
-    };
-    // Strictly increasing values visit each vertex at most once: at most V − 1 moves.
-    for steps in 0..verts.len() {
-        let mut next = v;
-        for &w in p.vertex_neighbors(v) {
-            let d = dir.dot(verts[w]);
-            if d > best {
-                best = d;
-                next = w;
+/// One entry of the climb table (see the module header).
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    /// The vertex's position (a header) or the neighbour's (a neighbour entry).
+    p: DVec3,
+    /// The vertex's index (a header) or the neighbour's.
+    vertex: u32,
+    /// A header: the vertex's degree (its neighbour entries follow). A neighbour entry: the
+    /// index of the neighbour's header.
+    link: u32,
+}
+
+/// The climb table, the header of each vertex in it, and the start map (see the module
+/// header). The table is empty only when its entries would overflow `u32` links (the linear
+/// scan answers then); the map is empty up to [`super::LINEAR_MAX_VERTICES`] vertices, where
+/// [`ConvexPolyhedron::support_index`] scans.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Climber {
+    table: Vec<Entry>,
+    /// Per vertex: the index of its header in `table`.
+    header: Vec<u32>,
+    map: StartMap,
+}
+
+impl Climber {
+    /// The climb table and start map of `p` (see [`Climber`]).
+    pub(super) fn new(p: &ConvexPolyhedron) -> Climber {
+        let verts = p.vertices();
+        let n = verts.len();
+        let links: usize = (0..n).map(|v| p.vertex_neighbors(v).len()).sum();
+        if u32::try_from(n + links).is_err() {
+            return Climber::default();
+        }
+        let mut header = Vec::with_capacity(n);
+        let mut at = 0u32;
+        for v in 0..n {
+            header.push(at);
+            // No overflow: every entry index fits in u32 (checked above).
+            at += 1 + p.vertex_neighbors(v).len() as u32;
+        }
+        let mut table = Vec::with_capacity(n + links);
+        for (v, &x) in verts.iter().enumerate() {
+            let nbrs = p.vertex_neighbors(v);
+            table.push(Entry {
+                p: x,
+                vertex: v as u32,
+                link: nbrs.len() as u32,
+            });
+            for &w in nbrs {
+                table.push(Entry {
+                    p: verts.get(w).copied().unwrap_or(x),
+                    vertex: w as u32,
+                    link: header.get(w).copied().unwrap_or(0),
+                });
             }
         }
-        if next == v {
-            return (v, steps);
+        let mut c = Climber {
+            table,
+            header,
+            map: StartMap::default(),
+        };
+        if n > super::LINEAR_MAX_VERTICES {
+            c.map = start_map(&c, n);
         }
-        v = next;
+        c
     }
-    (v, verts.len())
+
+    /// Whether the polyhedron has no climb table (the linear scan answers).
+    #[inline]
+    pub(super) fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    /// The walk from vertex `start` (vertex 0 when out of range): the final vertex and the
+    /// number of moves.
+    pub(super) fn climb_from_vertex(&self, dir: DVec3, start: usize) -> (usize, usize) {
+        let h = self.header.get(start).or(self.header.first());
+        self.climb(dir, h.map_or(0, |&h| h as usize))
+    }
+
+    /// The walk from the start map's vertex for `dir` (from vertex 0 without a map).
+    #[inline]
+    pub(super) fn climb_from_map(&self, dir: DVec3) -> usize {
+        let start = if self.map.side == 0 {
+            None
+        } else {
+            self.map.cells.get(self.map.cell(dir)).copied()
+        };
+        self.climb(dir, start.unwrap_or(0) as usize).0
+    }
+
+    /// Steepest-ascent walk from the vertex whose header is at `at`: the final vertex and
+    /// the number of moves.
+    #[inline]
+    fn climb(&self, dir: DVec3, mut at: usize) -> (usize, usize) {
+        let Some(first) = self.table.get(at) else {
+            return (0, 0);
+        };
+        let mut best = dir.dot(first.p);
+        // Strictly increasing values visit each vertex at most once: at most V − 1 moves.
+        for moves in 0..self.header.len() {
+            let Some(h) = self.table.get(at) else { break };
+            let nbrs = self.table.get(at + 1..=at + h.link as usize).unwrap_or(&[]);
+            let mut next = at;
+            for e in nbrs {
+                let d = dir.dot(e.p);
+                if d > best {
+                    best = d;
+                    next = e.link as usize;
+                }
+            }
+            if next == at {
+                return (h.vertex as usize, moves);
+            }
+            at = next;
+        }
+        let v = self.table.get(at).map_or(0, |h| h.vertex as usize);
+        (v, self.header.len())
+    }
 }
 
-/// The precomputed far starts: their positions as a [`Points`] set (so that choosing one is
-/// the small point-set scan: branch-free, on AVX2 when the CPU has it) and their vertex
-/// indices.
+/// The start map: a cube map over directions whose cells hold the support vertex of their
+/// centre direction (see the module header).
 #[derive(Clone, Debug, Default)]
-pub(super) struct FarStarts {
-    points: Option<Points<DVec3>>,
-    vertex: Vec<usize>,
+pub(super) struct StartMap {
+    /// Cells per side of a cube face (0: no map).
+    side: usize,
+    /// Per cell (face-major, then row, then column): the climb-table header of the support
+    /// vertex of the cell's centre direction.
+    cells: Vec<u32>,
 }
 
-/// The far start best aligned with `dir` (the first of equal ones; vertex 0 when there are
-/// none).
-pub(super) fn best_start(p: &ConvexPolyhedron, dir: DVec3) -> usize {
-    match &p.far.points {
-        Some(s) => p
-            .far
-            .vertex
-            .get(s.support_index_any(dir))
-            .copied()
-            .unwrap_or(0),
-        None => 0,
+impl StartMap {
+    /// The cell of direction `d`: the cube face of its largest coordinate (the first of equal
+    /// ones; `+` before `−`), then the other two coordinates, divided by the largest one's
+    /// magnitude (so in `[−1, 1]`), cut into `side` equal parts. A zero or non-finite `d` lands
+    /// in some cell (casts from NaN and negatives saturate to 0), which only costs climb steps.
+    #[inline(always)]
+    fn cell(&self, d: DVec3) -> usize {
+        let n = self.side;
+        let a = d.abs();
+        let (axis, m, u, v) = if a.x >= a.y && a.x >= a.z {
+            (0, d.x, d.y, d.z)
+        } else if a.y >= a.z {
+            (1, d.y, d.z, d.x)
+        } else {
+            (2, d.z, d.x, d.y)
+        };
+        let half = 0.5 * n as f64;
+        // (u / |m| + 1) · n / 2 ∈ [0, n]; the cast truncates (floor on non-negatives).
+        let h = half / m.abs();
+        let i = ((u * h + half) as usize).min(n.saturating_sub(1));
+        let j = ((v * h + half) as usize).min(n.saturating_sub(1));
+        ((2 * axis + usize::from(m < 0.0)) * n + i) * n + j
+    }
+
+    /// The centre direction of cell `(face, i, j)`: the inverse of [`StartMap::cell`].
+    fn centre(face: usize, i: usize, j: usize, n: usize) -> DVec3 {
+        let at = |k: usize| 2.0 * (k as f64 + 0.5) / n as f64 - 1.0;
+        let sign = if face.is_multiple_of(2) { 1.0 } else { -1.0 };
+        let (u, v) = (at(i), at(j));
+        match face / 2 {
+            0 => DVec3::new(sign, u, v),
+            1 => DVec3::new(v, sign, u),
+            _ => DVec3::new(u, v, sign),
+        }
     }
 }
 
-/// Number of far starts for `n` vertices (0 when the linear scan is used).
-pub fn far_start_count(n: usize) -> usize {
-    if n <= super::LINEAR_MAX_VERTICES {
-        0
-    } else if n < 256 {
-        32
-    } else {
-        64
-    }
+/// Cells per side of the start map's cube faces for `n` vertices: about `2n` cells in all, so
+/// that a cell is narrower than a vertex's normal cone on average, between 4 and
+/// [`MAX_SIDE`] per side.
+pub fn start_map_side(n: usize) -> usize {
+    let side = ((2 * n) as f64 / 6.0).sqrt().ceil() as usize;
+    side.clamp(4, MAX_SIDE)
 }
 
-/// The extreme vertices along `far_start_count(V)` Fibonacci-sphere directions.
-pub(super) fn far_starts(p: &ConvexPolyhedron) -> FarStarts {
-    let k = far_start_count(p.num_vertices());
-    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
-    let mut vertex = Vec::with_capacity(k);
+/// Largest side of the start map (6 · 32² cells, 24 KiB).
+const MAX_SIDE: usize = 32;
+
+/// The start map of a climb table over `n` vertices: each cell's centre direction climbed to
+/// its support vertex, from the previous cell's (neighbouring cells have nearby supports, so
+/// the build costs a few steps per cell).
+fn start_map(c: &Climber, n: usize) -> StartMap {
+    let side = start_map_side(n);
+    let mut cells = Vec::with_capacity(6 * side * side);
     let mut prev = 0;
-    for i in 0..k {
-        let z = 1.0 - (2.0 * i as f64 + 1.0) / k as f64;
-        let r = (1.0 - z * z).max(0.0).sqrt();
-        let phi = golden * i as f64;
-        let d = DVec3::new(r * phi.cos(), r * phi.sin(), z);
-        let (v, _) = climb(p, d, prev);
-        prev = v;
-        vertex.push(v);
+    for face in 0..6 {
+        for i in 0..side {
+            for j in 0..side {
+                let (v, _) = c.climb(StartMap::centre(face, i, j, side), prev);
+                prev = c.header.get(v).map_or(0, |&h| h as usize);
+                cells.push(prev as u32);
+            }
+        }
     }
-    let at: Vec<DVec3> = vertex.iter().map(|&v| p.vertices()[v]).collect();
-    FarStarts {
-        // Empty (no far starts) or, for the empty placeholder polyhedron, nothing to scan.
-        points: Points::new(&at).ok(),
-        vertex,
+    StartMap { side, cells }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lcg(state: &mut u64) -> f64 {
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((*state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    }
+
+    fn sphere_hull(n: usize, seed: u64) -> ConvexPolyhedron {
+        let mut st = seed;
+        let pts: Vec<DVec3> = (0..n)
+            .map(|_| DVec3::new(lcg(&mut st), lcg(&mut st), lcg(&mut st)).normalize_or(DVec3::X))
+            .collect();
+        ConvexPolyhedron::from_points(&pts).expect("a solid hull")
+    }
+
+    fn max_dot(p: &ConvexPolyhedron, d: DVec3) -> f64 {
+        p.vertices()
+            .iter()
+            .map(|v| d.dot(*v))
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// `cell` inverts `centre` on every cell, for every side the map can have.
+    #[test]
+    fn every_cell_centre_maps_back_to_its_cell() {
+        for side in 1..=MAX_SIDE {
+            let map = StartMap {
+                side,
+                cells: vec![0; 6 * side * side],
+            };
+            for face in 0..6 {
+                for i in 0..side {
+                    for j in 0..side {
+                        let d = StartMap::centre(face, i, j, side);
+                        assert_eq!(map.cell(d), (face * side + i) * side + j, "{d:?}");
+                        // Scaling the direction does not move it.
+                        assert_eq!(map.cell(d * 1e-300), map.cell(d));
+                        assert_eq!(map.cell(d * 1e300), map.cell(d));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Directions on cell and face boundaries, ties between coordinates, zero, subnormal,
+    /// infinite and NaN directions land in a cell of the table (no panic, no out-of-range
+    /// index), and a climb from there still finds the maximum where the maximum is defined.
+    #[test]
+    fn boundary_and_degenerate_directions_stay_in_the_table() {
+        let p = sphere_hull(300, 3);
+        let c = &p.climber;
+        let side = c.map.side;
+        assert!(side >= 4);
+        let mut dirs = vec![
+            DVec3::ZERO,
+            DVec3::splat(f64::NAN),
+            DVec3::new(f64::INFINITY, 0.0, 0.0),
+            DVec3::new(f64::NEG_INFINITY, f64::INFINITY, 1.0),
+            DVec3::splat(f64::MIN_POSITIVE / 4.0),
+            DVec3::splat(f64::MAX),
+        ];
+        for x in [-1.0, -0.5, 0.0, 0.5, 1.0] {
+            for y in [-1.0, -0.5, 0.0, 0.5, 1.0] {
+                for z in [-1.0, -0.5, 0.0, 0.5, 1.0] {
+                    dirs.push(DVec3::new(x, y, z));
+                }
+            }
+        }
+        for d in dirs {
+            let cell = c.map.cell(d);
+            assert!(cell < 6 * side * side, "{d:?} → {cell}");
+            let v = p.support_from_map(d);
+            assert!(v < p.num_vertices());
+            if d.is_finite() && d.length_squared() > 0.0 && d.length_squared().is_finite() {
+                assert_eq!(d.dot(p.vertices()[v]), max_dot(&p, d), "{d:?}");
+            }
+        }
+    }
+
+    /// Each cell holds the support vertex of its centre direction (the value of the linear
+    /// scan's), for map sides from the smallest (49 vertices) to the largest.
+    #[test]
+    fn each_cell_holds_the_support_of_its_centre() {
+        for (n, seed) in [(49, 1), (130, 2), (1500, 4), (6000, 5)] {
+            let p = sphere_hull(n, seed);
+            let c = &p.climber;
+            let side = c.map.side;
+            assert_eq!(side, start_map_side(p.num_vertices()));
+            assert_eq!(c.map.cells.len(), 6 * side * side);
+            for face in 0..6 {
+                for i in 0..side {
+                    for j in 0..side {
+                        let d = StartMap::centre(face, i, j, side);
+                        let at = c.map.cells[(face * side + i) * side + j] as usize;
+                        let v = c.table[at].vertex as usize;
+                        assert_eq!(d.dot(p.vertices()[v]), max_dot(&p, d), "n {n} {d:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The table mirrors the polyhedron: each header holds its vertex's position and degree,
+    /// and each neighbour entry the neighbour's position, index and header.
+    #[test]
+    fn climb_table_mirrors_the_vertex_graph() {
+        let p = sphere_hull(200, 9);
+        let c = &p.climber;
+        for v in 0..p.num_vertices() {
+            let h = c.header[v] as usize;
+            let e = c.table[h];
+            assert_eq!((e.p, e.vertex as usize), (p.vertices()[v], v));
+            let nbrs = p.vertex_neighbors(v);
+            assert_eq!(e.link as usize, nbrs.len());
+            for (k, &w) in nbrs.iter().enumerate() {
+                let e = c.table[h + 1 + k];
+                assert_eq!((e.p, e.vertex as usize), (p.vertices()[w], w));
+                assert_eq!(e.link, c.header[w]);
+            }
+        }
+    }
+
+    /// Flat, collinear and single-point polyhedra (`from_points_any`) climb to the maximum
+    /// from the map and from every vertex.
+    #[test]
+    fn lower_dimensional_forms_climb_to_the_maximum() {
+        let mut st = 11u64;
+        let flat: Vec<DVec3> = (0..400)
+            .map(|_| DVec3::new(lcg(&mut st), lcg(&mut st), 0.25))
+            .collect();
+        let line: Vec<DVec3> = (0..100)
+            .map(|_| DVec3::new(1.0, 2.0, 3.0) * lcg(&mut st))
+            .collect();
+        let point = vec![DVec3::new(0.5, -1.0, 2.0); 60];
+        for pts in [flat, line, point] {
+            let p = ConvexPolyhedron::from_points_any(&pts).expect("a polytope");
+            for _ in 0..500 {
+                let d = DVec3::new(lcg(&mut st), lcg(&mut st), lcg(&mut st));
+                let want = max_dot(&p, d);
+                assert_eq!(d.dot(p.vertices()[p.support_from_map(d)]), want);
+                for s in 0..p.num_vertices().min(20) {
+                    let (v, _) = p.support_hill_climb(d, s);
+                    assert_eq!(d.dot(p.vertices()[v]), want);
+                }
+            }
+        }
     }
 }

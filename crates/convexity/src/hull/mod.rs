@@ -13,8 +13,9 @@
 //! * Checking: [`ConvexPolyhedron::validate`] (watertight half-edges, Euler's formula, planar
 //!   faces, locally convex edges, CCW outward faces, positive volume) and
 //!   [`ConvexPolyhedron::contains_points`].
-//! * Support: linear scan, hill climbing over the vertex graph ([`hill_climb`]) and hill
-//!   climbing from precomputed far starts; [`ConvexPolyhedron::support_index`] picks by size.
+//! * Support: linear scan, hill climbing over the vertex graph ([`hill_climb`]) from any vertex
+//!   or from the precomputed start of the direction's cell on a cube map;
+//!   [`ConvexPolyhedron::support_index`] picks by size.
 //!
 //! Build versus depend: the library's only runtime dependency is glam, and the hull is small
 //! enough (≈600 lines) to own. Depending on parry or qhull bindings would pull in nalgebra or a
@@ -225,7 +226,8 @@ pub struct ConvexPolyhedron {
     edge_he: Vec<usize>,
     /// The edge (index into `edge_he`) of every half-edge.
     he_edge: Vec<usize>,
-    far: hill_climb::FarStarts,
+    /// The hill climb's table and start map (see [`hill_climb`]).
+    climber: hill_climb::Climber,
     /// The SAT's pruning constants (`None` below three dimensions).
     prune: Option<PruneData>,
     /// The vertices as a `Points` for the four-lane linear scan (`None` only for the empty
@@ -633,14 +635,14 @@ impl ConvexPolyhedron {
             nbr_edge,
             edge_he,
             he_edge,
-            far: hill_climb::FarStarts::default(),
+            climber: hill_climb::Climber::default(),
             prune: None,
             scan,
             tolerance: tol,
             skipped,
             dim: 3,
         };
-        poly.far = hill_climb::far_starts(&poly);
+        poly.climber = hill_climb::Climber::new(&poly);
         poly.prune = poly.compute_prune_data();
         Some(poly)
     }
@@ -761,14 +763,14 @@ impl ConvexPolyhedron {
             nbr_start,
             nbr,
             nbr_edge,
-            far: hill_climb::FarStarts::default(),
+            climber: hill_climb::Climber::default(),
             prune: None,
             scan,
             tolerance,
             skipped: 0,
             dim,
         };
-        p.far = hill_climb::far_starts(&p);
+        p.climber = hill_climb::Climber::new(&p);
         p.prune = p.compute_prune_data();
         p
     }
@@ -1200,7 +1202,7 @@ impl ConvexPolyhedron {
 
     /// Index of a vertex maximising `dir · v`. Up to [`LINEAR_MAX_VERTICES`] vertices this is
     /// a linear scan; above, hill climbing from `hint` (a vertex index from a previous, nearby
-    /// query) or, without a hint, from the best precomputed far start. The returned value
+    /// query) or, without a hint, from the start map (see [`hill_climb`]). The returned value
     /// `dir · v` equals the linear scan's maximum (see [`hill_climb`] for the argument and its
     /// floating-point caveat).
     pub fn support_index(&self, dir: DVec3, hint: Option<usize>) -> usize {
@@ -1209,7 +1211,7 @@ impl ConvexPolyhedron {
         }
         match hint {
             Some(h) if h < self.vertices.len() => self.support_hill_climb(dir, h).0,
-            _ => self.support_far(dir),
+            _ => self.support_from_map(dir),
         }
     }
 
@@ -1223,7 +1225,10 @@ impl ConvexPolyhedron {
 
     /// Hill climbing from vertex `start`; returns the vertex and the number of moves.
     pub fn support_hill_climb(&self, dir: DVec3, start: usize) -> (usize, usize) {
-        hill_climb::climb(self, dir, start)
+        if self.climber.is_empty() {
+            return (self.support_linear(dir), 0);
+        }
+        self.climber.climb_from_vertex(dir, start)
     }
 
     /// The SAT's pruning constants, computed once at construction.
@@ -1248,9 +1253,13 @@ impl ConvexPolyhedron {
         )
     }
 
-    /// Hill climbing started from the precomputed far start best aligned with `dir`.
-    pub fn support_far(&self, dir: DVec3) -> usize {
-        hill_climb::climb(self, dir, hill_climb::best_start(self, dir)).0
+    /// Hill climbing started from the start map's vertex for `dir` (the precomputed support
+    /// of the centre of `dir`'s cell, see [`hill_climb`]).
+    pub fn support_from_map(&self, dir: DVec3) -> usize {
+        if self.climber.is_empty() {
+            return self.support_linear(dir);
+        }
+        self.climber.climb_from_map(dir)
     }
 }
 
@@ -1298,7 +1307,7 @@ fn unreachable_box() -> ConvexPolyhedron {
         nbr_edge: Vec::new(),
         edge_he: Vec::new(),
         he_edge: Vec::new(),
-        far: hill_climb::FarStarts::default(),
+        climber: hill_climb::Climber::default(),
         prune: None,
         scan: None,
         tolerance: 0.0,
