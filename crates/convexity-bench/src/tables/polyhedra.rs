@@ -58,10 +58,9 @@ level, so there are 17 levels at N = 1024 and 33 at N = 100 000, each with a sho
 ≈ 500 vertices and the cold climb from vertex 0 above ≈ 11 000.\n\
 * **Since then (hull1024, item 2's \"what would help\")**: the far starts were replaced by a \
 cube-map start table (about two cells per vertex; a lookup of ~60 Ir instead of the 270 Ir \
-scan of 64 far starts, and zero or one climb step after it instead of about three) and the \
-climb reads one contiguous block per step (a vertex's neighbours with their positions) \
-instead of three dependent loads; see `hull/hill_climb.rs`. The tables above are measured \
-with them.\n\
+scan of 64 far starts, and zero or one climb step after it instead of about three); see \
+`hull/hill_climb.rs`, which also records a cache-friendlier climb layout that lost to the \
+smaller footprint. The tables above are measured with the map.\n\
 * **SAT contact on hull128 (issue 12: within 2× of parry's `contact`)**: the full scan of \
 O(E_A·E_B) edge–edge axes (≈ 380 edges each) took ~1.2 ms per pair and the first Gauss-map \
 walk ~0.4 ms. Since a95a6cb the SAT skips faces and edges by centre-ball bounds (exact: a \

@@ -20,151 +20,58 @@
 //! hull that is convex only within its build tolerance, the returned value can fall short of
 //! the linear scan's by at most about `tol·|d|` times the conditioning of the vertex cone.
 //!
-//! Layout (the climb table): each vertex is a header entry (its position, index and degree)
-//! followed by one entry per neighbour holding the neighbour's position, index and the index
-//! of the neighbour's header, 32 bytes an entry, `32·(V + 2E) ≈ 224·V` bytes in all. A climb
-//! step reads one contiguous block; the vertex graph's CSR lists it replaces here needed three
-//! dependent loads per step (the list's bounds, the list, then the neighbours' positions
-//! scattered over the vertex array), and the queries that use hill climbing are limited by
-//! those loads, not by arithmetic: on the speed binary's hull1024 set the time per distance
-//! query fell by a quarter to a third with the table, where the instruction count fell by 10%.
-//!
 //! Start map: a cube map over directions, `6·s²` cells with `s = ⌈√(2V/6)⌉` clamped to
 //! `[4, 32]` (about two cells per vertex: narrower on average than a vertex's normal cone), each
-//! holding the header of the support vertex of its centre direction, found at build time by
-//! climbing from the previous cell's. A query looks up its direction's cell (the face of its
-//! largest coordinate, then two divisions of the others by it, about 60 instructions) and
-//! usually climbs zero or one step from there. It replaced K = 32 or 64 precomputed "far
-//! starts" (extreme vertices along Fibonacci-sphere directions) chosen by a branch-free scan of
-//! their positions, 270 instructions per call at K = 64, after which the climb still took about
-//! three steps. Any start gives the same value (the argument above), so the map only decides
-//! the cost. Measured (`profile_driver polyN support`, callgrind, five Minkowski support calls
-//! per pair): 1,579 → 764 instructions per call on poly1024 with the map alone, 627 with the
-//! table; 1,086 → 622 on poly128. Complexity per query: O(1) for the cell, O(steps · degree)
-//! for the climb; build O(6s² · climb) after the hull.
+//! holding the support vertex of its centre direction, found at build time by climbing from
+//! the previous cell's. A query looks up its direction's cell (the face of its largest
+//! coordinate, then the other two divided by it; about 60 instructions) and usually climbs
+//! zero or one step from there. Any start gives the same value (the argument above), so the
+//! map only decides the cost. It replaced K = 32 or 64 precomputed "far starts" (extreme
+//! vertices along Fibonacci-sphere directions) chosen by a branch-free scan of their
+//! positions: 270 instructions per call at K = 64, after which the climb still took about
+//! three steps. Measured (`profile_driver polyN support`, callgrind, Minkowski support calls
+//! of two hulls): 1,086 → 755 instructions per call on poly128, 1,579 → 764 on poly1024; the
+//! speed binary, three interleaved runs of each build, parry ÷ ours distance / boolean / EPA:
+//! hull128 1.39–1.41 / 1.70–1.75 / 1.77–1.99× → 1.56–1.57 / 1.97–2.04 / 1.91–1.95×, hull1024
+//! 3.03–3.40 / 2.79–3.34 / 2.56–3.22× → 4.53–5.36 / 4.73–5.37 / 3.97–4.11×.
+//!
+//! Tried and not kept: a climb table holding each vertex's neighbours with their positions in
+//! one contiguous block (one dependent load per step instead of the CSR lists' three). It cut
+//! the instructions further (poly1024 764 → 627 per call) and won in `profile_driver`, whose
+//! data stays warm, but at 224 bytes per vertex (three times the lists and positions) it lost
+//! to the map alone in the speed binary, where parry's run between ours evicts the caches:
+//! hull128 1.36–1.43 / 1.77–1.81× and hull1024 3.91–4.32 / 3.98–4.46× (distance / boolean).
+//!
+//! Complexity per query: O(1) for the cell, O(steps · degree) for the climb; build
+//! O(6s² · climb) after the hull, `4·6s²` bytes.
 
 use super::ConvexPolyhedron;
 use glam::DVec3;
 
-/// One entry of the climb table (see the module header).
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    /// The vertex's position (a header) or the neighbour's (a neighbour entry).
-    p: DVec3,
-    /// The vertex's index (a header) or the neighbour's.
-    vertex: u32,
-    /// A header: the vertex's degree (its neighbour entries follow). A neighbour entry: the
-    /// index of the neighbour's header.
-    link: u32,
-}
-
-/// The climb table, the header of each vertex in it, and the start map (see the module
-/// header). The table is empty only when its entries would overflow `u32` links (the linear
-/// scan answers then); the map is empty up to [`super::LINEAR_MAX_VERTICES`] vertices, where
-/// [`ConvexPolyhedron::support_index`] scans.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Climber {
-    table: Vec<Entry>,
-    /// Per vertex: the index of its header in `table`.
-    header: Vec<u32>,
-    map: StartMap,
-}
-
-impl Climber {
-    /// The climb table and start map of `p` (see [`Climber`]).
-    pub(super) fn new(p: &ConvexPolyhedron) -> Climber {
-        let verts = p.vertices();
-        let n = verts.len();
-        let links: usize = (0..n).map(|v| p.vertex_neighbors(v).len()).sum();
-        if u32::try_from(n + links).is_err() {
-            return Climber::default();
-        }
-        let mut header = Vec::with_capacity(n);
-        let mut at = 0u32;
-        for v in 0..n {
-            header.push(at);
-            // No overflow: every entry index fits in u32 (checked above).
-            at += 1 + p.vertex_neighbors(v).len() as u32;
-        }
-        let mut table = Vec::with_capacity(n + links);
-        for (v, &x) in verts.iter().enumerate() {
-            let nbrs = p.vertex_neighbors(v);
-            table.push(Entry {
-                p: x,
-                vertex: v as u32,
-                link: nbrs.len() as u32,
-            });
-            for &w in nbrs {
-                table.push(Entry {
-                    p: verts.get(w).copied().unwrap_or(x),
-                    vertex: w as u32,
-                    link: header.get(w).copied().unwrap_or(0),
-                });
+/// Steepest-ascent walk from `start`; returns the final vertex and the number of moves.
+pub(super) fn climb(p: &ConvexPolyhedron, dir: DVec3, start: usize) -> (usize, usize) {
+    let verts = p.vertices();
+    let mut v = if start < verts.len() { start } else { 0 };
+    let mut best = match verts.get(v) {
+        Some(x) => dir.dot(*x),
+        None => return (0, 0),
+    };
+    // Strictly increasing values visit each vertex at most once: at most V − 1 moves.
+    for steps in 0..verts.len() {
+        let mut next = v;
+        for &w in p.vertex_neighbors(v) {
+            let d = dir.dot(verts[w]);
+            if d > best {
+                best = d;
+                next = w;
             }
         }
-        let mut c = Climber {
-            table,
-            header,
-            map: StartMap::default(),
-        };
-        if n > super::LINEAR_MAX_VERTICES {
-            c.map = start_map(&c, n);
+        if next == v {
+            return (v, steps);
         }
-        c
+        v = next;
     }
-
-    /// Whether the polyhedron has no climb table (the linear scan answers).
-    #[inline]
-    pub(super) fn is_empty(&self) -> bool {
-        self.table.is_empty()
-    }
-
-    /// The walk from vertex `start` (vertex 0 when out of range): the final vertex and the
-    /// number of moves.
-    pub(super) fn climb_from_vertex(&self, dir: DVec3, start: usize) -> (usize, usize) {
-        let h = self.header.get(start).or(self.header.first());
-        self.climb(dir, h.map_or(0, |&h| h as usize))
-    }
-
-    /// The walk from the start map's vertex for `dir` (from vertex 0 without a map).
-    #[inline]
-    pub(super) fn climb_from_map(&self, dir: DVec3) -> usize {
-        let start = if self.map.side == 0 {
-            None
-        } else {
-            self.map.cells.get(self.map.cell(dir)).copied()
-        };
-        self.climb(dir, start.unwrap_or(0) as usize).0
-    }
-
-    /// Steepest-ascent walk from the vertex whose header is at `at`: the final vertex and
-    /// the number of moves.
-    #[inline]
-    fn climb(&self, dir: DVec3, mut at: usize) -> (usize, usize) {
-        let Some(first) = self.table.get(at) else {
-            return (0, 0);
-        };
-        let mut best = dir.dot(first.p);
-        // Strictly increasing values visit each vertex at most once: at most V − 1 moves.
-        for moves in 0..self.header.len() {
-            let Some(h) = self.table.get(at) else { break };
-            let nbrs = self.table.get(at + 1..=at + h.link as usize).unwrap_or(&[]);
-            let mut next = at;
-            for e in nbrs {
-                let d = dir.dot(e.p);
-                if d > best {
-                    best = d;
-                    next = e.link as usize;
-                }
-            }
-            if next == at {
-                return (h.vertex as usize, moves);
-            }
-            at = next;
-        }
-        let v = self.table.get(at).map_or(0, |h| h.vertex as usize);
-        (v, self.header.len())
-    }
+    (v, verts.len())
 }
 
 /// The start map: a cube map over directions whose cells hold the support vertex of their
@@ -173,8 +80,8 @@ impl Climber {
 pub(super) struct StartMap {
     /// Cells per side of a cube face (0: no map).
     side: usize,
-    /// Per cell (face-major, then row, then column): the climb-table header of the support
-    /// vertex of the cell's centre direction.
+    /// Per cell (face-major, then row, then column): the support vertex of the cell's centre
+    /// direction (`u32` keeps the table small; a polyhedron with more vertices gets no map).
     cells: Vec<u32>,
 }
 
@@ -215,10 +122,24 @@ impl StartMap {
     }
 }
 
-/// Cells per side of the start map's cube faces for `n` vertices: about `2n` cells in all, so
-/// that a cell is narrower than a vertex's normal cone on average, between 4 and
-/// [`MAX_SIDE`] per side.
+/// The start map's vertex for `dir` (vertex 0 without a map).
+#[inline]
+pub(super) fn best_start(p: &ConvexPolyhedron, dir: DVec3) -> usize {
+    let map = &p.starts;
+    if map.side == 0 {
+        return 0;
+    }
+    map.cells.get(map.cell(dir)).map_or(0, |&v| v as usize)
+}
+
+/// Cells per side of the start map's cube faces for `n` vertices (0: no map, the linear scan
+/// answers up to [`super::LINEAR_MAX_VERTICES`] vertices): about `2n` cells in all, so that a
+/// cell is narrower than a vertex's normal cone on average, between 4 and [`MAX_SIDE`] per
+/// side.
 pub fn start_map_side(n: usize) -> usize {
+    if n <= super::LINEAR_MAX_VERTICES || u32::try_from(n).is_err() {
+        return 0;
+    }
     let side = ((2 * n) as f64 / 6.0).sqrt().ceil() as usize;
     side.clamp(4, MAX_SIDE)
 }
@@ -226,19 +147,20 @@ pub fn start_map_side(n: usize) -> usize {
 /// Largest side of the start map (6 · 32² cells, 24 KiB).
 const MAX_SIDE: usize = 32;
 
-/// The start map of a climb table over `n` vertices: each cell's centre direction climbed to
-/// its support vertex, from the previous cell's (neighbouring cells have nearby supports, so
-/// the build costs a few steps per cell).
-fn start_map(c: &Climber, n: usize) -> StartMap {
-    let side = start_map_side(n);
+/// The start map of `p`: each cell's centre direction climbed to its support vertex, from the
+/// previous cell's (neighbouring cells have nearby supports, so the build costs a few steps
+/// per cell).
+pub(super) fn start_map(p: &ConvexPolyhedron) -> StartMap {
+    let side = start_map_side(p.num_vertices());
     let mut cells = Vec::with_capacity(6 * side * side);
     let mut prev = 0;
     for face in 0..6 {
         for i in 0..side {
             for j in 0..side {
-                let (v, _) = c.climb(StartMap::centre(face, i, j, side), prev);
-                prev = c.header.get(v).map_or(0, |&h| h as usize);
-                cells.push(prev as u32);
+                let (v, _) = climb(p, StartMap::centre(face, i, j, side), prev);
+                prev = v;
+                // Fits: `start_map_side` gives no map beyond `u32` vertices.
+                cells.push(v as u32);
             }
         }
     }
@@ -299,8 +221,8 @@ mod tests {
     #[test]
     fn boundary_and_degenerate_directions_stay_in_the_table() {
         let p = sphere_hull(300, 3);
-        let c = &p.climber;
-        let side = c.map.side;
+        let map = &p.starts;
+        let side = map.side;
         assert!(side >= 4);
         let mut dirs = vec![
             DVec3::ZERO,
@@ -318,7 +240,7 @@ mod tests {
             }
         }
         for d in dirs {
-            let cell = c.map.cell(d);
+            let cell = map.cell(d);
             assert!(cell < 6 * side * side, "{d:?} → {cell}");
             let v = p.support_from_map(d);
             assert!(v < p.num_vertices());
@@ -334,39 +256,18 @@ mod tests {
     fn each_cell_holds_the_support_of_its_centre() {
         for (n, seed) in [(49, 1), (130, 2), (1500, 4), (6000, 5)] {
             let p = sphere_hull(n, seed);
-            let c = &p.climber;
-            let side = c.map.side;
+            let map = &p.starts;
+            let side = map.side;
             assert_eq!(side, start_map_side(p.num_vertices()));
-            assert_eq!(c.map.cells.len(), 6 * side * side);
+            assert_eq!(map.cells.len(), 6 * side * side);
             for face in 0..6 {
                 for i in 0..side {
                     for j in 0..side {
                         let d = StartMap::centre(face, i, j, side);
-                        let at = c.map.cells[(face * side + i) * side + j] as usize;
-                        let v = c.table[at].vertex as usize;
+                        let v = map.cells[(face * side + i) * side + j] as usize;
                         assert_eq!(d.dot(p.vertices()[v]), max_dot(&p, d), "n {n} {d:?}");
                     }
                 }
-            }
-        }
-    }
-
-    /// The table mirrors the polyhedron: each header holds its vertex's position and degree,
-    /// and each neighbour entry the neighbour's position, index and header.
-    #[test]
-    fn climb_table_mirrors_the_vertex_graph() {
-        let p = sphere_hull(200, 9);
-        let c = &p.climber;
-        for v in 0..p.num_vertices() {
-            let h = c.header[v] as usize;
-            let e = c.table[h];
-            assert_eq!((e.p, e.vertex as usize), (p.vertices()[v], v));
-            let nbrs = p.vertex_neighbors(v);
-            assert_eq!(e.link as usize, nbrs.len());
-            for (k, &w) in nbrs.iter().enumerate() {
-                let e = c.table[h + 1 + k];
-                assert_eq!((e.p, e.vertex as usize), (p.vertices()[w], w));
-                assert_eq!(e.link, c.header[w]);
             }
         }
     }
