@@ -35,43 +35,127 @@
 //! hull128 1.39–1.41 / 1.70–1.75 / 1.77–1.99× → 1.56–1.57 / 1.97–2.04 / 1.91–1.95×, hull1024
 //! 3.03–3.40 / 2.79–3.34 / 2.56–3.22× → 4.53–5.36 / 4.73–5.37 / 3.97–4.11×.
 //!
-//! Tried and not kept: a climb table holding each vertex's neighbours with their positions in
-//! one contiguous block (one dependent load per step instead of the CSR lists' three). It cut
-//! the instructions further (poly1024 764 → 627 per call) and won in `profile_driver`, whose
-//! data stays warm, but at 224 bytes per vertex (three times the lists and positions) it lost
-//! to the map alone in the speed binary, where parry's run between ours evicts the caches:
-//! hull128 1.36–1.43 / 1.77–1.81× and hull1024 3.91–4.32 / 3.98–4.46× (distance / boolean).
+//! Lists: the climb reads the vertex graph from its own compact copy (per vertex, from
+//! `first[v]`: the degree, then the neighbours, all `u32`; 28 bytes per vertex against the
+//! polyhedron's 56 of `usize` lists and offsets), because hill-climbing queries wait on memory
+//! more than they compute: on the speed binary's hull1024 set, where parry's run between ours
+//! leaves the caches cold, the smaller working set gave 4.1–4.7× → 4.9–5.8× parry on distance
+//! (two interleaved runs each), hull128 unchanged. Tried and not kept: a table holding each
+//! vertex's neighbours with their positions in one contiguous block (one dependent load per
+//! step instead of two). It cut the instructions further (poly1024 764 → 627 per call) and won
+//! in `profile_driver`, whose data stays warm, but at 224 bytes per vertex it lost to the map
+//! alone in the speed binary: hull128 1.36–1.43 / 1.77–1.81× and hull1024 3.91–4.32 /
+//! 3.98–4.46× (distance / boolean) against 1.56–1.57 / 1.97–2.04× and 4.53–5.36 / 4.73–5.37×.
 //!
 //! Complexity per query: O(1) for the cell, O(steps · degree) for the climb; build
-//! O(6s² · climb) after the hull, `4·6s²` bytes.
+//! O(6s² · climb) after the hull; memory `4·(V + 2E) + 4·V + 4·6s²` bytes, about 40 per vertex.
 
 use super::ConvexPolyhedron;
 use glam::DVec3;
 
-/// Steepest-ascent walk from `start`; returns the final vertex and the number of moves.
-pub(super) fn climb(p: &ConvexPolyhedron, dir: DVec3, start: usize) -> (usize, usize) {
-    let verts = p.vertices();
-    let mut v = if start < verts.len() { start } else { 0 };
-    let mut best = match verts.get(v) {
-        Some(x) => dir.dot(*x),
-        None => return (0, 0),
-    };
-    // Strictly increasing values visit each vertex at most once: at most V − 1 moves.
-    for steps in 0..verts.len() {
-        let mut next = v;
-        for &w in p.vertex_neighbors(v) {
-            let d = dir.dot(verts[w]);
-            if d > best {
-                best = d;
-                next = w;
+/// What the climb reads: the vertex graph as compact `u32` lists and the start map (see the
+/// module header). Empty (every support call then scans linearly) only when the lists would
+/// not fit `u32` indices.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Climber {
+    /// From `first[v]`: vertex `v`'s degree, then its neighbours.
+    adj: Vec<u32>,
+    first: Vec<u32>,
+    map: StartMap,
+}
+
+impl Climber {
+    /// The lists of `p`'s vertex graph and, above [`super::LINEAR_MAX_VERTICES`] vertices,
+    /// its start map.
+    pub(super) fn new(p: &ConvexPolyhedron) -> Climber {
+        let n = p.num_vertices();
+        let links: usize = (0..n).map(|v| p.vertex_neighbors(v).len()).sum();
+        if u32::try_from(n + links).is_err() {
+            return Climber::default();
+        }
+        let mut c = Climber {
+            adj: Vec::with_capacity(n + links),
+            first: Vec::with_capacity(n),
+            map: StartMap::default(),
+        };
+        for v in 0..n {
+            // No truncation: every index and degree is below `n + links`, which fits `u32`.
+            c.first.push(c.adj.len() as u32);
+            let nbrs = p.vertex_neighbors(v);
+            c.adj.push(nbrs.len() as u32);
+            c.adj.extend(nbrs.iter().map(|&w| w as u32));
+        }
+        c.map = c.start_map(p.vertices());
+        c
+    }
+
+    /// Whether there are no lists (see [`Climber`]).
+    #[inline]
+    pub(super) fn is_empty(&self) -> bool {
+        self.first.is_empty()
+    }
+
+    /// The start map's vertex for `dir` (vertex 0 without a map).
+    #[inline]
+    pub(super) fn start(&self, dir: DVec3) -> usize {
+        if self.map.side == 0 {
+            return 0;
+        }
+        self.map
+            .cells
+            .get(self.map.cell(dir))
+            .map_or(0, |&v| v as usize)
+    }
+
+    /// Steepest-ascent walk over `verts` (the polyhedron's vertices) from `start`; returns the
+    /// final vertex and the number of moves.
+    pub(super) fn climb(&self, verts: &[DVec3], dir: DVec3, start: usize) -> (usize, usize) {
+        let mut v = if start < verts.len() { start } else { 0 };
+        let mut best = match verts.get(v) {
+            Some(x) => dir.dot(*x),
+            None => return (0, 0),
+        };
+        // Strictly increasing values visit each vertex at most once: at most V − 1 moves.
+        for moves in 0..verts.len() {
+            let at = self.first.get(v).map_or(0, |&h| h as usize);
+            let degree = self.adj.get(at).map_or(0, |&d| d as usize);
+            let mut next = v;
+            for &w in self.adj.get(at + 1..=at + degree).unwrap_or(&[]) {
+                let w = w as usize;
+                // In range: the lists hold vertex indices of the polyhedron.
+                let d = dir.dot(verts[w]);
+                if d > best {
+                    best = d;
+                    next = w;
+                }
+            }
+            if next == v {
+                return (v, moves);
+            }
+            v = next;
+        }
+        (v, verts.len())
+    }
+
+    /// The start map over `verts` (the lists already built): each cell's centre direction
+    /// climbed to its support vertex, from the previous cell's (neighbouring cells have
+    /// nearby supports, so the build costs a few steps per cell).
+    fn start_map(&self, verts: &[DVec3]) -> StartMap {
+        let side = start_map_side(verts.len());
+        let mut cells = Vec::with_capacity(6 * side * side);
+        let mut prev = 0;
+        for face in 0..6 {
+            for i in 0..side {
+                for j in 0..side {
+                    let (v, _) = self.climb(verts, StartMap::centre(face, i, j, side), prev);
+                    prev = v;
+                    // No truncation: the lists exist, so the vertex count fits `u32`.
+                    cells.push(v as u32);
+                }
             }
         }
-        if next == v {
-            return (v, steps);
-        }
-        v = next;
+        StartMap { side, cells }
     }
-    (v, verts.len())
 }
 
 /// The start map: a cube map over directions whose cells hold the support vertex of their
@@ -122,16 +206,6 @@ impl StartMap {
     }
 }
 
-/// The start map's vertex for `dir` (vertex 0 without a map).
-#[inline]
-pub(super) fn best_start(p: &ConvexPolyhedron, dir: DVec3) -> usize {
-    let map = &p.starts;
-    if map.side == 0 {
-        return 0;
-    }
-    map.cells.get(map.cell(dir)).map_or(0, |&v| v as usize)
-}
-
 /// Cells per side of the start map's cube faces for `n` vertices (0: no map, the linear scan
 /// answers up to [`super::LINEAR_MAX_VERTICES`] vertices): about `2n` cells in all, so that a
 /// cell is narrower than a vertex's normal cone on average, between 4 and [`MAX_SIDE`] per
@@ -146,26 +220,6 @@ pub fn start_map_side(n: usize) -> usize {
 
 /// Largest side of the start map (6 · 32² cells, 24 KiB).
 const MAX_SIDE: usize = 32;
-
-/// The start map of `p`: each cell's centre direction climbed to its support vertex, from the
-/// previous cell's (neighbouring cells have nearby supports, so the build costs a few steps
-/// per cell).
-pub(super) fn start_map(p: &ConvexPolyhedron) -> StartMap {
-    let side = start_map_side(p.num_vertices());
-    let mut cells = Vec::with_capacity(6 * side * side);
-    let mut prev = 0;
-    for face in 0..6 {
-        for i in 0..side {
-            for j in 0..side {
-                let (v, _) = climb(p, StartMap::centre(face, i, j, side), prev);
-                prev = v;
-                // Fits: `start_map_side` gives no map beyond `u32` vertices.
-                cells.push(v as u32);
-            }
-        }
-    }
-    StartMap { side, cells }
-}
 
 #[cfg(test)]
 mod tests {
@@ -221,7 +275,7 @@ mod tests {
     #[test]
     fn boundary_and_degenerate_directions_stay_in_the_table() {
         let p = sphere_hull(300, 3);
-        let map = &p.starts;
+        let map = &p.climber.map;
         let side = map.side;
         assert!(side >= 4);
         let mut dirs = vec![
@@ -256,7 +310,7 @@ mod tests {
     fn each_cell_holds_the_support_of_its_centre() {
         for (n, seed) in [(49, 1), (130, 2), (1500, 4), (6000, 5)] {
             let p = sphere_hull(n, seed);
-            let map = &p.starts;
+            let map = &p.climber.map;
             let side = map.side;
             assert_eq!(side, start_map_side(p.num_vertices()));
             assert_eq!(map.cells.len(), 6 * side * side);
@@ -269,6 +323,23 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The lists mirror the vertex graph: each vertex's degree, then its neighbours in the
+    /// polyhedron's order (so the climb breaks ties as the graph's own order does).
+    #[test]
+    fn climb_lists_mirror_the_vertex_graph() {
+        let p = sphere_hull(200, 9);
+        let c = &p.climber;
+        assert_eq!(c.first.len(), p.num_vertices());
+        for v in 0..p.num_vertices() {
+            let at = c.first[v] as usize;
+            let nbrs: Vec<usize> = c.adj[at + 1..=at + c.adj[at] as usize]
+                .iter()
+                .map(|&w| w as usize)
+                .collect();
+            assert_eq!(nbrs, p.vertex_neighbors(v));
         }
     }
 

@@ -226,8 +226,8 @@ pub struct ConvexPolyhedron {
     edge_he: Vec<usize>,
     /// The edge (index into `edge_he`) of every half-edge.
     he_edge: Vec<usize>,
-    /// The hill climb's start vertex per direction cell (see [`hill_climb`]).
-    starts: hill_climb::StartMap,
+    /// The hill climb's lists and start map (see [`hill_climb`]).
+    climber: hill_climb::Climber,
     /// The SAT's pruning constants (`None` below three dimensions).
     prune: Option<PruneData>,
     /// The vertices as a `Points` for the four-lane linear scan (`None` only for the empty
@@ -635,14 +635,14 @@ impl ConvexPolyhedron {
             nbr_edge,
             edge_he,
             he_edge,
-            starts: hill_climb::StartMap::default(),
+            climber: hill_climb::Climber::default(),
             prune: None,
             scan,
             tolerance: tol,
             skipped,
             dim: 3,
         };
-        poly.starts = hill_climb::start_map(&poly);
+        poly.climber = hill_climb::Climber::new(&poly);
         poly.prune = poly.compute_prune_data();
         Some(poly)
     }
@@ -763,14 +763,14 @@ impl ConvexPolyhedron {
             nbr_start,
             nbr,
             nbr_edge,
-            starts: hill_climb::StartMap::default(),
+            climber: hill_climb::Climber::default(),
             prune: None,
             scan,
             tolerance,
             skipped: 0,
             dim,
         };
-        p.starts = hill_climb::start_map(&p);
+        p.climber = hill_climb::Climber::new(&p);
         p.prune = p.compute_prune_data();
         p
     }
@@ -1225,7 +1225,10 @@ impl ConvexPolyhedron {
 
     /// Hill climbing from vertex `start`; returns the vertex and the number of moves.
     pub fn support_hill_climb(&self, dir: DVec3, start: usize) -> (usize, usize) {
-        hill_climb::climb(self, dir, start)
+        if self.climber.is_empty() {
+            return (self.support_linear(dir), 0);
+        }
+        self.climber.climb(&self.vertices, dir, start)
     }
 
     /// The SAT's pruning constants, computed once at construction.
@@ -1253,7 +1256,7 @@ impl ConvexPolyhedron {
     /// Hill climbing started from the start map's vertex for `dir` (the precomputed support
     /// of the centre of `dir`'s cell, see [`hill_climb`]).
     pub fn support_from_map(&self, dir: DVec3) -> usize {
-        hill_climb::climb(self, dir, hill_climb::best_start(self, dir)).0
+        self.support_hill_climb(dir, self.climber.start(dir)).0
     }
 }
 
@@ -1301,7 +1304,7 @@ fn unreachable_box() -> ConvexPolyhedron {
         nbr_edge: Vec::new(),
         edge_he: Vec::new(),
         he_edge: Vec::new(),
-        starts: hill_climb::StartMap::default(),
+        climber: hill_climb::Climber::default(),
         prune: None,
         scan: None,
         tolerance: 0.0,
