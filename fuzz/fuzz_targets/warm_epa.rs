@@ -2,12 +2,15 @@
 //! (`epa::penetration`) along short coherent trajectories.
 //!
 //! Input: a pair of 3D shapes (point hulls of 1 to 16 points, flat and collinear sets among
-//! them; the same points as a `ConvexPolyhedron`; boxes, flat ones included; rounded hulls;
-//! balls) with sizes from 1e-2 to 1e2, A at an offset 0 to 1e6, B near A, then up to 24 steps
+//! them; the same points as a `ConvexPolyhedron`, or a polyhedron of 49 to 559 generated points
+//! that climbs from its start map, flat and collinear ones included; boxes, flat ones
+//! included; rounded hulls; balls) with sizes from 1e-2 to 1e2, A at an offset 0 to 1e6, B near A, then up to 24 steps
 //! of small rotations and translations of B (and sometimes A), with an occasional jump, a
 //! step back to an earlier pose, or a swap of the cache onto another pair.
 //!
-//! Oracle: the cold call on the same poses. Properties at every step:
+//! Oracle: the cold call on the same poses; for every polyhedron, the linear scan of its
+//! vertices (its support along drawn and degenerate directions attains their maximum).
+//! Properties at every step:
 //! * no panic, no NaN: depth, bounds, points finite; a unit normal;
 //! * the warm verdict's certificate passes `convexity::verify`, and it agrees with the cold
 //!   verdict outside the touch band;
@@ -66,6 +69,69 @@ fn points(r: &mut Bytes, s: f64) -> Vec<DVec3> {
         .collect()
 }
 
+/// 49 to 559 points (above the linear-scan limit, so the polyhedron climbs from its start
+/// map) from a seeded generator: a noisy ellipsoid shell, duplicates, sometimes flat or
+/// collinear (`from_points_any` keeps those as polygons and segments).
+fn many_points(r: &mut Bytes, s: f64) -> Vec<DVec3> {
+    let n = 49 + 2 * r.u8() as usize;
+    let mut st = u64::from_le_bytes([r.u8(), r.u8(), r.u8(), r.u8(), 1, 0, 0, 0]);
+    let mut next = move || {
+        st = st
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((st >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    };
+    let axes = DVec3::new(0.2 + r.frac(), 0.2 + r.frac(), 0.2 + r.frac()) * s;
+    let noise = [0.0, 1e-9, 1e-3, 0.2][r.u8() as usize % 4];
+    let flat = r.u8() % 6;
+    let mut pts: Vec<DVec3> = (0..n)
+        .map(|_| {
+            let d = DVec3::new(next(), next(), next()).normalize_or(DVec3::Z);
+            let mut p = d * axes * (1.0 + noise * next());
+            match flat {
+                0 => p.z = 0.0,
+                1 => p = DVec3::new(p.x, 0.5 * p.x, -p.x),
+                _ => {}
+            }
+            p
+        })
+        .collect();
+    if r.u8() % 4 == 0 {
+        let k = pts.len() / 3;
+        pts.extend_from_within(..k);
+    }
+    pts
+}
+
+/// The polyhedron's support (start map and climb, or the linear scan below 49 vertices)
+/// attains the maximum of `d·v` over its vertices, along drawn directions, axes, diagonals
+/// and degenerate ones (no panic there).
+fn check_support(r: &mut Bytes, p: &ConvexPolyhedron) {
+    let mut dirs = vec![
+        DVec3::ZERO,
+        DVec3::splat(f64::NAN),
+        DVec3::new(f64::INFINITY, -1.0, 0.0),
+        DVec3::X,
+        -DVec3::Y,
+        DVec3::ONE,
+    ];
+    for _ in 0..8 {
+        dirs.push(r.v3());
+    }
+    for d in dirs {
+        let v = p.support_index(d, None);
+        assert!(v < p.num_vertices().max(1), "{v}");
+        if d.is_finite() && d.length_squared() > 0.0 && p.num_vertices() > 0 {
+            let want = p
+                .vertices()
+                .iter()
+                .map(|x| d.dot(*x))
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert_eq!(d.dot(p.vertices()[v]), want, "{d:?}");
+        }
+    }
+}
+
 /// A `Shape3`, or a hull with hill-climbing support (not a `Shape3` variant).
 #[derive(Debug)]
 enum S {
@@ -115,7 +181,13 @@ impl SupportMap<DVec3> for S {
 fn shape(r: &mut Bytes) -> Option<S> {
     let s = r.size();
     if r.u8() % 6 == 2 {
-        return Some(S::Poly(ConvexPolyhedron::from_points(&points(r, s)).ok()?));
+        let p = if r.u8() % 3 == 0 {
+            ConvexPolyhedron::from_points_any(&many_points(r, s)).ok()?
+        } else {
+            ConvexPolyhedron::from_points(&points(r, s)).ok()?
+        };
+        check_support(r, &p);
+        return Some(S::Poly(p));
     }
     Some(S::Shape(match r.u8() % 5 {
         0 | 1 => Shape3::Points(Points::new(&points(r, s)).ok()?),
