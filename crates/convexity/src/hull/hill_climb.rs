@@ -36,11 +36,13 @@
 //! 3.03–3.40 / 2.79–3.34 / 2.56–3.22× → 4.53–5.36 / 4.73–5.37 / 3.97–4.11×.
 //!
 //! Lists: the climb reads the vertex graph from its own compact copy (per vertex, from
-//! `first[v]`: the degree, then the neighbours, all `u32`; 28 bytes per vertex against the
-//! polyhedron's 56 of `usize` lists and offsets), because hill-climbing queries wait on memory
-//! more than they compute: on the speed binary's hull1024 set, where parry's run between ours
-//! leaves the caches cold, the smaller working set gave 4.1–4.7× → 4.9–5.8× parry on distance
-//! (two interleaved runs each), hull128 unchanged. Tried and not kept: a table holding each
+//! `first[v]`: the degree, `v`, then the neighbours, all `u32`; 36 bytes per vertex against
+//! the polyhedron's 56 of `usize` lists and offsets), and the map's cells hold list offsets,
+//! so the first step needs no `first[v]` load: hill-climbing queries wait on memory more than
+//! they compute. On the speed binary's hull1024 set, where parry's run between ours leaves the
+//! caches cold, the compact lists gave 4.1–4.7× → 4.9–5.8× parry on distance (two interleaved
+//! runs each), the offsets in the cells about 5% more (three runs; within the noise, one load
+//! fewer); hull128 unchanged by either. Tried and not kept: a table holding each
 //! vertex's neighbours with their positions in one contiguous block (one dependent load per
 //! step instead of two). It cut the instructions further (poly1024 764 → 627 per call) and won
 //! in `profile_driver`, whose data stays warm, but at 224 bytes per vertex it lost to the map
@@ -48,7 +50,8 @@
 //! 3.98–4.46× (distance / boolean) against 1.56–1.57 / 1.97–2.04× and 4.53–5.36 / 4.73–5.37×.
 //!
 //! Complexity per query: O(1) for the cell, O(steps · degree) for the climb; build
-//! O(6s² · climb) after the hull; memory `4·(V + 2E) + 4·V + 4·6s²` bytes, about 40 per vertex.
+//! O(6s² · climb) after the hull; memory `4·(2V + 2E) + 4·V + 4·6s²` bytes, about 48 per
+//! vertex.
 
 use super::ConvexPolyhedron;
 use glam::DVec3;
@@ -58,7 +61,7 @@ use glam::DVec3;
 /// not fit `u32` indices.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Climber {
-    /// From `first[v]`: vertex `v`'s degree, then its neighbours.
+    /// From `first[v]`: vertex `v`'s degree, `v` itself, then its neighbours.
     adj: Vec<u32>,
     first: Vec<u32>,
     map: StartMap,
@@ -70,19 +73,20 @@ impl Climber {
     pub(super) fn new(p: &ConvexPolyhedron) -> Climber {
         let n = p.num_vertices();
         let links: usize = (0..n).map(|v| p.vertex_neighbors(v).len()).sum();
-        if u32::try_from(n + links).is_err() {
+        if u32::try_from(2 * n + links).is_err() {
             return Climber::default();
         }
         let mut c = Climber {
-            adj: Vec::with_capacity(n + links),
+            adj: Vec::with_capacity(2 * n + links),
             first: Vec::with_capacity(n),
             map: StartMap::default(),
         };
         for v in 0..n {
-            // No truncation: every index and degree is below `n + links`, which fits `u32`.
+            // No truncation: every index and degree is below `2n + links`, which fits `u32`.
             c.first.push(c.adj.len() as u32);
             let nbrs = p.vertex_neighbors(v);
             c.adj.push(nbrs.len() as u32);
+            c.adj.push(v as u32);
             c.adj.extend(nbrs.iter().map(|&w| w as u32));
         }
         c.map = c.start_map(p.vertices());
@@ -95,32 +99,40 @@ impl Climber {
         self.first.is_empty()
     }
 
-    /// The start map's vertex for `dir` (vertex 0 without a map).
+    /// The walk from the start map's vertex for `dir` (vertex 0 without a map).
     #[inline]
-    pub(super) fn start(&self, dir: DVec3) -> usize {
-        if self.map.side == 0 {
-            return 0;
-        }
-        self.map
-            .cells
-            .get(self.map.cell(dir))
-            .map_or(0, |&v| v as usize)
+    pub(super) fn climb_from_map(&self, verts: &[DVec3], dir: DVec3) -> usize {
+        let at = if self.map.side == 0 {
+            0
+        } else {
+            self.map
+                .cells
+                .get(self.map.cell(dir))
+                .map_or(0, |&a| a as usize)
+        };
+        self.climb_at(verts, dir, at).0
     }
 
     /// Steepest-ascent walk over `verts` (the polyhedron's vertices) from `start`; returns the
     /// final vertex and the number of moves.
     pub(super) fn climb(&self, verts: &[DVec3], dir: DVec3, start: usize) -> (usize, usize) {
-        let mut v = if start < verts.len() { start } else { 0 };
+        let at = self.first.get(start).or(self.first.first());
+        self.climb_at(verts, dir, at.map_or(0, |&a| a as usize))
+    }
+
+    /// The walk from the vertex whose list starts at `at`.
+    #[inline]
+    fn climb_at(&self, verts: &[DVec3], dir: DVec3, mut at: usize) -> (usize, usize) {
+        let mut v = self.adj.get(at + 1).map_or(0, |&v| v as usize);
         let mut best = match verts.get(v) {
             Some(x) => dir.dot(*x),
             None => return (0, 0),
         };
         // Strictly increasing values visit each vertex at most once: at most V − 1 moves.
         for moves in 0..verts.len() {
-            let at = self.first.get(v).map_or(0, |&h| h as usize);
             let degree = self.adj.get(at).map_or(0, |&d| d as usize);
             let mut next = v;
-            for &w in self.adj.get(at + 1..=at + degree).unwrap_or(&[]) {
+            for &w in self.adj.get(at + 2..=at + 1 + degree).unwrap_or(&[]) {
                 let w = w as usize;
                 // In range: the lists hold vertex indices of the polyhedron.
                 let d = dir.dot(verts[w]);
@@ -133,6 +145,7 @@ impl Climber {
                 return (v, moves);
             }
             v = next;
+            at = self.first.get(v).map_or(0, |&a| a as usize);
         }
         (v, verts.len())
     }
@@ -149,8 +162,7 @@ impl Climber {
                 for j in 0..side {
                     let (v, _) = self.climb(verts, StartMap::centre(face, i, j, side), prev);
                     prev = v;
-                    // No truncation: the lists exist, so the vertex count fits `u32`.
-                    cells.push(v as u32);
+                    cells.push(self.first.get(v).copied().unwrap_or(0));
                 }
             }
         }
@@ -158,14 +170,14 @@ impl Climber {
     }
 }
 
-/// The start map: a cube map over directions whose cells hold the support vertex of their
-/// centre direction (see the module header).
+/// The start map: a cube map over directions whose cells hold (the list offset of) the support
+/// vertex of their centre direction (see the module header).
 #[derive(Clone, Debug, Default)]
 pub(super) struct StartMap {
     /// Cells per side of a cube face (0: no map).
     side: usize,
-    /// Per cell (face-major, then row, then column): the support vertex of the cell's centre
-    /// direction (`u32` keeps the table small; a polyhedron with more vertices gets no map).
+    /// Per cell (face-major, then row, then column): the offset in the climb's lists of the
+    /// support vertex of the cell's centre direction.
     cells: Vec<u32>,
 }
 
@@ -318,7 +330,8 @@ mod tests {
                 for i in 0..side {
                     for j in 0..side {
                         let d = StartMap::centre(face, i, j, side);
-                        let v = map.cells[(face * side + i) * side + j] as usize;
+                        let at = map.cells[(face * side + i) * side + j] as usize;
+                        let v = p.climber.adj[at + 1] as usize;
                         assert_eq!(d.dot(p.vertices()[v]), max_dot(&p, d), "n {n} {d:?}");
                     }
                 }
@@ -335,7 +348,8 @@ mod tests {
         assert_eq!(c.first.len(), p.num_vertices());
         for v in 0..p.num_vertices() {
             let at = c.first[v] as usize;
-            let nbrs: Vec<usize> = c.adj[at + 1..=at + c.adj[at] as usize]
+            assert_eq!(c.adj[at + 1] as usize, v);
+            let nbrs: Vec<usize> = c.adj[at + 2..=at + 1 + c.adj[at] as usize]
                 .iter()
                 .map(|&w| w as usize)
                 .collect();

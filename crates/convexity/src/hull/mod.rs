@@ -1256,7 +1256,10 @@ impl ConvexPolyhedron {
     /// Hill climbing started from the start map's vertex for `dir` (the precomputed support
     /// of the centre of `dir`'s cell, see [`hill_climb`]).
     pub fn support_from_map(&self, dir: DVec3) -> usize {
-        self.support_hill_climb(dir, self.climber.start(dir)).0
+        if self.climber.is_empty() {
+            return self.support_linear(dir);
+        }
+        self.climber.climb_from_map(&self.vertices, dir)
     }
 }
 
