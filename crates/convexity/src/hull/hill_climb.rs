@@ -237,12 +237,7 @@ const MAX_SIDE: usize = 32;
 mod tests {
     use super::*;
 
-    fn lcg(state: &mut u64) -> f64 {
-        *state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((*state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    }
+    use crate::math::test_rng::lcg;
 
     fn sphere_hull(n: usize, seed: u64) -> ConvexPolyhedron {
         let mut st = seed;

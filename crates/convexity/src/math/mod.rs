@@ -6,6 +6,7 @@
 //! * [`slice`](mod@slice): helpers on n-dimensional coordinate slices.
 //! * [`hull2d`]: the one planar convex hull (Andrew's monotone chain), generic over the turn test.
 //! * `wide_scan`: the small point-set support scan on AVX2, chosen at run time.
+//! * `test_rng` (tests only): the unit tests' seeded generator.
 //! * [`pair_key`]: the key that ties a warm-start cache to one pair of shapes.
 //! * [`halfspaces`]: systems of half-spaces and Farkas certificates, in any dimension.
 //! * [`seidel_lp`]: Seidel's small-dimension LP solver over such systems. It sits here, not in
@@ -18,5 +19,7 @@ pub mod pair_key;
 pub mod pose;
 pub mod seidel_lp;
 pub mod slice;
+#[cfg(test)]
+pub(crate) mod test_rng;
 pub mod vector;
 pub(crate) mod wide_scan;

@@ -288,12 +288,7 @@ mod tests {
     use super::*;
     use glam::{DVec2, DVec3};
 
-    fn lcg(state: &mut u64) -> f64 {
-        *state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((*state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    }
+    use crate::math::test_rng::lcg;
 
     /// The chunked scans (and the scan `core_support` picks by size, up to 64 points) and the
     /// AoS scan pick the same index, ties included: sets of 1 to 64 points with duplicates and
