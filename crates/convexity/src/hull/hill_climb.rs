@@ -220,8 +220,7 @@ impl StartMap {
 
 /// Cells per side of the start map's cube faces for `n` vertices (0: no map, the linear scan
 /// answers up to [`super::LINEAR_MAX_VERTICES`] vertices): about `2n` cells in all, so that a
-/// cell is narrower than a vertex's normal cone on average, between 4 and [`MAX_SIDE`] per
-/// side.
+/// cell is narrower than a vertex's normal cone on average, between 4 and 32 per side.
 pub fn start_map_side(n: usize) -> usize {
     if n <= super::LINEAR_MAX_VERTICES || u32::try_from(n).is_err() {
         return 0;
