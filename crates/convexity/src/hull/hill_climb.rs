@@ -102,15 +102,9 @@ impl Climber {
     /// The walk from the start map's vertex for `dir` (vertex 0 without a map).
     #[inline]
     pub(super) fn climb_from_map(&self, verts: &[DVec3], dir: DVec3) -> usize {
-        let at = if self.map.side == 0 {
-            0
-        } else {
-            self.map
-                .cells
-                .get(self.map.cell(dir))
-                .map_or(0, |&a| a as usize)
-        };
-        self.climb_at(verts, dir, at).0
+        // Without a map `cells` is empty and the walk starts at vertex 0's list.
+        let at = self.map.cells.get(self.map.cell(dir));
+        self.climb_at(verts, dir, at.map_or(0, |&a| a as usize)).0
     }
 
     /// Steepest-ascent walk over `verts` (the polyhedron's vertices) from `start`; returns the
@@ -222,7 +216,7 @@ impl StartMap {
 /// answers up to [`super::LINEAR_MAX_VERTICES`] vertices): about `2n` cells in all, so that a
 /// cell is narrower than a vertex's normal cone on average, between 4 and 32 per side.
 pub fn start_map_side(n: usize) -> usize {
-    if n <= super::LINEAR_MAX_VERTICES || u32::try_from(n).is_err() {
+    if n <= super::LINEAR_MAX_VERTICES {
         return 0;
     }
     let side = ((2 * n) as f64 / 6.0).sqrt().ceil() as usize;
