@@ -7,7 +7,7 @@
 //! it is a terminal and the run has lasted over a second.
 
 use crate::input::{self, display_name};
-use crate::query_cmd::{self, answer_pair, Plan, QueryArgs, Tally};
+use crate::query_cmd::{self, answer_pairs, Plan, QueryArgs, Tally};
 use crate::scene::{self, Scene};
 use crate::{exit, Fatal};
 use indicatif::{ProgressBar, ProgressDrawTarget};
@@ -86,16 +86,17 @@ fn answer_chunk<W: Write>(
     sink: &mut Sink<W>,
     totals: &mut Totals,
 ) -> Result<(), Fatal> {
-    let results: Vec<(Vec<String>, Tally)> = pairs
+    let resolved = pairs
         .par_iter()
         .map(|(i, here, v)| {
             let pair = match v {
                 Ok(v) => scene.resolve_value(here, v),
                 Err(e) => Err(e.clone()),
             };
-            answer_pair(plan, *i, pair)
+            (*i, pair)
         })
         .collect();
+    let results = answer_pairs(plan, resolved);
     for ((i, _, _), (lines, tally)) in pairs.iter().zip(results) {
         sink.write(&lines)?;
         totals.add(*i, tally, plan.several);
@@ -108,21 +109,28 @@ fn answer_chunk<W: Write>(
 /// lines and tally, in input order.
 type Answered = (usize, Vec<(Vec<String>, Tally)>);
 
-/// [`answer_chunk`]'s answering half for raw pair lines (numbered from `first`), each parsed
-/// by the worker that answers it.
+/// [`answer_chunk`]'s answering half for raw pair lines (numbered from `first`): parsed and
+/// resolved in parallel, then answered together ([`answer_pairs`]).
 fn answer_lines(plan: &Plan, scene: &Scene, first: usize, raw: &[(usize, String)]) -> Answered {
-    let results = raw
+    let parsed: Vec<(String, Result<Value, String>)> = raw
         .par_iter()
-        .enumerate()
-        .map(|(k, (n, l))| {
-            let here = format!("line {n}");
-            match input::parse(l.as_bytes()) {
-                Ok(v) => answer_pair(plan, first + k, scene.resolve_value(&here, &v)),
-                Err(e) => answer_pair(plan, first + k, Err(format!("line {n}: {e}"))),
-            }
+        .map(|(n, l)| {
+            let v = input::parse(l.as_bytes()).map_err(|e| format!("line {n}: {e}"));
+            (format!("line {n}"), v)
         })
         .collect();
-    (first, results)
+    let resolved = parsed
+        .par_iter()
+        .enumerate()
+        .map(|(k, (here, v))| {
+            let pair = match v {
+                Ok(v) => scene.resolve_value(here, v),
+                Err(e) => Err(e.clone()),
+            };
+            (first + k, pair)
+        })
+        .collect();
+    (first, answer_pairs(plan, resolved))
 }
 
 /// [`answer_chunk`]'s writing half: prints an answered chunk in order and counts it.
@@ -217,14 +225,11 @@ fn run_scene<W: Write>(
     for start in (0..scene.pairs.len()).step_by(CHUNK) {
         let end = (start + CHUNK).min(scene.pairs.len());
         // Cheap handles: the values stay in the scene; `resolve` reads them by index.
-        let chunk: Vec<(usize, Vec<String>, Tally)> = (start..end)
+        let resolved = (start..end)
             .into_par_iter()
-            .map(|i| {
-                let (lines, tally) = answer_pair(plan, i, scene.resolve(i));
-                (i, lines, tally)
-            })
+            .map(|i| (i, scene.resolve(i)))
             .collect();
-        for (i, lines, tally) in chunk {
+        for (i, (lines, tally)) in (start..end).zip(answer_pairs(plan, resolved)) {
             sink.write(&lines)?;
             totals.add(i, tally, plan.several);
         }

@@ -11,7 +11,7 @@ use crate::scene::{NdPoints, Pair, PoseAny, SceneShape};
 use clap::Args;
 use convexity::query::{self, Method, Outcome, QuerySpace};
 use convexity::shape::Polytope;
-use convexity::Pose;
+use convexity::{DVec2, DVec3, Pose};
 use std::time::Instant;
 
 mod help;
@@ -141,6 +141,11 @@ pub fn answer_pair(plan: &Plan, i: usize, pair: Result<Pair<'_>, String>) -> (Ve
             pair.names[0], pair.names[1]
         ))],
     };
+    finish_lines(plan, i, lines, tally)
+}
+
+/// The output lines of a pair's method results, counted into its tally.
+fn finish_lines(plan: &Plan, i: usize, lines: Vec<Line>, mut tally: Tally) -> (Vec<String>, Tally) {
     let mut out = Vec::with_capacity(lines.len());
     for l in lines {
         out.push(match l {
@@ -170,6 +175,93 @@ pub fn answer_pair(plan: &Plan, i: usize, pair: Result<Pair<'_>, String>) -> (Ve
         });
     }
     (out, tally)
+}
+
+/// Answers resolved pairs (numbered, in order), as [`answer_pair`] answers each. When the plan
+/// is one of `gjk`, `gjk-boolean`, `epa`, the 2D and 3D pairs go through
+/// [`query::run_many`] (the library's batch API, in parallel, every outcome checked), whose
+/// answers are `query::run`'s on the same poses; every other pair, and every other plan, runs
+/// pair by pair in parallel.
+pub fn answer_pairs(
+    plan: &Plan,
+    pairs: Vec<(usize, Result<Pair<'_>, String>)>,
+) -> Vec<(Vec<String>, Tally)> {
+    use rayon::prelude::*;
+    let method = match plan.methods.as_slice() {
+        [m] if !plan.several && matches!(m, Method::Gjk | Method::GjkBoolean | Method::Epa) => *m,
+        _ => {
+            return pairs
+                .into_par_iter()
+                .map(|(i, p)| answer_pair(plan, i, p))
+                .collect()
+        }
+    };
+    let mut rows3: Vec<(usize, query::Row<'_, DVec3>)> = Vec::new();
+    let mut rows2: Vec<(usize, query::Row<'_, DVec2>)> = Vec::new();
+    for (k, (_, p)) in pairs.iter().enumerate() {
+        match p.as_ref().map(|p| (&*p.a, &*p.b, p.pose_a, p.pose_b)) {
+            Ok((SceneShape::D3(a), SceneShape::D3(b), PoseAny::D3(pa), PoseAny::D3(pb))) => {
+                rows3.push((k, (a, pa, b, pb)))
+            }
+            Ok((SceneShape::D2(a), SceneShape::D2(b), PoseAny::D2(pa), PoseAny::D2(pb))) => {
+                rows2.push((k, (a, pa, b, pb)))
+            }
+            _ => {}
+        }
+    }
+    let mut done: Vec<Option<(Vec<String>, Tally)>> = vec![None; pairs.len()];
+    batched(plan, method, &pairs, &rows3, &mut done);
+    batched(plan, method, &pairs, &rows2, &mut done);
+    pairs
+        .into_par_iter()
+        .zip(done)
+        .map(|((i, p), d)| d.unwrap_or_else(|| answer_pair(plan, i, p)))
+        .collect()
+}
+
+/// [`answer_pairs`]'s batch half for the rows of one dimension (`(k, row)`: the row of pair
+/// `pairs[k]`): fills `done[k]` with the pair's lines and tally.
+fn batched<V>(
+    plan: &Plan,
+    method: Method,
+    pairs: &[(usize, Result<Pair<'_>, String>)],
+    rows: &[(usize, query::Row<'_, V>)],
+    done: &mut [Option<(Vec<String>, Tally)>],
+) where
+    V: QuerySpace + convexity::batch::BatchSpace,
+    V::Shape: Polytope<V>,
+{
+    if rows.is_empty() {
+        return;
+    }
+    let many: Vec<query::Row<'_, V>> = rows.iter().map(|(_, r)| *r).collect();
+    let start = Instant::now();
+    let outcomes = query::run_many(method, &many, true);
+    // The batch has no per-row clock: each row gets an equal share of the call's time.
+    let share = start.elapsed().as_secs_f64() / rows.len() as f64;
+    for ((k, (a, pa, b, pb)), o) in rows.iter().zip(outcomes) {
+        let (Some(slot), Some((i, _))) = (done.get_mut(*k), pairs.get(*k)) else {
+            continue;
+        };
+        let mut tally = Tally::default();
+        tally.times.push((method.name(), share));
+        let epa = |t: &mut Tally| {
+            let start = Instant::now();
+            let r = query::run(Method::Epa, *a, pa, *b, pb).map_err(|s| s.to_string());
+            t.times
+                .push((Method::Epa.name(), start.elapsed().as_secs_f64()));
+            r
+        };
+        let line = one_line(
+            plan,
+            *i,
+            method,
+            o.map_err(|s| s.to_string()),
+            epa,
+            &mut tally,
+        );
+        *slot = Some(finish_lines(plan, *i, vec![line], tally));
+    }
 }
 
 /// One method's result on a pair.
@@ -228,30 +320,43 @@ where
         if !(m.applies_to_dim(V::DIM) || plan.methods.len() == 1) {
             continue;
         }
-        let o = match run(m, tally) {
-            Ok(o) => o,
-            Err(skipped) => {
-                lines.push(Line::Skipped(SkipLine {
-                    pair: i,
-                    algorithm: m.name(),
-                    skipped,
-                }));
-                continue;
-            }
-        };
-        let line = Answer::new(i, &o);
-        if !plan.contact || o.verdict.intersecting() != Some(true) {
-            lines.push(Line::Answer(Box::new(line)));
-        } else if o.penetration_depth.is_some() {
-            lines.push(Line::Answer(Box::new(line.with_contact(&o))));
-        } else {
-            lines.push(Line::Answer(Box::new(match run(Method::Epa, tally) {
-                Ok(p) => line.with_contact(&p),
-                Err(_) => line,
-            })));
-        }
+        let r = run(m, tally);
+        lines.push(one_line(plan, i, m, r, |t| run(Method::Epa, t), tally));
     }
     lines
+}
+
+/// The line of method `m`'s result `r` on pair `i`; with `--contact`, an intersecting answer
+/// without a depth gets the contact fields of `epa(tally)` (the `epa` method's outcome).
+fn one_line<V: QuerySpace>(
+    plan: &Plan,
+    i: usize,
+    m: Method,
+    r: Result<Outcome<V>, String>,
+    epa: impl FnOnce(&mut Tally) -> Result<Outcome<V>, String>,
+    tally: &mut Tally,
+) -> Line {
+    let o = match r {
+        Ok(o) => o,
+        Err(skipped) => {
+            return Line::Skipped(SkipLine {
+                pair: i,
+                algorithm: m.name(),
+                skipped,
+            })
+        }
+    };
+    let line = Answer::new(i, &o);
+    if !plan.contact || o.verdict.intersecting() != Some(true) {
+        Line::Answer(Box::new(line))
+    } else if o.penetration_depth.is_some() {
+        Line::Answer(Box::new(line.with_contact(&o)))
+    } else {
+        Line::Answer(Box::new(match epa(tally) {
+            Ok(p) => line.with_contact(&p),
+            Err(_) => line,
+        }))
+    }
 }
 
 /// Answers an n-dimensional pair with the vertex-set methods that work in any dimension

@@ -726,3 +726,109 @@ fn unknown_keys_in_toi_and_polygon_inputs_are_errors() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A stream of many 3D and 2D pairs (hulls of 8 and 12 points, boxes, spheres; a third of the
+/// 3D pairs moved onto contact) answered by one GJK-family method goes through the library's
+/// batch API (`query::run_many`); `--methods` with the same one method answers pair by pair
+/// (`query::run`). Both print the same verdicts and checks, distances within 1e-12, for `gjk`,
+/// `gjk-boolean` and `epa --contact`, and every certificate rechecks (`run_with_stdin`).
+#[test]
+fn batched_stream_answers_as_the_pair_by_pair_path() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let mut hull = |n: usize| {
+        let pts: Vec<String> = (0..n)
+            .map(|_| format!("[{}, {}, {}]", rnd(), rnd(), rnd()))
+            .collect();
+        format!("{{\"type\": \"points\", \"points\": [{}]}}", pts.join(", "))
+    };
+    let (h8, h12, h8b) = (hull(8), hull(8 + 4), hull(8));
+    let mut input = format!(
+        "{{\"shapes\": {{\"h8\": {h8}, \"h12\": {h12}, \"g8\": {h8b}, \
+         \"box\": {{\"type\": \"box\", \"half_extents\": [0.5, 0.3, 0.7]}}, \
+         \"ball\": {{\"type\": \"sphere\", \"radius\": 0.4}}, \
+         \"sq\": {{\"type\": \"box\", \"half_extents\": [0.5, 0.2]}}, \
+         \"disc\": {{\"type\": \"circle\", \"radius\": 0.3}}}}}}\n"
+    );
+    let names = ["h8", "h12", "g8", "box", "ball"];
+    let mut rnd2 = {
+        let mut s = 7u64;
+        move || {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+            (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        }
+    };
+    for k in 0..600 {
+        if k % 5 == 4 {
+            input += &format!(
+                "{{\"a\": \"sq\", \"b\": \"{}\", \"pose_b\": {{\"translation\": [{}, {}], \"angle\": {}}}}}\n",
+                ["sq", "disc"][k % 2],
+                rnd2() * 1.2,
+                rnd2() * 1.2,
+                rnd2() * 3.0
+            );
+            continue;
+        }
+        let q = [rnd2(), rnd2(), rnd2(), rnd2() + 1.5];
+        let qn = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+        input += &format!(
+            "{{\"a\": \"{}\", \"b\": \"{}\", \"pose_b\": {{\"translation\": [{}, {}, {}], \
+             \"rotation\": [{}, {}, {}, {}]}}}}\n",
+            names[k % 5],
+            names[(k / 5) % 5],
+            rnd2() * 1.5,
+            rnd2() * 1.5,
+            rnd2() * 1.5,
+            q[0] / qn,
+            q[1] / qn,
+            q[2] / qn,
+            q[3] / qn
+        );
+    }
+    for args in [
+        vec!["-a", "gjk"],
+        vec!["-a", "gjk-boolean"],
+        vec!["-a", "epa", "--contact"],
+        vec!["-a", "gjk", "--contact"],
+    ] {
+        let mut batched = vec!["query", "--ndjson", "-"];
+        batched.extend(&args);
+        let one = args[1];
+        let mut single = vec!["query", "--ndjson", "-", "--methods", one];
+        single.extend(&args[2..]);
+        let (rb, rs) = (
+            run_with_stdin(&batched, Some(input.as_bytes())),
+            run_with_stdin(&single, Some(input.as_bytes())),
+        );
+        assert_eq!(rb.code, 0, "{args:?}: {}", rb.stderr);
+        assert_eq!(rs.code, 0, "{args:?}: {}", rs.stderr);
+        let (lb, ls) = (lines(&rb), lines(&rs));
+        assert_eq!(lb.len(), 600, "{args:?}");
+        assert_eq!(lb.len(), ls.len(), "{args:?}");
+        let mut hits = 0;
+        for (x, y) in lb.iter().zip(&ls) {
+            check_answer(x);
+            assert_eq!(x["pair"], y["pair"], "{args:?}");
+            assert_eq!(x["intersecting"], y["intersecting"], "{args:?}: {x} {y}");
+            assert_eq!(x["check"], y["check"], "{args:?}: {x} {y}");
+            for key in ["distance", "penetration_depth"] {
+                match (x[key].as_f64(), y[key].as_f64()) {
+                    (Some(p), Some(q)) => {
+                        assert!((p - q).abs() <= 1e-12, "{args:?} {key}: {x} {y}")
+                    }
+                    (p, q) => assert_eq!(p.is_some(), q.is_some(), "{args:?} {key}: {x} {y}"),
+                }
+            }
+            hits += usize::from(x["intersecting"] == Value::Bool(true));
+        }
+        assert!(
+            hits > 60 && hits < 540,
+            "{args:?}: {hits} intersecting of 600"
+        );
+    }
+}

@@ -13,6 +13,7 @@
 //! [`ConvexPolyhedron`] once and call the module directly.
 
 use crate::gjk;
+use crate::gjk::batch::{self, BatchSpace};
 use crate::gjk::certificate::{self, Check};
 use crate::gjk::chung_wang;
 use crate::gjk::epa::{self, EpaSpace};
@@ -534,7 +535,24 @@ where
     A: Polytope<V> + ?Sized,
     B: Polytope<V> + ?Sized,
 {
-    let mut o = run_unchecked(method, a, pose_a, b, pose_b)?;
+    let o = run_unchecked(method, a, pose_a, b, pose_b)?;
+    Ok(checked(a, pose_a, b, pose_b, o))
+}
+
+/// `o` with its certificate checked by the independent checker: a rejected one is withdrawn
+/// (status `Degenerate`), and the tolerance is the checker's.
+fn checked<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    mut o: Outcome<V>,
+) -> Outcome<V>
+where
+    V: QuerySpace,
+    A: Polytope<V> + ?Sized,
+    B: Polytope<V> + ?Sized,
+{
     let (verdict, check, tolerance) = certificate::checked(a, pose_a, b, pose_b, o.verdict);
     if matches!(check, Check::Rejected(_)) {
         o.status = Status::Degenerate;
@@ -542,7 +560,207 @@ where
     o.verdict = verdict;
     o.check = check;
     o.tolerance = tolerance;
-    Ok(o)
+    o
+}
+
+/// One row of [`run_many`]: shape A at its pose, shape B at its pose (world frame).
+pub type Row<'s, V> = (
+    &'s <V as BatchSpace>::Shape,
+    Pose<V>,
+    &'s <V as BatchSpace>::Shape,
+    Pose<V>,
+);
+
+/// [`run`] on many 2D or 3D pairs of the shape enums ([`crate::Shape3`],
+/// [`crate::Shape2`]), one outcome per row in order. `gjk`, `gjk-boolean` and `epa` go through
+/// the batch API ([`crate::batch`]: several pairs per SIMD lane set where the shapes allow it,
+/// and every core when `parallel`), whose rows answer as the scalar call does on the same poses
+/// (the same verdict, numbers within 1e-12 relative); each outcome is then checked as `run`
+/// checks its own. Every other method runs row by row through `run`.
+///
+/// Cost: the batch call's, plus one certificate check per row; O(rows) extra memory.
+pub fn run_many<V>(
+    method: Method,
+    rows: &[Row<'_, V>],
+    parallel: bool,
+) -> Vec<Result<Outcome<V>, Skip>>
+where
+    V: QuerySpace + BatchSpace,
+    V::Shape: Polytope<V>,
+{
+    let one_by_one = || {
+        rows.iter()
+            .map(|(a, pa, b, pb)| run(method, *a, pa, *b, pb))
+            .collect()
+    };
+    if !matches!(method, Method::Gjk | Method::GjkBoolean | Method::Epa)
+        || !method.applies_to_dim(V::DIM)
+        || rows.is_empty()
+    {
+        return one_by_one();
+    }
+    let n = rows.len();
+    let table: Vec<&V::Shape> = rows.iter().flat_map(|r| [r.0, r.2]).collect();
+    let pairs: Vec<batch::Pair<Pose<V>>> = rows
+        .iter()
+        .enumerate()
+        .map(|(k, r)| batch::Pair {
+            a: 2 * k,
+            pose_a: r.1,
+            b: 2 * k + 1,
+            pose_b: r.3,
+        })
+        .collect();
+    let opts = batch::BatchOptions {
+        parallel,
+        ..batch::BatchOptions::default()
+    };
+    let mut status = vec![Status::Degenerate; n];
+    let mut iterations = vec![0u32; n];
+    let mut verdict = vec![Verdict::Undetermined; n];
+    let mut error = vec![None; n];
+    let (mut value, mut point_a, mut point_b, mut normal) = (
+        vec![0.0; n],
+        vec![V::ZERO; n],
+        vec![V::ZERO; n],
+        vec![V::ZERO; n],
+    );
+    let called = match method {
+        Method::Gjk => batch::distance(
+            &table,
+            &pairs,
+            &opts,
+            batch::DistanceOut {
+                distance: &mut value,
+                point_a: &mut point_a,
+                point_b: &mut point_b,
+                normal: &mut normal,
+                status: &mut status,
+                iterations: &mut iterations,
+                verdict: &mut verdict,
+                error: &mut error,
+            },
+        ),
+        Method::GjkBoolean => batch::intersects(
+            &table,
+            &pairs,
+            &opts,
+            batch::IntersectOut {
+                status: &mut status,
+                iterations: &mut iterations,
+                verdict: &mut verdict,
+                error: &mut error,
+            },
+        ),
+        _ => batch::penetration(
+            &table,
+            &pairs,
+            &opts,
+            batch::PenetrationOut {
+                depth: &mut value,
+                point_a: &mut point_a,
+                point_b: &mut point_b,
+                normal: &mut normal,
+                status: &mut status,
+                iterations: &mut iterations,
+                verdict: &mut verdict,
+                error: &mut error,
+            },
+        ),
+    };
+    if called.is_err() {
+        // (Only an empty input or output slices of the wrong length are refused: neither
+        // happens here; the scalar calls answer regardless.)
+        return one_by_one();
+    }
+    let answer = |k: usize| {
+        let (a, pa, b, pb) = &rows[k];
+        if error[k].is_some() {
+            // A validated pose and an index into the table cannot be refused; answered
+            // by the scalar call should that ever change.
+            return run(method, *a, pa, *b, pb);
+        }
+        let o = match method {
+            Method::Gjk => gjk_outcome(
+                status[k],
+                iterations[k],
+                verdict[k],
+                value[k],
+                (point_a[k], point_b[k], normal[k]),
+                0.0,
+            ),
+            Method::GjkBoolean => {
+                Outcome::boolean(method, status[k], iterations[k], verdict[k], 0.0)
+            }
+            _ => epa_outcome(
+                status[k],
+                iterations[k],
+                verdict[k],
+                value[k],
+                (point_a[k], point_b[k], normal[k]),
+                0.0,
+            ),
+        };
+        // The tolerance is the checker's (`checked` sets it).
+        Ok(checked(*a, pa, *b, pb, o))
+    };
+    // The checks cost about as much as the queries: spread over the cores as well.
+    #[cfg(feature = "parallel")]
+    if parallel {
+        use rayon::prelude::*;
+        return (0..n).into_par_iter().map(answer).collect();
+    }
+    (0..n).map(answer).collect()
+}
+
+/// The outcome of `gjk` from its distance query's fields.
+fn gjk_outcome<V>(
+    status: Status,
+    iterations: u32,
+    verdict: Verdict<V>,
+    distance: f64,
+    (point_a, point_b, normal): (V, V, V),
+    tolerance: f64,
+) -> Outcome<V> {
+    let hit = verdict.intersecting() == Some(true);
+    Outcome {
+        method: Method::Gjk,
+        status,
+        iterations,
+        verdict,
+        distance: Some(if hit { 0.0 } else { distance }),
+        penetration_depth: None,
+        point_a: Some(point_a),
+        point_b: Some(point_b),
+        normal: Some(normal),
+        tolerance,
+        check: Check::Unchecked,
+    }
+}
+
+/// The outcome of `epa` from its penetration query's fields.
+fn epa_outcome<V>(
+    status: Status,
+    iterations: u32,
+    verdict: Verdict<V>,
+    depth: f64,
+    (point_a, point_b, normal): (V, V, V),
+    tolerance: f64,
+) -> Outcome<V> {
+    let hit = verdict.intersecting() == Some(true);
+    Outcome {
+        method: Method::Epa,
+        status,
+        iterations,
+        verdict,
+        distance: Some(if hit { 0.0 } else { (-depth).max(0.0) }),
+        penetration_depth: if hit { Some(depth.max(0.0)) } else { None },
+        point_a: Some(point_a),
+        point_b: Some(point_b),
+        normal: Some(normal),
+        tolerance,
+        check: Check::Unchecked,
+    }
 }
 
 /// Runs `method` on a pair, without the check.
@@ -584,20 +802,14 @@ where
     Ok(match method {
         Method::Gjk => {
             let d = gjk::distance(a, pose_a, b, pose_b, &gjk::GjkOptions::default(), None);
-            let hit = d.intersecting() == Some(true);
-            Outcome {
-                method,
-                status: d.status,
-                iterations: d.iterations,
-                verdict: d.verdict,
-                distance: Some(if hit { 0.0 } else { d.distance }),
-                penetration_depth: None,
-                point_a: Some(d.point_a),
-                point_b: Some(d.point_b),
-                normal: Some(d.normal),
-                tolerance: d.tolerance,
-                check: Check::Unchecked,
-            }
+            gjk_outcome(
+                d.status,
+                d.iterations,
+                d.verdict,
+                d.distance,
+                (d.point_a, d.point_b, d.normal),
+                d.tolerance,
+            )
         }
         Method::GjkBoolean => {
             let r = gjk::intersects(a, pose_a, b, pose_b, &gjk::GjkOptions::default(), None);
@@ -617,20 +829,14 @@ where
         Method::Epa => {
             let mut ctx = epa::Context::new();
             let p = epa::penetration(a, pose_a, b, pose_b, &epa::Options::default(), &mut ctx);
-            let hit = p.verdict.intersecting() == Some(true);
-            Outcome {
-                method,
-                status: p.status,
-                iterations: p.iterations,
-                verdict: p.verdict,
-                distance: Some(if hit { 0.0 } else { (-p.depth).max(0.0) }),
-                penetration_depth: if hit { Some(p.depth.max(0.0)) } else { None },
-                point_a: Some(p.point_a),
-                point_b: Some(p.point_b),
-                normal: Some(p.normal),
-                tolerance: p.tolerance,
-                check: Check::Unchecked,
-            }
+            epa_outcome(
+                p.status,
+                p.iterations,
+                p.verdict,
+                p.depth,
+                (p.point_a, p.point_b, p.normal),
+                p.tolerance,
+            )
         }
         Method::VClip
         | Method::Boundary

@@ -478,6 +478,51 @@ fn parallel_and_single_thread_agree_bit_for_bit() {
     }
 }
 
+/// A shape table of references (`&[&Shape3]`, as the CLI holds its scene's shapes) answers
+/// every row with the same bits as the table of values, for the three queries.
+#[test]
+fn table_of_references_answers_as_the_table_of_values() {
+    let mut rng = ChaCha8Rng::seed_from_u64(100 + 21);
+    let shapes = table(&mut rng);
+    let refs: Vec<&Shape3> = shapes.iter().collect();
+    let pairs = rows(&mut rng, &shapes, 1_500);
+    let opts = BatchOptions::default();
+    let (by_value, rep_v) = run_distance(&shapes, &pairs, &opts);
+    let mut by_ref = Dist::new(pairs.len());
+    let rep_r = batch::distance(&refs, &pairs, &opts, by_ref.out()).unwrap();
+    assert_eq!(rep_v, rep_r);
+    assert!(rep_v.lane_rows > 0, "the lanes ran");
+    let bits = |v: DVec3| v.to_array().map(f64::to_bits);
+    for i in 0..pairs.len() {
+        assert_eq!(by_value.d[i].to_bits(), by_ref.d[i].to_bits(), "row {i}");
+        assert_eq!(bits(by_value.pa[i]), bits(by_ref.pa[i]), "row {i}");
+        assert_eq!(bits(by_value.n[i]), bits(by_ref.n[i]), "row {i}");
+        assert_eq!(by_value.v[i], by_ref.v[i], "row {i}");
+    }
+    let n = pairs.len();
+    let out = |shapes_ref: bool| {
+        let (mut s, mut it, mut v, mut e) = (
+            vec![Status::Numerical; n],
+            vec![0u32; n],
+            vec![Verdict::<DVec3>::Undetermined; n],
+            vec![None; n],
+        );
+        let o = IntersectOut {
+            status: &mut s,
+            iterations: &mut it,
+            verdict: &mut v,
+            error: &mut e,
+        };
+        if shapes_ref {
+            batch::intersects(&refs, &pairs, &opts, o).unwrap();
+        } else {
+            batch::intersects(&shapes, &pairs, &opts, o).unwrap();
+        }
+        (s, it, v)
+    };
+    assert_eq!(out(true), out(false));
+}
+
 /// The parallel path hands chunks to the caller and to pool tasks through one counter: called
 /// from outside a pool and from inside pools of 1 to 3 threads (the caller then is a pool
 /// thread; with one thread no helper is spawned), the rows and the report are the same bits
@@ -611,7 +656,8 @@ fn nearly_unit_quaternion_is_accepted() {
 fn empty_input_and_wrong_output_lengths_are_errors() {
     let shapes = [Shape3::Sphere(Ball::new(1.0).unwrap())];
     let mut o = Dist::new(0);
-    let err = batch::distance(&shapes, &[], &BatchOptions::default(), o.out()).unwrap_err();
+    let err =
+        batch::distance(&shapes, &[] as &[Pair3], &BatchOptions::default(), o.out()).unwrap_err();
     assert_eq!(err.field, "pairs");
     let pairs = vec![
         Pair3 {
@@ -1242,4 +1288,114 @@ fn lane_kernels_agree_bit_for_bit() {
             "{mode:?}: {inter} / {sep}"
         );
     }
+}
+
+/// `query::run_many` (the batch API plus one certificate check per row, the CLI's path for many
+/// pairs) answers every row as `query::run` does on the same poses: the same method, verdict
+/// and check, distances and depths within 1e-12 of the pair's size, for `gjk`, `gjk-boolean`
+/// and `epa` on mixed 3D rows (a third touching) and on 2D rows; in parallel and not, with the
+/// same outcomes; and another method falls back to `run` row by row.
+#[test]
+fn run_many_answers_as_run_row_by_row() {
+    use convexity::gjk::certificate::Check;
+    use convexity::query::{self, Method};
+    let mut rng = ChaCha8Rng::seed_from_u64(100 + 22);
+    let shapes = table(&mut rng);
+    let pairs = rows(&mut rng, &shapes, 900);
+    let posed: Vec<(Pose3, Pose3)> = pairs
+        .iter()
+        .map(|p| (pose(&p.pose_a), pose(&p.pose_b)))
+        .collect();
+    let many: Vec<query::Row<'_, DVec3>> = pairs
+        .iter()
+        .zip(&posed)
+        .map(|(p, (pa, pb))| (&shapes[p.a], *pa, &shapes[p.b], *pb))
+        .collect();
+    for method in [
+        Method::Gjk,
+        Method::GjkBoolean,
+        Method::Epa,
+        Method::ChungWang,
+    ] {
+        let got = query::run_many(method, &many, true);
+        assert_eq!(got, query::run_many(method, &many, false), "{method:?}");
+        assert_eq!(got.len(), many.len());
+        let mut verified = 0;
+        for (k, ((a, pa, b, pb), g)) in many.iter().zip(&got).enumerate() {
+            let want = query::run(method, *a, pa, *b, pb);
+            let (Ok(g), Ok(w)) = (g, &want) else {
+                assert_eq!(g.is_ok(), want.is_ok(), "{method:?} row {k}");
+                continue;
+            };
+            let scale = scale_of(&shapes, &pairs[k]);
+            assert_eq!(g.method, method);
+            assert_eq!(
+                g.verdict.intersecting(),
+                w.verdict.intersecting(),
+                "{method:?} row {k}"
+            );
+            assert_eq!(g.check, w.check, "{method:?} row {k}");
+            assert_eq!(g.status, w.status, "{method:?} row {k}");
+            for (x, y) in [
+                (g.distance, w.distance),
+                (g.penetration_depth, w.penetration_depth),
+            ] {
+                match (x, y) {
+                    (Some(x), Some(y)) => {
+                        assert!(
+                            (x - y).abs() <= 1e-12 * scale,
+                            "{method:?} row {k}: {x} {y}"
+                        )
+                    }
+                    (x, y) => assert_eq!(x.is_some(), y.is_some(), "{method:?} row {k}"),
+                }
+            }
+            verified += usize::from(g.check == Check::Verified);
+        }
+        assert!(
+            verified > many.len() * 9 / 10,
+            "{method:?}: {verified} verified"
+        );
+    }
+
+    let shapes2 = [
+        Shape2::Rect(Cuboid::new(DVec2::new(0.5, 0.3)).unwrap()),
+        Shape2::Circle(Ball::new(0.4).unwrap()),
+        Shape2::Polygon(
+            ConvexPolygon::new(&[
+                DVec2::new(0.0, 0.0),
+                DVec2::new(1.0, 0.0),
+                DVec2::new(0.3, 0.8),
+            ])
+            .unwrap(),
+        ),
+    ];
+    let mut p2 = || {
+        Pose2::from_angle(
+            [rng.gen_range(-1.5..1.5), rng.gen_range(-1.5..1.5)],
+            rng.gen_range(-3.0..3.0),
+        )
+        .unwrap()
+    };
+    let many2: Vec<query::Row<'_, DVec2>> = (0..600)
+        .map(|k| (&shapes2[k % 3], p2(), &shapes2[(k / 3) % 3], p2()))
+        .collect();
+    for method in [Method::Gjk, Method::GjkBoolean, Method::Epa] {
+        let got = query::run_many(method, &many2, true);
+        for (k, ((a, pa, b, pb), g)) in many2.iter().zip(&got).enumerate() {
+            let w = query::run(method, *a, pa, *b, pb).unwrap();
+            let g = g.as_ref().unwrap();
+            assert_eq!(
+                g.verdict.intersecting(),
+                w.verdict.intersecting(),
+                "2D {method:?} row {k}"
+            );
+            assert_eq!(g.check, w.check, "2D {method:?} row {k}");
+            match (g.distance, w.distance) {
+                (Some(x), Some(y)) => assert!((x - y).abs() <= 1e-12, "2D {method:?} row {k}"),
+                (x, y) => assert_eq!(x.is_some(), y.is_some(), "2D {method:?} row {k}"),
+            }
+        }
+    }
+    assert!(query::run_many::<DVec3>(Method::Gjk, &[], true).is_empty());
 }

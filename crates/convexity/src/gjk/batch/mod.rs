@@ -44,6 +44,7 @@ use crate::math::vector::Vector;
 use crate::shape::{Shape2, Shape3, SupportMap};
 use crate::verdict::{Status, Verdict};
 use glam::{DVec2, DVec3};
+use std::borrow::Borrow;
 
 pub use crate::math::pose::UNIT_TOLERANCE;
 
@@ -168,12 +169,41 @@ pub struct PenetrationOut<'o, V> {
     pub error: &'o mut [Option<InputError>],
 }
 
+/// The pose type of a row: a raw pose ([`BatchSpace::RawPose`], validated per row and renamed
+/// in the error as `pairs[i].pose_a.…`), or a [`Pose`] the caller already holds (taken as it
+/// is: the row's answer is then the scalar call's on that very pose).
+pub trait RowPose<V: Vector>: Copy + Send + Sync {
+    /// The validated pose; the error names the sub-field (`translation[1]`, `rotation`).
+    fn pose(&self) -> Result<Pose<V>, InputError>;
+}
+
+impl RowPose<DVec3> for [f64; 7] {
+    fn pose(&self) -> Result<Pose3, InputError> {
+        <DVec3 as BatchSpace>::pose(self)
+    }
+}
+
+impl RowPose<DVec2> for [f64; 3] {
+    fn pose(&self) -> Result<Pose2, InputError> {
+        <DVec2 as BatchSpace>::pose(self)
+    }
+}
+
+impl<V: Vector> RowPose<V> for Pose<V>
+where
+    Pose<V>: Send + Sync,
+{
+    fn pose(&self) -> Result<Pose<V>, InputError> {
+        Ok(*self)
+    }
+}
+
 /// A dimension the batch API runs in: its shape enum and its raw pose.
 pub trait BatchSpace: EpaSpace + Send + Sync {
     /// The shape enum of the table ([`Shape3`] or [`Shape2`]).
     type Shape: SupportMap<Self> + Sync;
     /// A pose as the caller stores it (`[f64; 7]` in 3D, `[f64; 3]` in 2D).
-    type RawPose: Copy + Send + Sync;
+    type RawPose: RowPose<Self>;
     /// A validated pose from its raw form; the error names the sub-field (`translation[1]`,
     /// `rotation`, `angle`).
     fn pose(raw: &Self::RawPose) -> Result<Pose<Self>, InputError>;
@@ -278,13 +308,13 @@ pub(crate) struct Row<'s, V: BatchSpace> {
 }
 
 /// Validates row `i`, naming the failing field `pairs[i].…`.
-pub(crate) fn validate<'s, V: BatchSpace>(
-    shapes: &'s [V::Shape],
+pub(crate) fn validate<'s, V: BatchSpace, S: Borrow<V::Shape>>(
+    shapes: &'s [S],
     i: usize,
-    p: &Pair<V::RawPose>,
+    p: &Pair<impl RowPose<V>>,
 ) -> Result<Row<'s, V>, InputError> {
     let get = |idx: usize, name: &str| {
-        shapes.get(idx).ok_or_else(|| {
+        shapes.get(idx).map(Borrow::borrow).ok_or_else(|| {
             InputError::new(
                 format!("pairs[{i}].{name}"),
                 Problem::Invalid(format!(
@@ -296,8 +326,14 @@ pub(crate) fn validate<'s, V: BatchSpace>(
     };
     let a = get(p.a, "a")?;
     let b = get(p.b, "b")?;
-    let pose_a = V::pose(&p.pose_a).map_err(|e| e.within(&format!("pairs[{i}].pose_a")))?;
-    let pose_b = V::pose(&p.pose_b).map_err(|e| e.within(&format!("pairs[{i}].pose_b")))?;
+    let pose_a = p
+        .pose_a
+        .pose()
+        .map_err(|e| e.within(&format!("pairs[{i}].pose_a")))?;
+    let pose_b = p
+        .pose_b
+        .pose()
+        .map_err(|e| e.within(&format!("pairs[{i}].pose_b")))?;
     Ok(Row {
         a,
         b,
@@ -421,8 +457,8 @@ where
 /// assert!(e[1].as_ref().unwrap().to_string().starts_with("pairs[1].pose_b.translation[0]"));
 /// ```
 pub fn distance<V: BatchSpace>(
-    shapes: &[V::Shape],
-    pairs: &[Pair<V::RawPose>],
+    shapes: &[impl Borrow<V::Shape> + Sync],
+    pairs: &[Pair<impl RowPose<V>>],
     opts: &BatchOptions,
     out: DistanceOut<'_, V>,
 ) -> Result<Report, InputError> {
@@ -435,7 +471,7 @@ pub fn distance<V: BatchSpace>(
     check_len("out.iterations", out.iterations.len(), n)?;
     check_len("out.verdict", out.verdict.len(), n)?;
     check_len("out.error", out.error.len(), n)?;
-    let lane_shapes = lane_table::<V>(shapes, opts.lanes);
+    let lane_shapes = lane_table::<V, _>(shapes, opts.lanes);
     let outs: Vec<DistanceOut<'_, V>> = out
         .distance
         .chunks_mut(CHUNK)
@@ -465,14 +501,17 @@ pub fn distance<V: BatchSpace>(
         )
         .collect();
     Ok(for_chunks(pairs, outs, opts.parallel, |first, p, o| {
-        distance_chunk::<V>(shapes, &lane_shapes, first, p, &opts.gjk, o)
+        distance_chunk::<V, _>(shapes, &lane_shapes, first, p, &opts.gjk, o)
     }))
 }
 
 /// The lane-path view of every shape (empty when the lane path is off).
-fn lane_table<V: BatchSpace>(shapes: &[V::Shape], on: bool) -> Vec<Option<lanes::LaneShape>> {
+fn lane_table<V: BatchSpace, S: Borrow<V::Shape>>(
+    shapes: &[S],
+    on: bool,
+) -> Vec<Option<lanes::LaneShape>> {
     if on {
-        shapes.iter().map(V::lane_shape).collect()
+        shapes.iter().map(|s| V::lane_shape(s.borrow())).collect()
     } else {
         Vec::new()
     }
@@ -480,11 +519,11 @@ fn lane_table<V: BatchSpace>(shapes: &[V::Shape], on: bool) -> Vec<Option<lanes:
 
 /// Sorts a chunk's rows: errors are written at once, lane rows are collected, the rest are
 /// answered by `scalar(k, row)`. Returns the lane rows and the report so far.
-fn triage<'s, 'l, V: BatchSpace>(
-    shapes: &'s [V::Shape],
+fn triage<'s, 'l, V: BatchSpace, S: Borrow<V::Shape>>(
+    shapes: &'s [S],
     lane_shapes: &'l [Option<lanes::LaneShape>],
     first: usize,
-    pairs: &[Pair<V::RawPose>],
+    pairs: &[Pair<impl RowPose<V>>],
     mut reject: impl FnMut(usize, InputError),
     mut scalar: impl FnMut(usize, &Row<'s, V>),
 ) -> (Vec<lanes::LaneRow<'l, V>>, Report) {
@@ -494,7 +533,7 @@ fn triage<'s, 'l, V: BatchSpace>(
     };
     let mut lane_rows = Vec::new();
     for (k, p) in pairs.iter().enumerate() {
-        match validate::<V>(shapes, first + k, p) {
+        match validate::<V, _>(shapes, first + k, p) {
             Err(e) => {
                 report.error_rows += 1;
                 reject(k, e);
@@ -523,10 +562,10 @@ fn triage<'s, 'l, V: BatchSpace>(
 /// Runs the lane path on `rows`; `accept(k, answer)` for its answers, `scalar(k, row)` for the
 /// rows it declined. Returns how many it answered.
 #[allow(clippy::too_many_arguments)]
-fn lanes_then_scalar<'s, V: BatchSpace>(
-    shapes: &'s [V::Shape],
+fn lanes_then_scalar<'s, V: BatchSpace, S: Borrow<V::Shape>>(
+    shapes: &'s [S],
     first: usize,
-    pairs: &[Pair<V::RawPose>],
+    pairs: &[Pair<impl RowPose<V>>],
     rows: &[lanes::LaneRow<'_, V>],
     mode: lanes::Mode,
     opts: &Options,
@@ -546,7 +585,7 @@ fn lanes_then_scalar<'s, V: BatchSpace>(
                 accept(r.k, a);
             }
             None => {
-                if let Ok(row) = validate::<V>(shapes, first + r.k, &pairs[r.k]) {
+                if let Ok(row) = validate::<V, _>(shapes, first + r.k, &pairs[r.k]) {
                     scalar(r.k, &row);
                 }
             }
@@ -555,11 +594,11 @@ fn lanes_then_scalar<'s, V: BatchSpace>(
     answered
 }
 
-fn distance_chunk<V: BatchSpace>(
-    shapes: &[V::Shape],
+fn distance_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
+    shapes: &[S],
     lane_shapes: &[Option<lanes::LaneShape>],
     first: usize,
-    pairs: &[Pair<V::RawPose>],
+    pairs: &[Pair<impl RowPose<V>>],
     opts: &Options,
     out: DistanceOut<'_, V>,
 ) -> Report {
@@ -595,7 +634,7 @@ fn distance_chunk<V: BatchSpace>(
     for e in error.iter_mut() {
         *e = None;
     }
-    let (rows, mut report) = triage::<V>(
+    let (rows, mut report) = triage::<V, _>(
         shapes,
         lane_shapes,
         first,
@@ -606,7 +645,7 @@ fn distance_chunk<V: BatchSpace>(
         },
         scalar,
     );
-    report.lane_rows = lanes_then_scalar::<V>(
+    report.lane_rows = lanes_then_scalar::<V, _>(
         shapes,
         first,
         pairs,
@@ -637,8 +676,8 @@ fn blank_distance<V: Vector>() -> gjk::Distance<V> {
 /// Boolean intersection with its certificate for every pair (exits early per row, as
 /// [`crate::gjk::intersects`] does).
 pub fn intersects<V: BatchSpace>(
-    shapes: &[V::Shape],
-    pairs: &[Pair<V::RawPose>],
+    shapes: &[impl Borrow<V::Shape> + Sync],
+    pairs: &[Pair<impl RowPose<V>>],
     opts: &BatchOptions,
     out: IntersectOut<'_, V>,
 ) -> Result<Report, InputError> {
@@ -647,7 +686,7 @@ pub fn intersects<V: BatchSpace>(
     check_len("out.iterations", out.iterations.len(), n)?;
     check_len("out.verdict", out.verdict.len(), n)?;
     check_len("out.error", out.error.len(), n)?;
-    let lane_shapes = lane_table::<V>(shapes, opts.lanes);
+    let lane_shapes = lane_table::<V, _>(shapes, opts.lanes);
     let outs: Vec<IntersectOut<'_, V>> = out
         .status
         .chunks_mut(CHUNK)
@@ -662,15 +701,15 @@ pub fn intersects<V: BatchSpace>(
         })
         .collect();
     Ok(for_chunks(pairs, outs, opts.parallel, |first, p, o| {
-        intersect_chunk::<V>(shapes, &lane_shapes, first, p, &opts.gjk, o)
+        intersect_chunk::<V, _>(shapes, &lane_shapes, first, p, &opts.gjk, o)
     }))
 }
 
-fn intersect_chunk<V: BatchSpace>(
-    shapes: &[V::Shape],
+fn intersect_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
+    shapes: &[S],
     lane_shapes: &[Option<lanes::LaneShape>],
     first: usize,
-    pairs: &[Pair<V::RawPose>],
+    pairs: &[Pair<impl RowPose<V>>],
     opts: &Options,
     out: IntersectOut<'_, V>,
 ) -> Report {
@@ -694,7 +733,7 @@ fn intersect_chunk<V: BatchSpace>(
     for e in error.iter_mut() {
         *e = None;
     }
-    let (rows, mut report) = triage::<V>(
+    let (rows, mut report) = triage::<V, _>(
         shapes,
         lane_shapes,
         first,
@@ -705,7 +744,7 @@ fn intersect_chunk<V: BatchSpace>(
         },
         scalar,
     );
-    report.lane_rows = lanes_then_scalar::<V>(
+    report.lane_rows = lanes_then_scalar::<V, _>(
         shapes,
         first,
         pairs,
@@ -725,8 +764,8 @@ fn intersect_chunk<V: BatchSpace>(
 /// the distance for separated pairs), as [`crate::gjk::epa::penetration`]. Every row runs the
 /// scalar call (one EPA context per chunk): EPA's polytope growth does not fit SIMD lanes.
 pub fn penetration<V: BatchSpace>(
-    shapes: &[V::Shape],
-    pairs: &[Pair<V::RawPose>],
+    shapes: &[impl Borrow<V::Shape> + Sync],
+    pairs: &[Pair<impl RowPose<V>>],
     opts: &BatchOptions,
     out: PenetrationOut<'_, V>,
 ) -> Result<Report, InputError> {
@@ -767,14 +806,14 @@ pub fn penetration<V: BatchSpace>(
     let mut eopts = opts.epa;
     eopts.gjk = opts.gjk;
     Ok(for_chunks(pairs, outs, opts.parallel, |first, p, o| {
-        penetration_chunk::<V>(shapes, first, p, &eopts, o)
+        penetration_chunk::<V, _>(shapes, first, p, &eopts, o)
     }))
 }
 
-fn penetration_chunk<V: BatchSpace>(
-    shapes: &[V::Shape],
+fn penetration_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
+    shapes: &[S],
     first: usize,
-    pairs: &[Pair<V::RawPose>],
+    pairs: &[Pair<impl RowPose<V>>],
     opts: &epa::EpaOptions,
     out: PenetrationOut<'_, V>,
 ) -> Report {
@@ -784,7 +823,7 @@ fn penetration_chunk<V: BatchSpace>(
     };
     let mut ctx = epa::Context::new();
     for (k, p) in pairs.iter().enumerate() {
-        match validate::<V>(shapes, first + k, p) {
+        match validate::<V, _>(shapes, first + k, p) {
             Err(e) => {
                 report.error_rows += 1;
                 out.depth[k] = 0.0;
