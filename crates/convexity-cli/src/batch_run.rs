@@ -7,7 +7,7 @@
 //! it is a terminal and the run has lasted over a second.
 
 use crate::input::{self, display_name};
-use crate::query_cmd::{self, answer_pairs, Plan, QueryArgs, Tally};
+use crate::query_cmd::{self, answer_pairs, Plan, QueryArgs, Tally, SUB_CHUNK};
 use crate::scene::{self, Scene};
 use crate::{exit, Fatal};
 use indicatif::{ProgressBar, ProgressDrawTarget};
@@ -86,17 +86,22 @@ fn answer_chunk<W: Write>(
     sink: &mut Sink<W>,
     totals: &mut Totals,
 ) -> Result<(), Fatal> {
-    let resolved = pairs
-        .par_iter()
-        .map(|(i, here, v)| {
-            let pair = match v {
-                Ok(v) => scene.resolve_value(here, v),
-                Err(e) => Err(e.clone()),
-            };
-            (*i, pair)
+    let results: Vec<(Vec<String>, Tally)> = pairs
+        .par_chunks(SUB_CHUNK)
+        .flat_map_iter(|sub| {
+            let resolved = sub
+                .iter()
+                .map(|(i, here, v)| {
+                    let pair = match v {
+                        Ok(v) => scene.resolve_value(here, v),
+                        Err(e) => Err(e.clone()),
+                    };
+                    (*i, pair)
+                })
+                .collect();
+            answer_pairs(plan, resolved)
         })
         .collect();
-    let results = answer_pairs(plan, resolved);
     for ((i, _, _), (lines, tally)) in pairs.iter().zip(results) {
         sink.write(&lines)?;
         totals.add(*i, tally, plan.several);
@@ -112,25 +117,32 @@ type Answered = (usize, Vec<(Vec<String>, Tally)>);
 /// [`answer_chunk`]'s answering half for raw pair lines (numbered from `first`): parsed and
 /// resolved in parallel, then answered together ([`answer_pairs`]).
 fn answer_lines(plan: &Plan, scene: &Scene, first: usize, raw: &[(usize, String)]) -> Answered {
-    let parsed: Vec<(String, Result<Value, String>)> = raw
-        .par_iter()
-        .map(|(n, l)| {
-            let v = input::parse(l.as_bytes()).map_err(|e| format!("line {n}: {e}"));
-            (format!("line {n}"), v)
-        })
-        .collect();
-    let resolved = parsed
-        .par_iter()
+    let results = raw
+        .par_chunks(SUB_CHUNK)
         .enumerate()
-        .map(|(k, (here, v))| {
-            let pair = match v {
-                Ok(v) => scene.resolve_value(here, v),
-                Err(e) => Err(e.clone()),
-            };
-            (first + k, pair)
+        .flat_map_iter(|(c, sub)| {
+            let parsed: Vec<(String, Result<Value, String>)> = sub
+                .iter()
+                .map(|(n, l)| {
+                    let v = input::parse(l.as_bytes()).map_err(|e| format!("line {n}: {e}"));
+                    (format!("line {n}"), v)
+                })
+                .collect();
+            let resolved = parsed
+                .iter()
+                .enumerate()
+                .map(|(k, (here, v))| {
+                    let pair = match v {
+                        Ok(v) => scene.resolve_value(here, v),
+                        Err(e) => Err(e.clone()),
+                    };
+                    (first + c * SUB_CHUNK + k, pair)
+                })
+                .collect();
+            answer_pairs(plan, resolved)
         })
         .collect();
-    (first, answer_pairs(plan, resolved))
+    (first, results)
 }
 
 /// [`answer_chunk`]'s writing half: prints an answered chunk in order and counts it.
@@ -225,11 +237,14 @@ fn run_scene<W: Write>(
     for start in (0..scene.pairs.len()).step_by(CHUNK) {
         let end = (start + CHUNK).min(scene.pairs.len());
         // Cheap handles: the values stay in the scene; `resolve` reads them by index.
-        let resolved = (start..end)
-            .into_par_iter()
-            .map(|i| (i, scene.resolve(i)))
+        let ids: Vec<usize> = (start..end).collect();
+        let answered: Vec<(Vec<String>, Tally)> = ids
+            .par_chunks(SUB_CHUNK)
+            .flat_map_iter(|sub| {
+                answer_pairs(plan, sub.iter().map(|&i| (i, scene.resolve(i))).collect())
+            })
             .collect();
-        for (i, (lines, tally)) in (start..end).zip(answer_pairs(plan, resolved)) {
+        for (i, (lines, tally)) in (start..end).zip(answered) {
             sink.write(&lines)?;
             totals.add(i, tally, plan.several);
         }

@@ -177,21 +177,21 @@ fn finish_lines(plan: &Plan, i: usize, lines: Vec<Line>, mut tally: Tally) -> (V
     (out, tally)
 }
 
-/// Answers resolved pairs (numbered, in order), as [`answer_pair`] answers each. When the plan
-/// is one of `gjk`, `gjk-boolean`, `epa`, the 2D and 3D pairs go through
-/// [`query::run_many`] (the library's batch API, in parallel, every outcome checked), whose
-/// answers are `query::run`'s on the same poses; every other pair, and every other plan, runs
-/// pair by pair in parallel.
+/// Answers resolved pairs (numbered, in order) on the calling thread, as [`answer_pair`]
+/// answers each. When the plan is one of `gjk`, `gjk-boolean`, `epa`, the 2D and 3D pairs go
+/// through [`query::run_many`] (the library's batch API: SIMD lanes for small hulls; every
+/// outcome checked as `query::run` checks its own), whose answers are `query::run`'s on the same
+/// poses; every other pair, and every other plan, is answered pair by pair. Callers spread
+/// chunks of [`SUB_CHUNK`] pairs over the cores (one parallel pass, no barrier inside).
 pub fn answer_pairs(
     plan: &Plan,
     pairs: Vec<(usize, Result<Pair<'_>, String>)>,
 ) -> Vec<(Vec<String>, Tally)> {
-    use rayon::prelude::*;
     let method = match plan.methods.as_slice() {
         [m] if !plan.several && matches!(m, Method::Gjk | Method::GjkBoolean | Method::Epa) => *m,
         _ => {
             return pairs
-                .into_par_iter()
+                .into_iter()
                 .map(|(i, p)| answer_pair(plan, i, p))
                 .collect()
         }
@@ -213,11 +213,15 @@ pub fn answer_pairs(
     batched(plan, method, &pairs, &rows3, &mut done);
     batched(plan, method, &pairs, &rows2, &mut done);
     pairs
-        .into_par_iter()
+        .into_iter()
         .zip(done)
         .map(|((i, p), d)| d.unwrap_or_else(|| answer_pair(plan, i, p)))
         .collect()
 }
+
+/// Pairs per [`answer_pairs`] call: the batch API's own chunk, small enough that a chunk's
+/// parsed lines stay in cache between parsing and answering.
+pub const SUB_CHUNK: usize = convexity::batch::CHUNK;
 
 /// [`answer_pairs`]'s batch half for the rows of one dimension (`(k, row)`: the row of pair
 /// `pairs[k]`): fills `done[k]` with the pair's lines and tally.
@@ -236,7 +240,7 @@ fn batched<V>(
     }
     let many: Vec<query::Row<'_, V>> = rows.iter().map(|(_, r)| *r).collect();
     let start = Instant::now();
-    let outcomes = query::run_many(method, &many, true);
+    let outcomes = query::run_many(method, &many, false);
     // The batch has no per-row clock: each row gets an equal share of the call's time.
     let share = start.elapsed().as_secs_f64() / rows.len() as f64;
     for ((k, (a, pa, b, pb)), o) in rows.iter().zip(outcomes) {
