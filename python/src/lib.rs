@@ -1,11 +1,14 @@
 //! Python bindings of convexity (PyO3 + rust-numpy, abi3), imported as `convexity`.
 //!
-//! Shapes (`shapes`), mesh files (`mesh`), closed triangle meshes (`trimesh`), poses (`pose`), one-pair queries (`single`), batches over numpy arrays
-//! with the GIL released (`batch`), n-dimensional point sets (`nd`) and the result classes
-//! (`results`). Every entry point runs inside `convert::guard`, which turns a Rust panic into
-//! `RuntimeError` (never `PanicException`); bad input is a `ValueError` naming the field.
+//! Shapes (`shapes`), mesh files (`mesh`), closed triangle meshes (`trimesh`), compounds of
+//! convex parts (`compound`), poses (`pose`), one-pair queries (`single`), batches over numpy
+//! arrays with the GIL released (`batch`), n-dimensional point sets (`nd`) and the result
+//! classes (`results`). Every entry point runs inside `convert::guard`, which turns a Rust
+//! panic into `RuntimeError` (never `PanicException`); bad input is a `ValueError` naming the
+//! field.
 
 mod batch;
+mod compound;
 mod convert;
 mod mesh;
 mod nd;
@@ -40,12 +43,19 @@ fn _convexity(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<shapes::PyHalfspaces>()?;
     m.add_class::<shapes::PyTransformed>()?;
     m.add_class::<trimesh::PyTriMesh>()?;
+    m.add_class::<compound::PyCompound>()?;
+    m.add_class::<compound::PyCompoundDistance>()?;
+    m.add_class::<compound::PyCompoundIntersection>()?;
+    m.add_class::<compound::PyPartContact>()?;
     m.add_class::<results::PyCertificate>()?;
     m.add_class::<results::PyQueryResult>()?;
     m.add_class::<results::PyBatchResult>()?;
     m.add_function(wrap_pyfunction!(shapes::shape_from_dict, m)?)?;
     m.add_function(wrap_pyfunction!(mesh::load_mesh, m)?)?;
     m.add_function(wrap_pyfunction!(trimesh::mesh_intersection, m)?)?;
+    m.add_function(wrap_pyfunction!(compound::compound_distance, m)?)?;
+    m.add_function(wrap_pyfunction!(compound::compound_intersects, m)?)?;
+    m.add_function(wrap_pyfunction!(compound::compound_contacts, m)?)?;
     m.add_function(wrap_pyfunction!(single::distance, m)?)?;
     m.add_function(wrap_pyfunction!(single::intersects, m)?)?;
     m.add_function(wrap_pyfunction!(single::penetration, m)?)?;

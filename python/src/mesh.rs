@@ -5,24 +5,28 @@
 //!   answers it; open or non-manifold meshes are fine);
 //! * `"parts"`: one convex part per OBJ object/group, or per connected component when the file
 //!   has no groups; `"components"`: one per connected component. A list of `(name, Points)`,
-//!   each part the hull of its vertices.
-//!
+//!   each part the hull of its vertices;
+//! * `"compound"`: the parts of `"parts"` as one `Compound` (`compound.rs`), each at the
+//!   identity, in the same order (the names are dropped);
 //! * `"mesh"`: a closed, consistently oriented triangle mesh, a possibly non-convex solid, as a
 //!   `TriMesh` (`trimesh.rs`: point location and mesh–mesh intersection; not a convex shape,
 //!   so the pair queries do not take it).
 //!
 //! The scene format's `{"type": "mesh", "file": …, "as": "hull"}` loads through
-//! `shape_from_dict` (a relative `file` from the current directory); `"parts"` and `"mesh"`
-//! there are refused with a pointer to `load_mesh`, because one dict makes one convex shape.
+//! `shape_from_dict` (a relative `file` from the current directory); `"parts"`, `"compound"`
+//! and `"mesh"` there are refused with a pointer to `load_mesh`, because one dict makes one
+//! convex shape.
 //!
 //! Errors: a file that cannot be read is `FileNotFoundError` (missing) or `OSError`; a file
 //! that does not parse, or has bad coordinates or indices, is `ValueError` naming the file and,
 //! when it has one, the line or face. The loaded shapes keep their points (`to_dict` gives a
 //! `points` dict), not the file name: pickles do not depend on the file.
 
+use crate::compound::PyCompound;
 use crate::convert::{guard, input_error, value_error};
 use crate::shapes::{self, did_you_mean, Field, Geom, ShapeData};
 use crate::trimesh::PyTriMesh;
+use convexity::polytope::compound::Compound;
 use convexity::primitives::io::{self, IoErrorKind, LoadAs, Loaded};
 use convexity::{DVec3, Points, Shape3};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
@@ -31,8 +35,8 @@ use pyo3::types::PyList;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The readings `load_mesh` offers (the scene format's, without `components`).
-const AS_VALUES: &[&str] = &["hull", "parts", "components", "mesh"];
+/// The readings `load_mesh` offers (the scene format's, without `components` and `compound`).
+const AS_VALUES: &[&str] = &["hull", "parts", "components", "mesh", "compound"];
 
 /// A failure of this code, never a property of the input (`RuntimeError`).
 fn internal(what: &str) -> PyErr {
@@ -65,7 +69,7 @@ fn load(path: &Path, load_as: LoadAs) -> PyResult<Loaded> {
 fn parse_as(value: &str, field: &str, scene: bool) -> PyResult<LoadAs> {
     match value {
         "hull" => Ok(LoadAs::Hull),
-        "parts" if !scene => Ok(LoadAs::Parts),
+        "parts" | "compound" if !scene => Ok(LoadAs::Parts),
         "components" if !scene => Ok(LoadAs::Components),
         "mesh" if !scene => Ok(LoadAs::Mesh),
         "parts" => Err(value_error(
@@ -74,6 +78,12 @@ fn parse_as(value: &str, field: &str, scene: bool) -> PyResult<LoadAs> {
              convexity.load_mesh(file, as_=\"parts\"), which returns them as a list of \
              (name, Points)",
         )),
+        "compound" => Err(value_error(
+            field,
+            "\"compound\" reads several convex parts as one body and a shape dict makes one \
+             convex shape: use convexity.load_mesh(file, as_=\"compound\"), which returns a \
+             Compound",
+        )),
         "mesh" => Err(value_error(
             field,
             "\"mesh\" (a closed triangle mesh, a possibly non-convex solid) is not a convex \
@@ -81,11 +91,11 @@ fn parse_as(value: &str, field: &str, scene: bool) -> PyResult<LoadAs> {
              which returns a TriMesh (point location, mesh-mesh intersection)",
         )),
         other => {
-            // The scene format's values are the CLI's (no "components").
+            // The scene format's values are the CLI's (no "components", no "compound").
             let values: Vec<&str> = AS_VALUES
                 .iter()
                 .copied()
-                .filter(|v| !scene || *v != "components")
+                .filter(|v| !scene || !matches!(*v, "components" | "compound"))
                 .collect();
             Err(value_error(
                 field,
@@ -128,9 +138,11 @@ pub fn from_scene(
 /// Reads a mesh file (OBJ, STL or PLY, from the extension) as the convex hull of its vertices
 /// (`as_="hull"`: a `Points` shape) or as convex parts (`as_="parts"`: one per OBJ
 /// object/group, else per connected component; `as_="components"`: one per connected
-/// component), a list of `(name, Points)`, or as a closed triangle mesh (`as_="mesh"`: a
-/// `TriMesh`, the possibly non-convex solid itself; the file must be closed and consistently
-/// oriented). `as_` is required: the readings answer different questions.
+/// component), a list of `(name, Points)`, or as those parts in one `Compound`
+/// (`as_="compound"`: the parts of `"parts"`, in the same order, each at the identity), or as
+/// a closed triangle mesh (`as_="mesh"`: a `TriMesh`, the possibly non-convex solid itself;
+/// the file must be closed and consistently oriented). `as_` is required: the readings answer
+/// different questions.
 ///
 /// >>> import convexity as cx, pathlib, tempfile
 /// >>> f = pathlib.Path(tempfile.mkdtemp()) / "tet.obj"
@@ -146,11 +158,25 @@ pub fn load_mesh<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     guard(|| {
         let value: String = as_.extract().map_err(|_| {
-            value_error("as_", "expected a string: hull, parts, components or mesh")
+            value_error(
+                "as_",
+                "expected a string: hull, parts, components, mesh or compound",
+            )
         })?;
         let load_as = parse_as(&value, "as_", false)?;
         match load(&path, load_as)? {
             Loaded::Hull(points) => shapes::wrap(py, hull_shape(&points, "")?),
+            Loaded::Parts(parts) if value == "compound" => {
+                let compound = Compound::from_point_sets(parts.iter().map(|p| p.points.as_slice()))
+                    .map_err(|e| input_error("", e))?;
+                Ok(Bound::new(
+                    py,
+                    PyCompound {
+                        compound: Arc::new(compound),
+                    },
+                )?
+                .into_any())
+            }
             Loaded::Parts(parts) => {
                 let out = PyList::empty(py);
                 for (k, part) in parts.iter().enumerate() {

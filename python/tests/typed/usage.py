@@ -42,3 +42,16 @@ def meshes(path: str) -> int:
     held: npt.NDArray[np.bool_] = solid.contains(np.zeros((4, 3)))
     hit: bool = cx.mesh_intersection(solid, solid, pose_b=[1.0, 0, 0, 0, 0, 0, 1])["intersecting"]
     return hull.dim + len(parts) + len(solid) + len(where) + int(held.sum()) + int(hit)
+
+
+def compounds(path: str) -> float:
+    arm = cx.Compound([cx.Box([1.0, 1.0, 1.0]), (cx.Sphere(0.5), [2.0, 0, 0, 0, 0, 0, 1])])
+    d: cx.CompoundDistance = cx.compound_distance(arm, None, cx.Sphere(1.0), [5.0, 0, 0, 0, 0, 0, 1])
+    hit: cx.CompoundIntersection = cx.compound_intersects(arm, None, arm, np.eye(4))
+    contacts: List[cx.PartContact] = cx.compound_contacts(arm, None, cx.Box([1.0, 1.0, 1.0]), None)
+    lo, hi = arm.aabb()
+    loaded: cx.Compound = cx.load_mesh(path, as_="compound")
+    first: Optional[int] = d.part_a
+    checked: bool = hit.verified and all(c is not None for _, _, c in hit.pairs)
+    depths = sum(float(c.manifold_depths.max()) for c in contacts)
+    return d.distance + depths + float(hi[0] - lo[0]) + len(loaded) + (first or 0) + int(checked)
