@@ -94,12 +94,22 @@ fn part(item: &Bound<'_, PyAny>, field: &str) -> PyResult<Part> {
 #[pyclass(name = "Compound", module = "convexity", frozen)]
 pub struct PyCompound {
     pub compound: Arc<Compound>,
+    /// The parts as Python objects, `(shape, pose)` with the pose as the 7 numbers
+    /// `[tx, ty, tz, qx, qy, qz, qw]` of the validated pose: what `parts` returns and what
+    /// pickling rebuilds the compound from.
+    parts: Vec<(Py<PyAny>, [f64; 7])>,
+}
+
+/// A validated pose as `[tx, ty, tz, qx, qy, qz, qw]`.
+fn pose7(p: &Pose3) -> [f64; 7] {
+    let (t, q) = (p.translation(), p.rotation());
+    [t.x, t.y, t.z, q.x, q.y, q.z, q.w]
 }
 
 #[pymethods]
 impl PyCompound {
     #[new]
-    fn new(parts: &Bound<'_, PyAny>) -> PyResult<Self> {
+    pub(crate) fn new(parts: &Bound<'_, PyAny>) -> PyResult<Self> {
         guard(|| {
             let not_a_sequence = || {
                 value_error(
@@ -115,12 +125,23 @@ impl PyCompound {
             }
             let items = parts.try_iter().map_err(|_| not_a_sequence())?;
             let mut out = Vec::new();
+            let mut objects = Vec::new();
             for (i, item) in items.enumerate() {
-                out.push(part(&item?, &format!("parts[{i}]"))?);
+                let item = item?;
+                let p = part(&item, &format!("parts[{i}]"))?;
+                // (`part` accepted the item: a shape, or a pair whose first item is one.)
+                let shape = if item.cast::<PyShape>().is_ok() {
+                    item.clone()
+                } else {
+                    item.get_item(0)?
+                };
+                objects.push((shape.unbind(), pose7(&p.pose)));
+                out.push(p);
             }
             let compound = Compound::new(out).map_err(|e| input_error("", e))?;
             Ok(PyCompound {
                 compound: Arc::new(compound),
+                parts: objects,
             })
         })
     }
@@ -134,6 +155,33 @@ impl PyCompound {
 
     fn __len__(&self) -> usize {
         self.compound.parts().len()
+    }
+
+    /// The parts, in order: a list of `(shape, pose)` with the shape object given and its pose
+    /// as `[tx, ty, tz, qx, qy, qz, qw]` (a (7,) float array; the identity for a bare shape).
+    ///
+    /// >>> import convexity as cx
+    /// >>> c = cx.Compound([cx.Sphere(1), (cx.Box([1, 1, 1]), [2, 0, 0, 0, 0, 0, 1])])
+    /// >>> [(type(s).__name__, p.tolist()) for s, p in c.parts]
+    /// [('Sphere', [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]), ('Box', [2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0])]
+    #[getter]
+    fn parts<'py>(&self, py: Python<'py>) -> Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        self.parts
+            .iter()
+            .map(|(s, p)| (s.bind(py).clone(), vector(py, p.to_vec())))
+            .collect()
+    }
+
+    /// Pickles as its parts (rebuilt, and re-validated, on load).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, PyAny>,
+        (Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>,),
+    ) {
+        let py = slf.py();
+        (slf.get_type().into_any(), (slf.get().parts(py),))
     }
 
     fn __repr__(&self) -> String {

@@ -26,7 +26,6 @@ use crate::compound::PyCompound;
 use crate::convert::{guard, input_error, value_error};
 use crate::shapes::{self, did_you_mean, Field, Geom, ShapeData};
 use crate::trimesh::PyTriMesh;
-use convexity::polytope::compound::Compound;
 use convexity::primitives::io::{self, IoErrorKind, LoadAs, Loaded};
 use convexity::{DVec3, Points, Shape3};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError};
@@ -167,15 +166,16 @@ pub fn load_mesh<'py>(
         match load(&path, load_as)? {
             Loaded::Hull(points) => shapes::wrap(py, hull_shape(&points, "")?),
             Loaded::Parts(parts) if value == "compound" => {
-                let compound = Compound::from_point_sets(parts.iter().map(|p| p.points.as_slice()))
-                    .map_err(|e| input_error("", e))?;
-                Ok(Bound::new(
-                    py,
-                    PyCompound {
-                        compound: Arc::new(compound),
-                    },
-                )?
-                .into_any())
+                // The parts as `Points` shapes at the identity, as `Compound(parts)` takes them
+                // (so that the compound reads its parts back and pickles like any other).
+                let shapes = PyList::empty(py);
+                for (k, part) in parts.iter().enumerate() {
+                    shapes.append(shapes::wrap(
+                        py,
+                        hull_shape(&part.points, &format!("parts[{k}]"))?,
+                    )?)?;
+                }
+                Ok(Bound::new(py, PyCompound::new(shapes.as_any())?)?.into_any())
             }
             Loaded::Parts(parts) => {
                 let out = PyList::empty(py);
