@@ -213,6 +213,23 @@ pub trait BatchSpace: EpaSpace + Send + Sync {
     /// boxes in 3D: `gjk::closed_form` takes 1.6 k instructions per distance query, the lanes
     /// run GJK), so that the row skips the lanes.
     fn closed_form_pair(a: &Self::Shape, b: &Self::Shape) -> bool;
+    /// The scalar distance call on a row (with two boxes in 3D, on the boxes themselves: the
+    /// enum's per-call dispatch of sizes and radii is skipped, the answer is the same).
+    fn scalar_distance(
+        (a, pose_a): (&Self::Shape, &Pose<Self>),
+        (b, pose_b): (&Self::Shape, &Pose<Self>),
+        opts: &Options,
+    ) -> gjk::Distance<Self> {
+        gjk::distance(a, pose_a, b, pose_b, opts, None)
+    }
+    /// The scalar boolean call on a row (as [`BatchSpace::scalar_distance`]).
+    fn scalar_intersects(
+        (a, pose_a): (&Self::Shape, &Pose<Self>),
+        (b, pose_b): (&Self::Shape, &Pose<Self>),
+        opts: &Options,
+    ) -> gjk::Intersection<Self> {
+        gjk::intersects(a, pose_a, b, pose_b, opts, None)
+    }
     /// Runs the lane path on `rows`, one answer per row (`None`: declined, use the scalar call).
     fn run_lanes(
         rows: &[lanes::LaneRow<'_, Self>],
@@ -259,6 +276,30 @@ impl BatchSpace for DVec3 {
     }
     fn closed_form_pair(a: &Shape3, b: &Shape3) -> bool {
         matches!((a, b), (Shape3::Cuboid(_), Shape3::Cuboid(_)))
+    }
+    fn scalar_distance(
+        (a, pose_a): (&Shape3, &Pose3),
+        (b, pose_b): (&Shape3, &Pose3),
+        opts: &Options,
+    ) -> gjk::Distance<DVec3> {
+        match (a, b) {
+            (Shape3::Cuboid(a), Shape3::Cuboid(b)) => {
+                gjk::distance(a, pose_a, b, pose_b, opts, None)
+            }
+            _ => gjk::distance(a, pose_a, b, pose_b, opts, None),
+        }
+    }
+    fn scalar_intersects(
+        (a, pose_a): (&Shape3, &Pose3),
+        (b, pose_b): (&Shape3, &Pose3),
+        opts: &Options,
+    ) -> gjk::Intersection<DVec3> {
+        match (a, b) {
+            (Shape3::Cuboid(a), Shape3::Cuboid(b)) => {
+                gjk::intersects(a, pose_a, b, pose_b, opts, None)
+            }
+            _ => gjk::intersects(a, pose_a, b, pose_b, opts, None),
+        }
     }
     fn run_lanes(
         rows: &[lanes::LaneRow<'_, DVec3>],
@@ -628,7 +669,7 @@ fn distance_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
     let scalar = |k: usize, row: &Row<'_, V>| {
         write(
             k,
-            &gjk::distance(row.a, &row.pose_a, row.b, &row.pose_b, opts, None),
+            &V::scalar_distance((row.a, &row.pose_a), (row.b, &row.pose_b), opts),
         )
     };
     for e in error.iter_mut() {
@@ -727,7 +768,7 @@ fn intersect_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
         o.2[k] = v;
     };
     let scalar = |k: usize, row: &Row<'_, V>| {
-        let r = gjk::intersects(row.a, &row.pose_a, row.b, &row.pose_b, opts, None);
+        let r = V::scalar_intersects((row.a, &row.pose_a), (row.b, &row.pose_b), opts);
         write(k, r.status, r.iterations, r.verdict)
     };
     for e in error.iter_mut() {
