@@ -230,6 +230,15 @@ pub trait BatchSpace: EpaSpace + Send + Sync {
     ) -> gjk::Intersection<Self> {
         gjk::intersects(a, pose_a, b, pose_b, opts, None)
     }
+    /// The scalar penetration call on a row (as [`BatchSpace::scalar_distance`]).
+    fn scalar_penetration(
+        (a, pose_a): (&Self::Shape, &Pose<Self>),
+        (b, pose_b): (&Self::Shape, &Pose<Self>),
+        opts: &epa::Options,
+        ctx: &mut epa::Context<Self>,
+    ) -> epa::Penetration<Self> {
+        epa::penetration(a, pose_a, b, pose_b, opts, ctx)
+    }
     /// Runs the lane path on `rows`, one answer per row (`None`: declined, use the scalar call).
     fn run_lanes(
         rows: &[lanes::LaneRow<'_, Self>],
@@ -287,6 +296,19 @@ impl BatchSpace for DVec3 {
                 gjk::distance(a, pose_a, b, pose_b, opts, None)
             }
             _ => gjk::distance(a, pose_a, b, pose_b, opts, None),
+        }
+    }
+    fn scalar_penetration(
+        (a, pose_a): (&Shape3, &Pose3),
+        (b, pose_b): (&Shape3, &Pose3),
+        opts: &epa::Options,
+        ctx: &mut epa::Context<DVec3>,
+    ) -> epa::Penetration<DVec3> {
+        match (a, b) {
+            (Shape3::Cuboid(a), Shape3::Cuboid(b)) => {
+                epa::penetration(a, pose_a, b, pose_b, opts, ctx)
+            }
+            _ => epa::penetration(a, pose_a, b, pose_b, opts, ctx),
         }
     }
     fn scalar_intersects(
@@ -877,7 +899,12 @@ fn penetration_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
                 out.error[k] = Some(e);
             }
             Ok(row) => {
-                let r = epa::penetration(row.a, &row.pose_a, row.b, &row.pose_b, opts, &mut ctx);
+                let r = V::scalar_penetration(
+                    (row.a, &row.pose_a),
+                    (row.b, &row.pose_b),
+                    opts,
+                    &mut ctx,
+                );
                 out.depth[k] = r.depth;
                 out.point_a[k] = r.point_a;
                 out.point_b[k] = r.point_b;
