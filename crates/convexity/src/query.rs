@@ -579,6 +579,22 @@ pub type Row<'s, V> = (
 /// checks its own. Every other method runs row by row through `run`.
 ///
 /// Cost: the batch call's, plus one certificate check per row; O(rows) extra memory.
+///
+/// ```
+/// use convexity::query::{self, Method};
+/// use convexity::{Ball, Cuboid, DQuat, DVec3, Pose3, Shape3};
+///
+/// let ball = Shape3::Sphere(Ball::new(0.5).unwrap());
+/// let cube = Shape3::Cuboid(Cuboid::new(DVec3::splat(1.0)).unwrap());
+/// let at = |x: f64| Pose3::new(DVec3::new(x, 0.0, 0.0), DQuat::IDENTITY).unwrap();
+/// let rows = [(&cube, at(0.0), &ball, at(1.25)), (&cube, at(0.0), &ball, at(3.0))];
+/// let out = query::run_many(Method::Gjk, &rows, true);
+/// let overlapping = out[0].as_ref().unwrap();
+/// assert_eq!(overlapping.verdict.intersecting(), Some(true));
+/// let apart = out[1].as_ref().unwrap();
+/// assert!((apart.distance.unwrap() - 1.5).abs() < 1e-12);
+/// assert_eq!(apart.check, convexity::gjk::certificate::Check::Verified);
+/// ```
 pub fn run_many<V>(
     method: Method,
     rows: &[Row<'_, V>],
