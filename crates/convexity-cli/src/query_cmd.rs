@@ -187,8 +187,15 @@ pub fn answer_pairs(
     plan: &Plan,
     pairs: Vec<(usize, Result<Pair<'_>, String>)>,
 ) -> Vec<(Vec<String>, Tally)> {
+    // (A method with a size limit keeps the pair-by-pair path, which checks it: none of these
+    // has one today.)
     let method = match plan.methods.as_slice() {
-        [m] if !plan.several && matches!(m, Method::Gjk | Method::GjkBoolean | Method::Epa) => *m,
+        [m] if !plan.several
+            && matches!(m, Method::Gjk | Method::GjkBoolean | Method::Epa)
+            && m.size_limit().is_none() =>
+        {
+            *m
+        }
         _ => {
             return pairs
                 .into_iter()
