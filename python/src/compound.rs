@@ -196,10 +196,17 @@ fn compound_arg(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Arc<Compound>> 
         return Ok(Arc::clone(&c.get().compound));
     }
     if let Ok(s) = obj.cast::<PyShape>() {
-        return match &s.get().data.geom {
-            Geom::D3(shape) => Ok(Arc::new(
-                Compound::single(shape.clone()).map_err(|e| input_error(field, e))?,
-            )),
+        let data = &s.get().data;
+        return match &data.geom {
+            Geom::D3(shape) => {
+                if let Some(c) = data.single.get() {
+                    return Ok(Arc::clone(c));
+                }
+                let c =
+                    Arc::new(Compound::single(shape.clone()).map_err(|e| input_error(field, e))?);
+                // (Another thread may have set it first: either compound is the same.)
+                Ok(Arc::clone(data.single.get_or_init(|| c)))
+            }
             g => Err(value_error(
                 field,
                 format!(

@@ -52,6 +52,9 @@ pub struct ShapeData {
     /// The scene-format `type`.
     pub kind: &'static str,
     pub fields: Vec<(&'static str, Field)>,
+    /// A 3D shape as a one-part compound, built on its first use where a compound is expected
+    /// (`compound.rs`): later calls reuse it instead of copying the shape each time.
+    pub single: std::sync::OnceLock<Arc<convexity::polytope::compound::Compound>>,
 }
 
 impl ShapeData {
@@ -127,7 +130,12 @@ pub(crate) fn data(
     kind: &'static str,
     fields: Vec<(&'static str, Field)>,
 ) -> Arc<ShapeData> {
-    Arc::new(ShapeData { geom, kind, fields })
+    Arc::new(ShapeData {
+        geom,
+        kind,
+        fields,
+        single: std::sync::OnceLock::new(),
+    })
 }
 
 fn coords_2_or_3(field: &str, v: &[f64]) -> PyResult<()> {

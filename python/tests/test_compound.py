@@ -380,3 +380,25 @@ def test_parts_read_back_and_pickling_rebuilds_the_same_compound() -> None:
         i1 = cx.compound_intersects(back, pose_a, cb, pose_b)
         assert (i1.intersecting, i1.verified) == (i0.intersecting, i0.verified)
         assert [p[:2] for p in i1.pairs] == [p[:2] for p in i0.pairs]
+
+
+def test_a_bare_shape_answers_the_same_on_every_call() -> None:
+    """A bare shape is wrapped as a one-part compound once and reused (the wrap is cached on the
+    shape): the first, second and later calls, and calls with the shape on either side, give
+    the same bits, and match `distance` on the pair."""
+    rng = np.random.default_rng(41)
+    pts = rng.normal(size=(400, 3))
+    hull = cx.Points(pts / np.linalg.norm(pts, axis=1)[:, None])
+    arm = cx.Compound([cx.Box([0.2, 0.2, 1.0]), (cx.Sphere(0.3), [0, 0, 1.2, 0, 0, 0, 1])])
+    for x in [3.0, 1.5, 1.1, 0.5]:
+        pose = [x, 0, 0, 0, 0, 0, 1]
+        first = cx.compound_distance(arm, pose, hull, None)
+        for _ in range(3):
+            again = cx.compound_distance(arm, pose, hull, None)
+            assert (again.distance, again.part_a, again.part_b) == (
+                first.distance, first.part_a, first.part_b)
+        flipped = cx.compound_distance(hull, None, arm, pose)
+        assert abs(flipped.distance - first.distance) <= 1e-12
+        one = cx.distance(hull, None, hull, [0, 0, 5 + x, 0, 0, 0, 1]).distance
+        both = cx.compound_distance(hull, None, hull, [0, 0, 5 + x, 0, 0, 0, 1]).distance
+        assert abs(one - both) <= 1e-12
