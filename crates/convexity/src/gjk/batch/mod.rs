@@ -179,13 +179,45 @@ pub trait RowPose<V: Vector>: Copy + Send + Sync {
 
 impl RowPose<DVec3> for [f64; 7] {
     fn pose(&self) -> Result<Pose3, InputError> {
-        <DVec3 as BatchSpace>::pose(self)
+        let raw = self;
+        // Field names are formatted only on failure: this runs twice per row. All seven
+        // numbers are tested at once without an early exit (`|x| ≤ MAX` fails for NaN and
+        // ±∞ too); only a bad pose looks for the first bad field.
+        let good = raw
+            .iter()
+            .fold(true, |ok, x| ok & (x.abs() <= crate::error::MAX_MAGNITUDE));
+        if !good {
+            let bad = |x: &f64| !(x.abs() <= crate::error::MAX_MAGNITUDE);
+            if let Some(i) = raw[..3].iter().position(bad) {
+                crate::error::finite(&format!("translation[{i}]"), raw[i])?;
+            }
+            if let Some(i) = raw[3..].iter().position(bad) {
+                crate::error::finite(&format!("rotation[{i}]"), raw[3 + i])?;
+            }
+        }
+        // The norm itself in the message (`Pose::new` reports `1 + |norm − 1|`).
+        let q = glam::DQuat::from_xyzw(raw[3], raw[4], raw[5], raw[6]);
+        let norm = q.length();
+        if !((norm - 1.0).abs() <= UNIT_TOLERANCE) {
+            return Err(InputError::new("rotation", Problem::NotUnit(norm)));
+        }
+        // `Pose::new`'s checks are the ones above; its renormalisation `q.normalize()` is
+        // `q · (1 / |q|)`, formed here from the norm already taken (bit-identical poses).
+        Ok(Pose3::from_checked(
+            DVec3::new(raw[0], raw[1], raw[2]),
+            q * (1.0 / norm),
+        ))
     }
 }
 
 impl RowPose<DVec2> for [f64; 3] {
     fn pose(&self) -> Result<Pose2, InputError> {
-        <DVec2 as BatchSpace>::pose(self)
+        let raw = self;
+        let bad = |x: &f64| !x.is_finite() || x.abs() > crate::error::MAX_MAGNITUDE;
+        if let Some(i) = raw[..2].iter().position(bad) {
+            crate::error::finite(&format!("translation[{i}]"), raw[i])?;
+        }
+        Pose2::from_angle([raw[0], raw[1]], raw[2])
     }
 }
 
@@ -204,9 +236,6 @@ pub trait BatchSpace: EpaSpace + Send + Sync {
     type Shape: SupportMap<Self> + Sync;
     /// A pose as the caller stores it (`[f64; 7]` in 3D, `[f64; 3]` in 2D).
     type RawPose: RowPose<Self>;
-    /// A validated pose from its raw form; the error names the sub-field (`translation[1]`,
-    /// `rotation`, `angle`).
-    fn pose(raw: &Self::RawPose) -> Result<Pose<Self>, InputError>;
     /// The lane-path view of a shape, if it has one.
     fn lane_shape(shape: &Self::Shape) -> Option<lanes::LaneShape>;
     /// Whether the scalar call answers the pair in closed form faster than the lanes (two
@@ -251,35 +280,6 @@ pub trait BatchSpace: EpaSpace + Send + Sync {
 impl BatchSpace for DVec3 {
     type Shape = Shape3;
     type RawPose = [f64; 7];
-    fn pose(raw: &[f64; 7]) -> Result<Pose3, InputError> {
-        // Field names are formatted only on failure: this runs twice per row. All seven
-        // numbers are tested at once without an early exit (`|x| ≤ MAX` fails for NaN and
-        // ±∞ too); only a bad pose looks for the first bad field.
-        let good = raw
-            .iter()
-            .fold(true, |ok, x| ok & (x.abs() <= crate::error::MAX_MAGNITUDE));
-        if !good {
-            let bad = |x: &f64| !(x.abs() <= crate::error::MAX_MAGNITUDE);
-            if let Some(i) = raw[..3].iter().position(bad) {
-                crate::error::finite(&format!("translation[{i}]"), raw[i])?;
-            }
-            if let Some(i) = raw[3..].iter().position(bad) {
-                crate::error::finite(&format!("rotation[{i}]"), raw[3 + i])?;
-            }
-        }
-        // The norm itself in the message (`Pose::new` reports `1 + |norm − 1|`).
-        let q = glam::DQuat::from_xyzw(raw[3], raw[4], raw[5], raw[6]);
-        let norm = q.length();
-        if !((norm - 1.0).abs() <= UNIT_TOLERANCE) {
-            return Err(InputError::new("rotation", Problem::NotUnit(norm)));
-        }
-        // `Pose::new`'s checks are the ones above; its renormalisation `q.normalize()` is
-        // `q · (1 / |q|)`, formed here from the norm already taken (bit-identical poses).
-        Ok(Pose3::from_checked(
-            DVec3::new(raw[0], raw[1], raw[2]),
-            q * (1.0 / norm),
-        ))
-    }
     fn lane_shape(shape: &Shape3) -> Option<lanes::LaneShape> {
         lanes::LaneShape::of(shape)
     }
@@ -336,13 +336,6 @@ impl BatchSpace for DVec3 {
 impl BatchSpace for DVec2 {
     type Shape = Shape2;
     type RawPose = [f64; 3];
-    fn pose(raw: &[f64; 3]) -> Result<Pose2, InputError> {
-        let bad = |x: &f64| !x.is_finite() || x.abs() > crate::error::MAX_MAGNITUDE;
-        if let Some(i) = raw[..2].iter().position(bad) {
-            crate::error::finite(&format!("translation[{i}]"), raw[i])?;
-        }
-        Pose2::from_angle([raw[0], raw[1]], raw[2])
-    }
     fn lane_shape(_: &Shape2) -> Option<lanes::LaneShape> {
         None
     }
@@ -943,7 +936,7 @@ mod tests {
             let f = 1.0 + next() * 2.0 * UNIT_TOLERANCE;
             let t = [next() * 1e6, next(), next() * 1e3];
             let raw = [t[0], t[1], t[2], q.x * f, q.y * f, q.z * f, q.w * f];
-            let ours = <DVec3 as BatchSpace>::pose(&raw);
+            let ours = RowPose::<DVec3>::pose(&raw);
             let theirs = Pose3::new(
                 DVec3::new(raw[0], raw[1], raw[2]),
                 DQuat::from_xyzw(raw[3], raw[4], raw[5], raw[6]),
