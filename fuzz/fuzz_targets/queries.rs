@@ -4,7 +4,8 @@
 //! panic, never return NaN, report a unit normal, and every proved verdict's certificate
 //! verifies. Every exact method of `query::Method` (V-Clip, SAT, the boundary test, LP,
 //! Seidel, ...) runs on the point-set pairs too: no panic, no NaN, certificates verify, and
-//! the verdict agrees with GJK's outside the touching band.
+//! the verdict agrees with GJK's outside the touching band. A big set made of both sets'
+//! points runs with and without the support index (`Points::with_hull_index`).
 #![no_main]
 
 use convexity::gjk::certificate::tolerance_for;
@@ -123,5 +124,39 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(ball) = r {
             check(&ball, &pa, &b, &pb);
         }
+        check_index(&a, &pa, &b, &pb);
     }
 });
+
+/// The support index (`Points::with_hull_index`, sets of more than 64 points) on one big set:
+/// every point of both sets, their halves and the midpoints of consecutive ones (coplanar and
+/// tied points galore on the fuzzer's grid). It answers every query (`check`), and its distance
+/// is the plain set's to within the tolerance.
+fn check_index(a: &Points<DVec3>, pa: &Pose3, b: &Points<DVec3>, pb: &Pose3) {
+    let mut all: Vec<DVec3> = a.points().iter().chain(b.points()).copied().collect();
+    let n = all.len();
+    for i in 0..n {
+        all.push(all[i] * 0.5);
+        all.push((all[i] + all[(i + 1) % n]) * 0.5);
+    }
+    if all.len() <= 64 {
+        return;
+    }
+    let Ok(big) = Points::new(&all) else {
+        return;
+    };
+    let idx = big.clone().with_hull_index();
+    assert!(idx.hull_index_vertices().is_some_and(|v| v <= all.len()));
+    check(&idx, pa, b, pb);
+    let o = Options::default();
+    let plain = distance(&big, pa, b, pb, &o, None);
+    let got = distance(&idx, pa, b, pb, &o, None);
+    let band = 4.0 * plain.tolerance.max(got.tolerance);
+    assert!(
+        (plain.distance - got.distance).abs() <= band,
+        "{plain:?} vs {got:?}"
+    );
+    if let (Some(x), Some(y)) = (plain.intersecting(), got.intersecting()) {
+        assert!(x == y || plain.distance <= band, "{plain:?} vs {got:?}");
+    }
+}

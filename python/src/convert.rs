@@ -183,6 +183,17 @@ pub fn array(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Arr> {
     })
 }
 
+/// A `True` / `False` field (a Python or numpy bool; not a number).
+pub fn flag(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<bool> {
+    obj.extract::<bool>().map_err(|_| {
+        let ty = obj
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_string(), |n| n.to_string());
+        value_error(field, format!("expected True or False, found a {ty}"))
+    })
+}
+
 /// One number (a Python float or int, a 0-d or one-element array, or a NaN/infinity string).
 pub fn number(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<f64> {
     if obj.is_instance_of::<PyFloat>() || obj.is_instance_of::<PyInt>() {

@@ -44,14 +44,15 @@ fn internal(what: &str) -> PyErr {
     ))
 }
 
-/// The convex hull of the points as a `points` shape.
+/// The convex hull of the points as a `points` shape with a support index (`index=True`: a
+/// mesh is loaded to be queried many times, and its hull can have thousands of vertices).
 fn hull_shape(points: &[DVec3], prefix: &str) -> PyResult<Arc<ShapeData>> {
     let p = Points::new(points).map_err(|e| input_error(prefix, e))?;
     let flat: Vec<f64> = points.iter().flat_map(|v| v.to_array()).collect();
     Ok(shapes::data(
-        Geom::D3(Shape3::Points(p)),
+        Geom::D3(Shape3::Points(p.with_hull_index())),
         "points",
-        vec![("points", Field::Rows(3, flat))],
+        vec![("points", Field::Rows(3, flat)), ("index", Field::Flag(true))],
     ))
 }
 
@@ -141,13 +142,14 @@ pub fn from_scene(
 /// (`as_="compound"`: the parts of `"parts"`, in the same order, each at the identity), or as
 /// a closed triangle mesh (`as_="mesh"`: a `TriMesh`, the possibly non-convex solid itself;
 /// the file must be closed and consistently oriented). `as_` is required: the readings answer
-/// different questions.
+/// different questions. Hulls and parts are built with `index=True` (see `Points`): a loaded
+/// mesh is there to be queried many times.
 ///
 /// >>> import convexity as cx, pathlib, tempfile
 /// >>> f = pathlib.Path(tempfile.mkdtemp()) / "tet.obj"
 /// >>> _ = f.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
 /// >>> cx.load_mesh(f, as_="hull")
-/// Points(points=[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+/// Points(points=[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], index=True)
 #[pyfunction]
 #[pyo3(signature = (path, *, as_))]
 pub fn load_mesh<'py>(

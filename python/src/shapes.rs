@@ -44,6 +44,8 @@ pub enum Field {
     Shape(Arc<ShapeData>),
     /// A pose as the flat array it was given in (7 or 3 values).
     Pose(Vec<f64>),
+    /// A flag (`Points`' `index`; kept only when true).
+    Flag(bool),
 }
 
 #[derive(Debug)]
@@ -96,6 +98,7 @@ fn field_repr(f: &Field) -> String {
             }
         }
         Field::Shape(s) => s.repr(),
+        Field::Flag(b) => if *b { "True" } else { "False" }.to_string(),
     }
 }
 
@@ -172,6 +175,7 @@ fn same_len(field: &str, first: &[f64], other: &[f64]) -> PyResult<()> {
 pub fn build_points(
     points: &Bound<'_, PyAny>,
     dim: Option<usize>,
+    index: bool,
     prefix: &str,
 ) -> PyResult<Arc<ShapeData>> {
     let field = join(prefix, "points");
@@ -190,10 +194,17 @@ pub fn build_points(
     let err = |e| input_error(prefix, e);
     let geom = match d {
         2 => Geom::D2(Shape2::Points(Points::from_rows(&rows).map_err(err)?)),
-        3 => Geom::D3(Shape3::Points(Points::from_rows(&rows).map_err(err)?)),
+        3 => {
+            let p = Points::from_rows(&rows).map_err(err)?;
+            Geom::D3(Shape3::Points(if index { p.with_hull_index() } else { p }))
+        }
         _ => Geom::Nd(PointsN::from_rows(&rows).map_err(err)?),
     };
-    Ok(data(geom, "points", vec![("points", Field::Rows(d, flat))]))
+    let mut fields = vec![("points", Field::Rows(d, flat))];
+    if index {
+        fields.push(("index", Field::Flag(true)));
+    }
+    Ok(data(geom, "points", fields))
 }
 
 pub fn build_box(half_extents: &Bound<'_, PyAny>, prefix: &str) -> PyResult<Arc<ShapeData>> {
@@ -572,7 +583,13 @@ pub fn from_dict(obj: &Bound<'_, PyAny>, prefix: &str) -> PyResult<Arc<ShapeData
     check_keys(d, &ty, allowed, prefix)?;
     let req = |k: &str| required(d, k, prefix);
     match ty.as_str() {
-        "points" => build_points(&req("points")?, None, prefix),
+        "points" => {
+            let index = match d.get_item("index")? {
+                None => false,
+                Some(v) => convert::flag(&v, &join(prefix, "index"))?,
+            };
+            build_points(&req("points")?, None, index, prefix)
+        }
         "sphere" => build_ball(&req("radius")?, true, prefix),
         "circle" => build_ball(&req("radius")?, false, prefix),
         "box" => build_box(&req("half_extents")?, prefix),
@@ -618,6 +635,7 @@ pub fn to_dict<'py>(py: Python<'py>, s: &ShapeData) -> PyResult<Bound<'py, PyDic
                 d.set_item(*k, PyList::new(py, rows)?)?
             }
             Field::Shape(inner) => d.set_item(*k, to_dict(py, inner)?)?,
+            Field::Flag(b) => d.set_item(*k, *b)?,
             Field::Pose(v) => {
                 let p = PyDict::new(py);
                 if v.len() == 7 {
@@ -732,6 +750,13 @@ fn init<T: pyo3::PyClass<BaseType = PyShape>>(data: Arc<ShapeData>, t: T) -> Ini
 /// Convex hull of points: `Points(points)` with `points` of shape (n, 2), (n, 3) or (n, d).
 ///
 /// Duplicates, collinear and flat sets are fine. `dim` (optional) insists on a dimension.
+/// `index=True` builds the hull once and answers each support query by hill climbing over it
+/// instead of scanning every point (3D sets of more than 64 points; no effect elsewhere):
+/// for a big set queried many times, e.g. a 1,000-point hull goes from ~110,000 to ~8,700
+/// instructions per distance query. The answers are the same to within the hull's build
+/// tolerance (about 1e-15 of the coordinates). The build costs as much as a few hundred
+/// scans, so leave it off for a set used once. `index_vertices` tells how many hull vertices
+/// the queries read.
 ///
 /// >>> import convexity as cx
 /// >>> tetra = cx.Points([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]])
@@ -743,9 +768,19 @@ pub struct PyPoints;
 #[pymethods]
 impl PyPoints {
     #[new]
-    #[pyo3(signature = (points, dim = None))]
-    fn new(points: &Bound<'_, PyAny>, dim: Option<usize>) -> Init<Self> {
-        guard(|| init(build_points(points, dim, "")?, PyPoints))
+    #[pyo3(signature = (points, dim = None, index = false))]
+    fn new(points: &Bound<'_, PyAny>, dim: Option<usize>, index: bool) -> Init<Self> {
+        guard(|| init(build_points(points, dim, index, "")?, PyPoints))
+    }
+
+    /// The number of hull vertices the support queries read, for a set built with
+    /// `index=True` (3D, more than 64 points); `None` otherwise.
+    #[getter]
+    fn index_vertices(slf: PyRef<'_, Self>) -> Option<usize> {
+        match &slf.as_super().data.geom {
+            Geom::D3(Shape3::Points(p)) => p.hull_index_vertices(),
+            _ => None,
+        }
     }
 }
 

@@ -164,6 +164,18 @@ pub fn check_keys(obj: &Object, allowed: &[&str], what: &str) -> Result<(), Inpu
     Ok(())
 }
 
+/// An optional boolean field: `false` when absent.
+pub fn optional_bool(obj: &Object, key: &str) -> Result<bool, InputError> {
+    match obj.get(key) {
+        None => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(v) => Err(invalid(
+            key,
+            format!("expected true or false, found {}", describe(v)),
+        )),
+    }
+}
+
 /// A required number field.
 pub fn number_field(obj: &Object, key: &str, what: &str) -> Result<f64, InputError> {
     number(required(obj, key, what)?, key)

@@ -832,3 +832,89 @@ fn batched_stream_answers_as_the_pair_by_pair_path() {
         );
     }
 }
+
+/// A `points` shape with `"index": true` (hill-climbing support over its hull) answers every
+/// pair as the same points without it; `index` takes only a boolean, and a misspelt key gets a
+/// suggestion.
+#[test]
+fn indexed_points_answer_as_plain_points_and_index_takes_a_boolean() {
+    // 400 points on a sphere of radius 0.8 (golden-angle spiral: deterministic, all on the hull).
+    let pts: Vec<[f64; 3]> = (0..400)
+        .map(|i| {
+            let z = 1.0 - (2 * i + 1) as f64 / 400.0;
+            let r = (1.0 - z * z).sqrt();
+            let t = i as f64 * 2.399_963_229_728_653;
+            [0.8 * r * t.cos(), 0.8 * r * t.sin(), 0.8 * z]
+        })
+        .collect();
+    let pts = serde_json::to_string(&pts).unwrap();
+    let mut pairs = Vec::new();
+    for k in 0..40 {
+        let x = -1.5 + 3.0 * k as f64 / 39.0;
+        let pose = format!(
+            r#"{{"translation": [{x}, {}, 0.3], "rotation": [0.1, 0.2, 0.3, 0.927362]}}"#,
+            0.5 - x / 4.0
+        );
+        for a in ["big", "plain"] {
+            pairs.push(format!(r#"{{"a": "{a}", "b": "cap", "pose_b": {pose}}}"#));
+        }
+    }
+    let scene = format!(
+        r#"{{"shapes": {{"big": {{"type": "points", "points": {pts}, "index": true}},
+        "plain": {{"type": "points", "points": {pts}, "index": false}},
+        "cap": {{"type": "capsule", "a": [0, 0, -0.3], "b": [0, 0, 0.3], "radius": 0.2}}}},
+        "pairs": [{}]}}"#,
+        pairs.join(",")
+    );
+    for method in ["gjk", "epa"] {
+        let r = run_with_stdin(
+            &["query", "-", "--methods", method, "--contact"],
+            Some(scene.as_bytes()),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let out = lines(&r);
+        assert_eq!(out.len(), 80);
+        let mut both = 0;
+        for w in out.chunks(2) {
+            let (i, p) = (&w[0], &w[1]);
+            assert_eq!(i["intersecting"], p["intersecting"], "{i} / {p}");
+            for key in ["distance", "depth"] {
+                if let (Some(a), Some(b)) = (i[key].as_f64(), p[key].as_f64()) {
+                    assert!((a - b).abs() <= 1e-12, "{key}: {a} vs {b}");
+                }
+            }
+            both += usize::from(i["intersecting"] == true);
+        }
+        assert!(
+            (8..=32).contains(&both),
+            "{method}: {both} of 40 overlapping"
+        );
+    }
+    let bad = |index: &str| {
+        let scene = format!(
+            r#"{{"shapes": {{"big": {{"type": "points", "points": {pts}, {index}}},
+            "cap": {{"type": "sphere", "radius": 1}}}}, "pairs": [{{"a": "big", "b": "cap"}}]}}"#
+        );
+        let r = run_with_stdin(&["query", "-"], Some(scene.as_bytes()));
+        assert_eq!(r.code, 2);
+        lines(&r)[0]["error"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let msg = bad(r#""index": "yes""#);
+    assert!(
+        msg.contains("index: expected true or false, found the string \"yes\""),
+        "{msg}"
+    );
+    let msg = bad(r#""index": 1"#);
+    assert!(
+        msg.contains("index: expected true or false, found the number 1"),
+        "{msg}"
+    );
+    let msg = bad(r#""indx": true"#);
+    assert!(
+        msg.contains("indx: unknown field") && msg.contains("did you mean \"index\""),
+        "{msg}"
+    );
+}

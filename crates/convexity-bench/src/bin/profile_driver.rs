@@ -4,7 +4,8 @@
 //! Usage: `profile_driver <set> <query> [library] [pairs] [repeats]` with set one of `hull8`,
 //! `hull32`, `hull128`, `hull1024` (`Points`: support by scanning), `poly128`, `poly1024` (the
 //! same hulls as `ConvexPolyhedron`: hill-climbing support, as the `speed` binary times them;
-//! any `polyN`; `ptsN`: any N as `Points`), `box`, `sphere`; query `distance`, `boolean`, `penetration`
+//! any `polyN`; `ptsN`: any N as `Points`; `idxN`: the same `Points` with
+//! `Points::with_hull_index`), `box`, `sphere`; query `distance`, `boolean`, `penetration`
 //! or `support` (the Minkowski support call alone; a boolean's verdict is read, as a caller
 //! would, by the one `Query::run` every set shares); library `convexity` (default) or
 //! `parry3d-f64`; pairs (default 2000) and repeats (default 5).
@@ -419,6 +420,15 @@ fn main() {
             hull_retries: s.hull_retries,
         };
         return go(poly, query, library, n, r);
+    }
+    // `idxN`: the `ptsN` set with a support index (`Points::with_hull_index`).
+    if let Some(h) = set
+        .strip_prefix("idx")
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        let mut s = hull_set_with_pairs(h, gen);
+        s.shapes = s.shapes.into_iter().map(|p| p.with_hull_index()).collect();
+        return go(s, query, library, n, r);
     }
     // `ptsN`: N points on the unit sphere as a `Points` set (any N; the sizes between the
     // `speed` sets, for the scan thresholds).

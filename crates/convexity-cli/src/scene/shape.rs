@@ -265,12 +265,18 @@ fn endpoints(obj: &Object, what: &str) -> Result<(Vec<f64>, Vec<f64>), InputErro
 
 fn parse_points(obj: &Object, what: &str) -> Result<SceneShape, InputError> {
     let rows = fields::rows(fields::required(obj, "points", what)?, "points")?;
+    // A support index changes the cost of each query, never its question (`Points::with_hull_index`).
+    let index = fields::optional_bool(obj, "index")?;
     let Some(first) = rows.first() else {
         return Err(InputError::new("points", Problem::Empty));
     };
     match first.len() {
         2 => Ok(SceneShape::D2(Shape2::Points(Points::from_rows(&rows)?))),
-        3 => Ok(SceneShape::D3(Shape3::Points(Points::from_rows(&rows)?))),
+        3 => {
+            let p = Points::from_rows(&rows)?;
+            let p = if index { p.with_hull_index() } else { p };
+            Ok(SceneShape::D3(Shape3::Points(p)))
+        }
         0 => Err(invalid(
             "points[0]",
             "a point needs at least one coordinate".into(),

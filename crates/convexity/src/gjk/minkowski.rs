@@ -69,11 +69,16 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
         &self.pose_ab
     }
 
-    /// Support point of `core(A) − core(B)` in direction `d` (A's frame).
-    #[inline]
+    /// Support point of `core(A) − core(B)` in direction `d` (A's frame). B's shape is told
+    /// first ([`SupportMap::prefetch_support`]), so that a hill-climbing B fetches its tables
+    /// while A's support runs. Always inlined: it is GJK's and EPA's inner call, and the hint
+    /// tipped the compiler into an out-of-line call (hull8 +6% instructions).
+    #[inline(always)]
     pub fn support(&self, d: V) -> SupportPoint<V> {
+        let db = V::mat_transpose_mul(&self.rot_ab, -d);
+        self.b.prefetch_support(db);
         let a = self.a.core_support(d);
-        let b_local = self.b.core_support(V::mat_transpose_mul(&self.rot_ab, -d));
+        let b_local = self.b.core_support(db);
         let b = V::mat_mul(&self.rot_ab, b_local) + self.pose_ab.translation();
         SupportPoint { w: a - b, a, b }
     }

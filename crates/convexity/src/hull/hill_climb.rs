@@ -49,6 +49,20 @@
 //! alone in the speed binary: hull128 1.36–1.43 / 1.77–1.81× and hull1024 3.91–4.32 /
 //! 3.98–4.46× (distance / boolean) against 1.56–1.57 / 1.97–2.04× and 4.53–5.36 / 4.73–5.37×.
 //!
+//! Prefetch: [`SupportMap::prefetch_support`](crate::shape::SupportMap::prefetch_support)
+//! reads the cell of a direction and asks the CPU for the list it points to, without waiting
+//! for it. The Minkowski support calls it for B before climbing A, so that B's first two
+//! dependent loads (cell, list) overlap A's walk instead of following it: on the speed
+//! binary's sets, where parry's runs between ours leave the caches cold, the walks wait on
+//! memory more than they compute (poly128 and poly1024 run the same ~8,500 instructions per
+//! distance query; hull1024 takes 1.6–2.4× hull128's time). Callgrind: +2.5% instructions on
+//! poly128 / poly1024 distance, +3.5% on EPA. The speed binary, three interleaved runs of each
+//! build, parry ÷ ours distance / boolean / EPA: hull128 1.43–1.45 / 1.83–1.85 / 1.82–1.86× →
+//! 1.59 / 2.01–2.05 / 1.92–1.99×; hull1024 3.56–5.13 / 3.63–5.44 / 4.00–4.61× → 4.89–5.63 /
+//! 4.84–6.52 / 3.83–5.04× (the machine's load moves hull1024 more than the change does).
+//! Also prefetching the positions of the start vertex's neighbours (a third dependent level)
+//! lost to this: the loads it waits on hold up A's walk.
+//!
 //! Complexity per query: O(1) for the cell, O(steps · degree) for the climb; build
 //! O(6s² · climb) after the hull; memory `4·(2V + 2E) + 4·V + 4·6s²` bytes, about 48 per
 //! vertex.
@@ -107,6 +121,16 @@ impl Climber {
         self.climb_at(verts, dir, at.map_or(0, |&a| a as usize)).0
     }
 
+    /// Starts fetching the start map's cell for `dir` and the list it points to.
+    #[inline(always)]
+    pub(super) fn prefetch(&self, dir: DVec3) {
+        if let Some(&at) = self.map.cells.get(self.map.cell(dir)) {
+            if let Some(x) = self.adj.get(at as usize) {
+                prefetch_line(x);
+            }
+        }
+    }
+
     /// Steepest-ascent walk over `verts` (the polyhedron's vertices) from `start`; returns the
     /// final vertex and the number of moves.
     pub(super) fn climb(&self, verts: &[DVec3], dir: DVec3, start: usize) -> (usize, usize) {
@@ -162,6 +186,167 @@ impl Climber {
         }
         StartMap { side, cells }
     }
+}
+
+/// Support queries over the hull of a point set, for [`Points`](crate::Points) built with
+/// [`Points::with_hull_index`](crate::Points::with_hull_index): the hull's vertices and, above
+/// [`HULL_SCAN_MAX`] of them, this module's climb (lists and start map); at or below, the
+/// four-lane scan of the hull's vertices alone. Interior points are gone either way, so a
+/// cloud of 100,000 points with 60 hull vertices scans 60.
+///
+/// Values: the hull is [`ConvexPolyhedron::from_points_any`]'s, whose vertices are input
+/// points and which holds every input point to within `4 · tolerance()` of each face plane
+/// (`tolerance() = 16 ε Σ_k max_i |p_i[k]|`, see [`super`]). So the support value along `d`
+/// is the linear scan's over all points, or short of it by at most that bound times `|d|`
+/// (the module header's floating-point caveat), many orders below GJK's tolerance. Ties may
+/// pick a different point of equal value than the scan.
+#[derive(Clone)]
+pub struct HullSupport {
+    kind: HullKind,
+}
+
+#[derive(Clone)]
+enum HullKind {
+    /// At most [`HULL_SCAN_MAX`] hull vertices: their scan.
+    Scan(crate::Points<DVec3>),
+    /// The climb over the hull's vertex graph.
+    Climb { verts: Vec<DVec3>, climber: Climber },
+}
+
+/// Up to this many hull vertices [`HullSupport`] scans them (the AVX2 scan of
+/// [`crate::Points`] covers 64 points in one pass; climbing wins above, see
+/// [`super::LINEAR_MAX_VERTICES`]).
+pub const HULL_SCAN_MAX: usize = 64;
+
+impl HullSupport {
+    /// The index of `points` (finite, non-empty; `None` otherwise, or when the hull's lists
+    /// would not fit `u32` indices).
+    pub fn new(points: &[DVec3]) -> Option<HullSupport> {
+        let poly = ConvexPolyhedron::from_points_any(points).ok()?;
+        let kind = if poly.vertices.len() <= HULL_SCAN_MAX || poly.climber.is_empty() {
+            HullKind::Scan(crate::Points::new(&poly.vertices).ok()?)
+        } else {
+            let ConvexPolyhedron {
+                vertices, climber, ..
+            } = poly;
+            HullKind::Climb {
+                verts: vertices,
+                climber,
+            }
+        };
+        Some(HullSupport { kind })
+    }
+
+    /// Number of hull vertices the queries read.
+    pub fn num_vertices(&self) -> usize {
+        match &self.kind {
+            HullKind::Scan(p) => p.len(),
+            HullKind::Climb { verts, .. } => verts.len(),
+        }
+    }
+
+    /// A hull vertex maximising `dir · x` (see the type's note on values).
+    #[inline]
+    pub fn support(&self, dir: DVec3) -> DVec3 {
+        match &self.kind {
+            HullKind::Scan(p) => p.points()[p.support_index_any(dir)],
+            HullKind::Climb { verts, climber } => verts
+                .get(climber.climb_from_map(verts, dir))
+                .copied()
+                .unwrap_or(DVec3::ZERO),
+        }
+    }
+
+    /// [`SupportMap::prefetch_support`](crate::shape::SupportMap::prefetch_support) for the
+    /// climb.
+    #[inline(always)]
+    pub fn prefetch(&self, dir: DVec3) {
+        if let HullKind::Climb { climber, .. } = &self.kind {
+            climber.prefetch(dir);
+        }
+    }
+}
+
+impl crate::shape::SupportIndex<DVec3> for HullSupport {
+    #[inline]
+    fn support(&self, dir: DVec3) -> DVec3 {
+        HullSupport::support(self, dir)
+    }
+    #[inline(always)]
+    fn prefetch(&self, dir: DVec3) {
+        HullSupport::prefetch(self, dir)
+    }
+    fn num_vertices(&self) -> usize {
+        HullSupport::num_vertices(self)
+    }
+}
+
+impl crate::Points<DVec3> {
+    /// The same set with a support index (sets of more than 64 points; a smaller set is
+    /// returned as it is): the hull is built once
+    /// ([`ConvexPolyhedron::from_points_any`]) and each support query then climbs its vertex
+    /// graph from a start map, or scans its vertices when there are at most [`HULL_SCAN_MAX`]
+    /// of them, instead of scanning every point ([`HullSupport`]). Worth it for a set queried
+    /// many times: the build costs as much as several hundred scans. The support value is
+    /// the scan's to within the hull's build tolerance (`≈ 64 ε` times the coordinates'
+    /// magnitude); a tie may pick another point of equal value. The points, centre, size and
+    /// radius are unchanged. A set whose hull cannot be indexed (lists beyond `u32`) keeps
+    /// its scan.
+    ///
+    /// ```
+    /// use convexity::{DVec3, Points};
+    ///
+    /// // 2,000 points in a unit cube: a hull of a few dozen vertices.
+    /// let mut s = 1u64;
+    /// let mut r = || {
+    ///     s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    ///     (s >> 11) as f64 / (1u64 << 53) as f64
+    /// };
+    /// let pts: Vec<DVec3> = (0..2000).map(|_| DVec3::new(r(), r(), r())).collect();
+    /// let cloud = Points::new(&pts)?.with_hull_index();
+    /// assert!(cloud.hull_index_vertices().is_some_and(|v| v < 2000));
+    /// # Ok::<(), convexity::InputError>(())
+    /// ```
+    pub fn with_hull_index(self) -> Self {
+        if self.len() <= HULL_INDEX_MIN || self.hull_index_vertices().is_some() {
+            return self;
+        }
+        match HullSupport::new(self.points()) {
+            Some(h) => self.with_support_index(std::sync::Arc::new(h)),
+            None => self,
+        }
+    }
+}
+
+/// Sets of at most this many points keep their scan ([`crate::Points`]' AVX2 scan covers 64
+/// points in one pass).
+const HULL_INDEX_MIN: usize = 64;
+
+impl core::fmt::Debug for HullSupport {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let how = match self.kind {
+            HullKind::Scan(_) => "scan",
+            HullKind::Climb { .. } => "climb",
+        };
+        f.debug_struct("HullSupport")
+            .field("vertices", &self.num_vertices())
+            .field("support", &how)
+            .finish()
+    }
+}
+
+/// A hint to the CPU to bring `x`'s cache line in (no effect off x86_64).
+#[inline(always)]
+fn prefetch_line<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch only hints the cache; `x` is a valid reference (SSE is baseline on
+    // x86_64).
+    unsafe {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// The start map: a cube map over directions whose cells hold (the list offset of) the support
@@ -231,6 +416,7 @@ mod tests {
     use super::*;
 
     use crate::math::test_rng::lcg;
+    use crate::shape::SupportMap;
 
     fn sphere_hull(n: usize, seed: u64) -> ConvexPolyhedron {
         let mut st = seed;
@@ -296,6 +482,8 @@ mod tests {
         for d in dirs {
             let cell = map.cell(d);
             assert!(cell < 6 * side * side, "{d:?} → {cell}");
+            // The prefetch hint reads the same cell and list: no panic on any direction.
+            p.prefetch_support(d);
             let v = p.support_from_map(d);
             assert!(v < p.num_vertices());
             if d.is_finite() && d.length_squared() > 0.0 && d.length_squared().is_finite() {

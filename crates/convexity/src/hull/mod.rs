@@ -1349,6 +1349,12 @@ impl SupportMap<DVec3> for ConvexPolyhedron {
             .copied()
             .unwrap_or(DVec3::ZERO)
     }
+    #[inline(always)]
+    fn prefetch_support(&self, dir: DVec3) {
+        if self.vertices.len() > LINEAR_MAX_VERTICES {
+            self.climber.prefetch(dir);
+        }
+    }
     fn center(&self) -> DVec3 {
         self.scan.as_ref().map_or(DVec3::ZERO, SupportMap::center)
     }

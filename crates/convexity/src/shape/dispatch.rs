@@ -67,6 +67,10 @@ macro_rules! dispatch {
             fn core_support(&self, dir: $v) -> $v {
                 match self { $($enum::$arm(s) => s.core_support(dir),)* }
             }
+            #[inline(always)]
+            fn prefetch_support(&self, dir: $v) {
+                match self { $($enum::$arm(s) => s.prefetch_support(dir),)* }
+            }
             #[inline]
             fn core_radius(&self) -> f64 {
                 match self { $($enum::$arm(s) => s.core_radius(),)* }

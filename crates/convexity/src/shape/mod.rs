@@ -20,7 +20,7 @@ pub use crate::math::halfspaces::{Farkas, FarkasCheck, Halfspaces, MAX_HULL3_POI
 pub use basic::{Ball, Capsule, Cone, Cuboid, Cylinder, Segment, Triangle};
 pub use dispatch::{Shape2, Shape3};
 pub use halfspaces::BoundedHalfspaces;
-pub use points::Points;
+pub use points::{Points, SupportIndex};
 pub use polygon::ConvexPolygon;
 pub use polytope::Polytope;
 pub use wrappers::{Custom, Rounded, Transformed};
@@ -31,7 +31,7 @@ pub use wrappers::{Custom, Rounded, Transformed};
 /// The names are [`Shape2::kind`] / [`Shape3::kind`] (pinned by a CLI test), plus `mesh`,
 /// which names a file rather than a shape kind.
 pub const SCENE_FIELDS: &[(&str, &[&str])] = &[
-    ("points", &["points"]),
+    ("points", &["points", "index"]),
     ("sphere", &["radius"]),
     ("circle", &["radius"]),
     ("box", &["half_extents"]),
@@ -60,6 +60,12 @@ pub trait SupportMap<V: Vector> {
     fn core_radius(&self) -> f64 {
         0.0
     }
+
+    /// A hint that [`SupportMap::core_support`] along `dir` comes next: shapes whose support
+    /// walks a table (hill climbing) start fetching it, so that two shapes' walks wait on
+    /// memory at the same time. Never changes an answer; a no-op by default.
+    #[inline(always)]
+    fn prefetch_support(&self, _dir: V) {}
 
     /// A point of the full shape maximising `dir · x`.
     #[inline]
@@ -174,6 +180,10 @@ macro_rules! forward_support_map {
             #[inline]
             fn core_support(&self, dir: V) -> V {
                 (**self).core_support(dir)
+            }
+            #[inline(always)]
+            fn prefetch_support(&self, dir: V) {
+                (**self).prefetch_support(dir)
             }
             #[inline]
             fn core_radius(&self) -> f64 {

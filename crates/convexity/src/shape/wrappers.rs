@@ -39,6 +39,10 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Rounded<S> {
     fn core_support(&self, dir: V) -> V {
         self.inner.core_support(dir)
     }
+    #[inline(always)]
+    fn prefetch_support(&self, dir: V) {
+        self.inner.prefetch_support(dir)
+    }
     #[inline]
     fn core_radius(&self) -> f64 {
         self.inner.core_radius() + self.radius
