@@ -20,7 +20,8 @@ pub use crate::math::halfspaces::{Farkas, FarkasCheck, Halfspaces, MAX_HULL3_POI
 pub use basic::{Ball, Capsule, Cone, Cuboid, Cylinder, Segment, Triangle};
 pub use dispatch::{Shape2, Shape3};
 pub use halfspaces::BoundedHalfspaces;
-pub use points::{Points, SupportIndex};
+pub use points::Points;
+pub(crate) use points::SupportIndex;
 pub use polygon::ConvexPolygon;
 pub use polytope::Polytope;
 pub use wrappers::{Custom, Rounded, Transformed};

@@ -30,7 +30,7 @@ use std::sync::Arc;
 /// returns is one of the set's and its value is the scan's maximum to within the index's own
 /// stated tolerance. Built by the hull module ([`Points::with_hull_index`], 3D); a trait so
 /// that the shape floor does not depend on the hull floor above it.
-pub trait SupportIndex<V>: Send + Sync + core::fmt::Debug {
+pub(crate) trait SupportIndex<V>: Send + Sync + core::fmt::Debug {
     /// A point of the set maximising `dir · x` (to the index's tolerance).
     fn support(&self, dir: V) -> V;
     /// Starts fetching what [`SupportIndex::support`] along `dir` will read (a hint).
