@@ -52,7 +52,10 @@ fn hull_shape(points: &[DVec3], prefix: &str) -> PyResult<Arc<ShapeData>> {
     Ok(shapes::data(
         Geom::D3(Shape3::Points(p.with_hull_index())),
         "points",
-        vec![("points", Field::Rows(3, flat)), ("index", Field::Flag(true))],
+        vec![
+            ("points", Field::Rows(3, flat)),
+            ("index", Field::Flag(true)),
+        ],
     ))
 }
 

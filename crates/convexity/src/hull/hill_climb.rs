@@ -287,7 +287,7 @@ impl crate::Points<DVec3> {
     /// ([`ConvexPolyhedron::from_points_any`]) and each support query then climbs its vertex
     /// graph from a start map, or scans its vertices when there are at most [`HULL_SCAN_MAX`]
     /// of them, instead of scanning every point ([`HullSupport`]). Worth it for a set queried
-    /// many times: the build costs as much as several hundred scans. The support value is
+    /// many times: the build costs as much as several hundred to a few thousand queries. The support value is
     /// the scan's to within the hull's build tolerance (`≈ 64 ε` times the coordinates'
     /// magnitude); a tie may pick another point of equal value. The points, centre, size and
     /// radius are unchanged. A set whose hull cannot be indexed (lists beyond `u32`) keeps

@@ -1,9 +1,9 @@
 //! `Points`: the convex hull of a finite point set, represented by its points.
 //!
-//! By default the hull is never built; the support function scans every point (O(n) per call). Points are
-//! also stored structure-of-arrays in chunks of four (`V::Lanes`), padded with copies of the
-//! last point, so the scan of a large set is four independent lanes of multiply-add and
-//! compare-select that the compiler vectorises. Measurements decide which scan runs (see
+//! By default the hull is never built; the support function scans every point (O(n) per
+//! call). Points are also stored structure-of-arrays in chunks of four (`V::Lanes`), padded
+//! with copies of the last point, so the scan of a large set is four independent lanes of
+//! multiply-add and compare-select that the compiler vectorises. Measurements decide which scan runs (see
 //! `AOS_MAX_POINTS`): up to 32 points every chunk's dot products, their maximum and the first
 //! index attaining it, with no data-dependent branch (from 9 points on AVX2 when the CPU has
 //! it: `math::wide_scan`); from 33 to 64 points the same on AVX2, else the plain
@@ -16,7 +16,8 @@
 //! (`profile_driver ptsN` / `idxN distance`, points on a sphere, instructions per query):
 //! 128 points 19,068 → 8,548; 1024 points 112,088 → 8,696; 4000 points 428,500 → 9,054 (the
 //! same hulls as `ConvexPolyhedron`: 8,431 and 8,581). Opt-in because the build costs as much
-//! as a few hundred scans, which a shape used for one query never earns back.
+//! as several hundred to a few thousand queries (bench-results/python.md: 0.7 ms at 256
+//! points, 4.6 ms at 1,024, 15 ms at 4,096), which a shape used once never earns back.
 //!
 //! Preconditions: at least one point, all coordinates finite (checked by the constructors).
 //! Duplicates, collinear and coplanar sets are all valid hulls.
