@@ -13,9 +13,10 @@
 //!   so the pair queries do not take it).
 //!
 //! The scene format's `{"type": "mesh", "file": …, "as": "hull"}` loads through
-//! `shape_from_dict` (a relative `file` from the current directory); `"parts"`, `"compound"`
-//! and `"mesh"` there are refused with a pointer to `load_mesh`, because one dict makes one
-//! convex shape.
+//! `shape_from_dict` (a relative `file` from the current directory; `"index": true` as in the
+//! CLI, off by default there, while `load_mesh` always builds the index); `"parts"`,
+//! `"compound"` and `"mesh"` there are refused with a pointer to `load_mesh`, because one dict
+//! makes one convex shape.
 //!
 //! Errors: a file that cannot be read is `FileNotFoundError` (missing) or `OSError`; a file
 //! that does not parse, or has bad coordinates or indices, is `ValueError` naming the file and,
@@ -44,19 +45,18 @@ fn internal(what: &str) -> PyErr {
     ))
 }
 
-/// The convex hull of the points as a `points` shape with a support index (`index=True`: a
-/// mesh is loaded to be queried many times, and its hull can have thousands of vertices).
-fn hull_shape(points: &[DVec3], prefix: &str) -> PyResult<Arc<ShapeData>> {
+/// The convex hull of the points as a `points` shape, with a support index when `index`
+/// (`load_mesh` always asks for one: a mesh is loaded to be queried many times, and its hull
+/// can have thousands of vertices).
+fn hull_shape(points: &[DVec3], index: bool, prefix: &str) -> PyResult<Arc<ShapeData>> {
     let p = Points::new(points).map_err(|e| input_error(prefix, e))?;
     let flat: Vec<f64> = points.iter().flat_map(|v| v.to_array()).collect();
-    Ok(shapes::data(
-        Geom::D3(Shape3::Points(p.with_hull_index())),
-        "points",
-        vec![
-            ("points", Field::Rows(3, flat)),
-            ("index", Field::Flag(true)),
-        ],
-    ))
+    let mut fields = vec![("points", Field::Rows(3, flat))];
+    if index {
+        fields.push(("index", Field::Flag(true)));
+    }
+    let p = if index { p.with_hull_index() } else { p };
+    Ok(shapes::data(Geom::D3(Shape3::Points(p)), "points", fields))
 }
 
 /// Reads `path`, mapping its problems to the Python exception a user expects.
@@ -116,6 +116,7 @@ fn parse_as(value: &str, field: &str, scene: bool) -> PyResult<LoadAs> {
 pub fn from_scene(
     file: &Bound<'_, PyAny>,
     load_as: &Bound<'_, PyAny>,
+    index: bool,
     prefix: &str,
 ) -> PyResult<Arc<ShapeData>> {
     let join = |k: &str| {
@@ -133,7 +134,7 @@ pub fn from_scene(
         .map_err(|_| value_error(&join("as"), "expected a string: hull, parts or mesh"))?;
     parse_as(&value, &join("as"), true)?;
     match load(&file, LoadAs::Hull)? {
-        Loaded::Hull(points) => hull_shape(&points, prefix),
+        Loaded::Hull(points) => hull_shape(&points, index, prefix),
         _ => Err(internal("a hull read returned no vertex list")),
     }
 }
@@ -169,7 +170,7 @@ pub fn load_mesh<'py>(
         })?;
         let load_as = parse_as(&value, "as_", false)?;
         match load(&path, load_as)? {
-            Loaded::Hull(points) => shapes::wrap(py, hull_shape(&points, "")?),
+            Loaded::Hull(points) => shapes::wrap(py, hull_shape(&points, true, "")?),
             Loaded::Parts(parts) if value == "compound" => {
                 // The parts as `Points` shapes at the identity, as `Compound(parts)` takes them
                 // (so that the compound reads its parts back and pickles like any other).
@@ -177,7 +178,7 @@ pub fn load_mesh<'py>(
                 for (k, part) in parts.iter().enumerate() {
                     shapes.append(shapes::wrap(
                         py,
-                        hull_shape(&part.points, &format!("parts[{k}]"))?,
+                        hull_shape(&part.points, true, &format!("parts[{k}]"))?,
                     )?)?;
                 }
                 Ok(Bound::new(py, PyCompound::new(shapes.as_any())?)?.into_any())
@@ -186,7 +187,7 @@ pub fn load_mesh<'py>(
                 let out = PyList::empty(py);
                 for (k, part) in parts.iter().enumerate() {
                     let shape =
-                        shapes::wrap(py, hull_shape(&part.points, &format!("parts[{k}]"))?)?;
+                        shapes::wrap(py, hull_shape(&part.points, true, &format!("parts[{k}]"))?)?;
                     out.append((part.name.clone(), shape))?;
                 }
                 Ok(out.into_any())

@@ -613,7 +613,13 @@ pub fn from_dict(obj: &Bound<'_, PyAny>, prefix: &str) -> PyResult<Arc<ShapeData
             };
             build_transformed(inner, &pose_obj, prefix)
         }
-        "mesh" => crate::mesh::from_scene(&req("file")?, &req("as")?, prefix),
+        "mesh" => {
+            let index = match d.get_item("index")? {
+                None => false,
+                Some(v) => convert::flag(&v, &join(prefix, "index"))?,
+            };
+            crate::mesh::from_scene(&req("file")?, &req("as")?, index, prefix)
+        }
         // Unknown types were refused above: a type in the table without a builder here is a
         // fault of this code, not of the input.
         other => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(

@@ -103,3 +103,27 @@ def test_index_field_refusals_name_the_field() -> None:
         cx.shape_from_dict({"type": "points", "points": pts, "indx": True})
     with pytest.raises(TypeError):
         cx.Points(pts, index="yes")  # type: ignore[arg-type]
+
+
+def test_mesh_hulls_take_the_index_field(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`load_mesh` builds the index; a scene-format mesh object builds it only with
+    `"index": true`, as the CLI does; both answer as the plain hull."""
+    pts = hull_points(np.random.default_rng(8), 300)
+    f = tmp_path / "ball.obj"
+    f.write_text("".join(f"v {float(x)!r} {float(y)!r} {float(z)!r}\n" for x, y, z in pts))
+    monkeypatch.chdir(tmp_path)
+    loaded = cx.load_mesh(f, as_="hull")
+    assert loaded.index_vertices == 300
+    plain = cx.shape_from_dict({"type": "mesh", "file": "ball.obj", "as": "hull"})
+    assert plain.index_vertices is None
+    indexed = cx.shape_from_dict({"type": "mesh", "file": "ball.obj", "as": "hull", "index": True})
+    assert indexed.index_vertices == 300
+    assert indexed.to_dict()["index"] is True and "index" not in plain.to_dict()
+    for pb in random_poses(np.random.default_rng(9), 50, 1.5):
+        want = cx.distance(plain, None, cx.Sphere(0.4), pb)
+        for s in (loaded, indexed):
+            got = cx.distance(s, None, cx.Sphere(0.4), pb)
+            assert got.intersecting is want.intersecting
+            assert got.distance == pytest.approx(want.distance, abs=1e-12)
+    with pytest.raises(ValueError, match=r"index: expected True or False"):
+        cx.shape_from_dict({"type": "mesh", "file": "ball.obj", "as": "hull", "index": "yes"})

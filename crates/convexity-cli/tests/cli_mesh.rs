@@ -382,3 +382,70 @@ fn ndjson_streams_read_mesh_files_next_to_the_stream() {
         4
     );
 }
+
+/// `"index": true` on a hull read from a file (300 vertices on a sphere) answers every pair as
+/// the same file without it; `index` with `"as": "parts"` or `"mesh"` is an error naming
+/// `index`, and so is a non-boolean.
+#[test]
+fn indexed_mesh_hulls_answer_as_plain_ones_and_index_is_for_hulls_only() {
+    let dir = scratch("index");
+    let mut obj = String::new();
+    for i in 0..300 {
+        let z = 1.0 - (2 * i + 1) as f64 / 300.0;
+        let r = (1.0 - z * z).sqrt();
+        let t = i as f64 * 2.399_963_229_728_653;
+        obj.push_str(&format!("v {} {} {}\n", r * t.cos(), r * t.sin(), z));
+    }
+    std::fs::write(dir.join("ball.obj"), obj).expect("written");
+    let mut pairs = Vec::new();
+    for k in 0..30 {
+        let x = -2.0 + 4.0 * k as f64 / 29.0;
+        for a in ["idx", "plain"] {
+            pairs.push(json!({"a": a, "b": "cap",
+                "pose_b": {"translation": [x, 0.4, -0.2], "rotation": [0.2, 0.1, 0.0, 0.974679]}}));
+        }
+    }
+    let scene = json!({"shapes": {
+        "idx": {"type": "mesh", "file": "ball.obj", "as": "hull", "index": true},
+        "plain": {"type": "mesh", "file": "ball.obj", "as": "hull", "index": false},
+        "cap": {"type": "capsule", "a": [0, 0, -0.4], "b": [0, 0, 0.4], "radius": 0.3}},
+        "pairs": pairs});
+    let (code, out, err) = run_in(
+        &dir,
+        &["query", "-", "--contact"],
+        Some(scene.to_string().as_bytes()),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.len(), 60);
+    let mut overlapping = 0;
+    for w in out.chunks(2) {
+        assert_eq!(
+            w[0]["intersecting"], w[1]["intersecting"],
+            "{} / {}",
+            w[0], w[1]
+        );
+        for key in ["distance", "depth"] {
+            if let (Some(a), Some(b)) = (w[0][key].as_f64(), w[1][key].as_f64()) {
+                assert!((a - b).abs() <= 1e-12, "{key}: {a} vs {b}");
+            }
+        }
+        overlapping += usize::from(w[0]["intersecting"] == true);
+    }
+    assert!(
+        (5..=25).contains(&overlapping),
+        "{overlapping} of 30 overlapping"
+    );
+    let refused = json!({"shapes": {
+        "parts": {"type": "mesh", "file": "ball.obj", "as": "parts", "index": true},
+        "word": {"type": "mesh", "file": "ball.obj", "as": "hull", "index": "yes"}},
+        "pairs": [{"a": "parts", "b": "parts"}, {"a": "word", "b": "word"}]});
+    let (code, out, _) = run_in(&dir, &["query", "-"], Some(refused.to_string().as_bytes()));
+    assert_eq!(code, 2);
+    let e0 = out[0]["error"].as_str().unwrap_or("");
+    assert!(
+        e0.contains("index: applies to \"as\": \"hull\" only"),
+        "{e0}"
+    );
+    let e1 = out[1]["error"].as_str().unwrap_or("");
+    assert!(e1.contains("index: expected true or false"), "{e1}");
+}

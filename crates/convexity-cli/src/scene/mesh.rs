@@ -4,7 +4,9 @@
 //!
 //! `{"type": "mesh", "file": "part.obj", "as": "hull" | "mesh" | "parts"}`:
 //! * `hull`: every vertex of the file; the shape is their convex hull, exactly the `points`
-//!   shape with those points, so every method answers it.
+//!   shape with those points, so every method answers it. With `"index": true`, as for a
+//!   `points` shape, the hull is built once and climbed (`Points::with_hull_index`); `index`
+//!   with another reading is an error.
 //! * `parts`: one convex part (the hull of its vertices) per OBJ object/group, or per
 //!   connected component when the file has no groups: a [`Compound`].
 //! * `mesh`: a closed, consistently oriented triangle mesh (a solid, possibly non-convex): a
@@ -125,13 +127,26 @@ pub fn parse_mesh(obj: &Object, what: &str, files: &Files) -> Result<SceneShape,
         return Err(invalid("file", "the file name is empty".into()));
     }
     let how = read_as(obj)?;
+    // `index` (support by climbing the hull, `Points::with_hull_index`) is a property of the
+    // one hull `as: "hull"` makes; the other readings build their own parts.
+    let index = fields::optional_bool(obj, "index")?;
+    if index && how != LoadAs::Hull {
+        return Err(invalid(
+            "index",
+            "applies to \"as\": \"hull\" only (the parts of \"parts\" and \"mesh\" are \
+             built by the reading itself)"
+                .into(),
+        ));
+    }
     let path = files.resolve(file)?;
     let loaded = io::load(&path, how).map_err(|e| invalid("file", e.to_string()))?;
     match loaded {
-        Loaded::Hull(points) => Ok(SceneShape::D3(Shape3::Points(
-            Points::new(&points)
-                .map_err(|e| invalid("file", format!("{}: {e}", path_str(&path))))?,
-        ))),
+        Loaded::Hull(points) => {
+            let p = Points::new(&points)
+                .map_err(|e| invalid("file", format!("{}: {e}", path_str(&path))))?;
+            let p = if index { p.with_hull_index() } else { p };
+            Ok(SceneShape::D3(Shape3::Points(p)))
+        }
         Loaded::Parts(parts) => {
             let compound = Compound::from_point_sets(parts.iter().map(|p| p.points.as_slice()))
                 .map_err(|e| invalid("file", format!("{}: {e}", path_str(&path))))?;

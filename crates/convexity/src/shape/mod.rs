@@ -45,7 +45,7 @@ pub const SCENE_FIELDS: &[(&str, &[&str])] = &[
     ("halfspaces", &["normals", "offsets"]),
     ("rounded", &["shape", "radius"]),
     ("transformed", &["shape", "pose"]),
-    ("mesh", &["file", "as"]),
+    ("mesh", &["file", "as", "index"]),
 ];
 
 use crate::math::vector::Vector;
