@@ -582,14 +582,14 @@ pub fn from_dict(obj: &Bound<'_, PyAny>, prefix: &str) -> PyResult<Arc<ShapeData
     };
     check_keys(d, &ty, allowed, prefix)?;
     let req = |k: &str| required(d, k, prefix);
+    // `index` (support by climbing the hull): false when absent; only `points` and `mesh`
+    // take it (the key check above refuses it elsewhere).
+    let index = || match d.get_item("index")? {
+        None => Ok(false),
+        Some(v) => convert::flag(&v, &join(prefix, "index")),
+    };
     match ty.as_str() {
-        "points" => {
-            let index = match d.get_item("index")? {
-                None => false,
-                Some(v) => convert::flag(&v, &join(prefix, "index"))?,
-            };
-            build_points(&req("points")?, None, index, prefix)
-        }
+        "points" => build_points(&req("points")?, None, index()?, prefix),
         "sphere" => build_ball(&req("radius")?, true, prefix),
         "circle" => build_ball(&req("radius")?, false, prefix),
         "box" => build_box(&req("half_extents")?, prefix),
@@ -613,13 +613,7 @@ pub fn from_dict(obj: &Bound<'_, PyAny>, prefix: &str) -> PyResult<Arc<ShapeData
             };
             build_transformed(inner, &pose_obj, prefix)
         }
-        "mesh" => {
-            let index = match d.get_item("index")? {
-                None => false,
-                Some(v) => convert::flag(&v, &join(prefix, "index"))?,
-            };
-            crate::mesh::from_scene(&req("file")?, &req("as")?, index, prefix)
-        }
+        "mesh" => crate::mesh::from_scene(&req("file")?, &req("as")?, index()?, prefix),
         // Unknown types were refused above: a type in the table without a builder here is a
         // fault of this code, not of the input.
         other => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(

@@ -68,6 +68,7 @@
 //! vertex.
 
 use super::ConvexPolyhedron;
+use crate::shape::SupportMap;
 use glam::DVec3;
 
 /// What the climb reads: the vertex graph as compact `u32` lists and the start map (see the
@@ -249,7 +250,7 @@ impl HullSupport {
     #[inline]
     pub fn support(&self, dir: DVec3) -> DVec3 {
         match &self.kind {
-            HullKind::Scan(p) => p.points()[p.support_index_any(dir)],
+            HullKind::Scan(p) => p.core_support(dir),
             HullKind::Climb { verts, climber } => verts
                 .get(climber.climb_from_map(verts, dir))
                 .copied()
@@ -416,7 +417,6 @@ mod tests {
     use super::*;
 
     use crate::math::test_rng::lcg;
-    use crate::shape::SupportMap;
 
     fn sphere_hull(n: usize, seed: u64) -> ConvexPolyhedron {
         let mut st = seed;
