@@ -1,9 +1,11 @@
-//! Support queries by hill climbing over the vertex graph of a convex polyhedron, started from
-//! a precomputed support vertex of the query direction's cell on a cube map.
+//! Support queries over the vertex graph of a convex polyhedron: a cube map over directions
+//! whose cells list the vertices that can be extreme in them, and hill climbing for the
+//! queries the lists do not cover (a start vertex given as a hint, crowded cells).
 //!
 //! Source: the vertex-adjacency walk of Cameron's "enhanced GJK" (S. Cameron, "Enhancing GJK:
 //! computing minimum and penetration distances between convex polyhedra", ICRA 1997) and of
-//! V-Clip/Lin–Canny; the termination argument is the simplex method's.
+//! V-Clip/Lin–Canny; the termination argument is the simplex method's. The cell lists are a
+//! discretised Gauss map (the normal fan of the polytope, rasterised onto a cube map).
 //!
 //! Correctness. Let `v` be a vertex none of whose neighbours `w` has `d·w > d·v`. The
 //! polyhedron lies in the cone `v + cone{w − v : w adjacent to v}` (a convex polytope is
@@ -15,86 +17,100 @@
 //! value equals the maximum. Each move strictly increases `d·v`, so no vertex is visited
 //! twice and the walk ends after at most V − 1 moves (no cap beyond that is needed).
 //!
+//! By the same argument the maximisers of `d` are exactly the vertices whose normal cone
+//! `N(v) = {d : d·(v − w) ≥ 0 for every neighbour w}` holds `d`, and these cones cover every
+//! direction. So if a cell's list holds every vertex whose cone meets the cell, the best of
+//! the list is a maximiser of every direction in the cell.
+//!
 //! Floating point: the argument holds for the computed dot products exactly when the hull is
 //! exactly convex and the rounding of `d·w` preserves the order of nearly equal values; for a
 //! hull that is convex only within its build tolerance, the returned value can fall short of
 //! the linear scan's by at most about `tol·|d|` times the conditioning of the vertex cone.
 //!
-//! Start map: a cube map over directions, `6·s²` cells with `s = ⌈√(2V/6)⌉` clamped to
-//! `[4, 32]` (about two cells per vertex: narrower on average than a vertex's normal cone), each
-//! holding the support vertex of its centre direction, found at build time by climbing from
-//! the previous cell's. A query looks up its direction's cell (the face of its largest
-//! coordinate, then the other two divided by it; about 60 instructions) and usually climbs
-//! zero or one step from there. Any start gives the same value (the argument above), so the
-//! map only decides the cost. It replaced K = 32 or 64 precomputed "far starts" (extreme
-//! vertices along Fibonacci-sphere directions) chosen by a branch-free scan of their
-//! positions: 270 instructions per call at K = 64, after which the climb still took about
-//! three steps. Measured (`profile_driver polyN support`, callgrind, Minkowski support calls
-//! of two hulls): 1,086 → 755 instructions per call on poly128, 1,579 → 764 on poly1024; the
-//! speed binary, three interleaved runs of each build, parry ÷ ours distance / boolean / EPA:
-//! hull128 1.39–1.41 / 1.70–1.75 / 1.77–1.99× → 1.56–1.57 / 1.97–2.04 / 1.91–1.95×, hull1024
-//! 3.03–3.40 / 2.79–3.34 / 2.56–3.22× → 4.53–5.36 / 4.73–5.37 / 3.97–4.11×.
+//! Cell map: a cube map over directions, `6·s²` cells with `s = ⌈√(2V/6)⌉` clamped to
+//! `[4, 48]` (about two cells per vertex). A direction's cell is the cube face of its largest
+//! coordinate, then the other two divided by it (about 60 instructions). Built once
+//! ([`Climber::cell_map`]): each vertex's cone cut with each cube face is a convex polygon
+//! (the face's square clipped by one half-plane per neighbour) and the vertex is entered in
+//! every cell that polygon meets, all sets widened by `1e-9` so that rounding can only add
+//! a candidate, never drop one; the support of the cell's centre goes first (ties keep it). A
+//! query takes the best of its cell's list: on random sphere hulls about three vertices (and
+//! no data-dependent walk), where the climb from the old map's single start vertex read its
+//! neighbours at least once (about seven vertices) and usually moved once more. A cell whose
+//! list would exceed [`MAX_CANDIDATES`] (hulls with many vertices per cell: the map's side is
+//! capped) keeps only its centre's support, and the query climbs from there.
+//!
+//! Measured, the cell lists against the previous map of start vertices (one vertex per cell,
+//! then the climb). Callgrind (`profile_driver polyN query convexity 1000 1`, instructions per
+//! 1,000 queries): poly128 distance 8.15 M → 6.82 M, boolean 3.79 M → 3.17 M, penetration
+//! 44.3 M → 39.8 M; poly1024 8.30 M → 6.95 M, 3.54 M → 2.95 M, 73.8 M → 66.9 M. The speed
+//! binary (`--sets hull128,hull1024 --rounds 7`, three interleaved runs of each build),
+//! parry ÷ ours distance / boolean / EPA: hull128 1.57–1.66 / 2.03–2.12 / 1.91–1.94× →
+//! 1.85–2.04 / 2.48–2.62 / 2.16–2.22×; hull1024 4.05–4.92 / 4.40–5.56 / 3.17–3.94× →
+//! 5.67–6.63 / 6.16–7.74 / 4.35–4.81×. Density: 1, 2, 4 and 8 cells per vertex cut poly128
+//! distance's instructions by 13, 16, 18 and 20%; in the speed binary 1 and 2 were equal
+//! within the noise and 4 no faster than 2 (its lists are twice the memory, and these sets run
+//! with cold caches). Prefetching the first candidate's position as well (a third dependent
+//! load in the hint) made no difference. Cost: the map takes about 2V cells and 6V entries of
+//! 4 bytes (≈ 32 bytes per vertex); building it clips about 6·degree half-planes per vertex,
+//! which made `ConvexPolyhedron::from_points` about 30% slower on sphere hulls of 128, 1,024
+//! and 4,096 points (callgrind, the three builds: 150 M → 194 M instructions, the map 49 M of
+//! them; the clipping and its loops are most of it).
 //!
 //! Lists: the climb reads the vertex graph from its own compact copy (per vertex, from
 //! `first[v]`: the degree, `v`, then the neighbours, all `u32`; 36 bytes per vertex against
-//! the polyhedron's 56 of `usize` lists and offsets), and the map's cells hold list offsets,
-//! so the first step needs no `first[v]` load: hill-climbing queries wait on memory more than
-//! they compute. On the speed binary's hull1024 set, where parry's run between ours leaves the
-//! caches cold, the compact lists gave 4.1–4.7× → 4.9–5.8× parry on distance (two interleaved
-//! runs each), the offsets in the cells about 5% more (three runs; within the noise, one load
-//! fewer); hull128 unchanged by either. Tried and not kept: a table holding each
-//! vertex's neighbours with their positions in one contiguous block (one dependent load per
-//! step instead of two). It cut the instructions further (poly1024 764 → 627 per call) and won
-//! in `profile_driver`, whose data stays warm, but at 224 bytes per vertex it lost to the map
-//! alone in the speed binary: hull128 1.36–1.43 / 1.77–1.81× and hull1024 3.91–4.32 /
-//! 3.98–4.46× (distance / boolean) against 1.56–1.57 / 1.97–2.04× and 4.53–5.36 / 4.73–5.37×.
+//! the polyhedron's 56 of `usize` lists and offsets), and a crowded cell's entry holds its
+//! start vertex's list offset, so the first step needs no `first[v]` load. (History, with the
+//! earlier start map, whose every cell held such an offset: on the speed binary's hull1024
+//! set, where parry's run between ours leaves the caches cold, the compact lists gave 4.1–4.7×
+//! → 4.9–5.8× parry on distance. Tried and not kept: a table holding each vertex's neighbours
+//! with their positions in one contiguous block, 224 bytes per vertex, which cut instructions
+//! but lost in the speed binary to the smaller tables.)
 //!
 //! Prefetch: [`SupportMap::prefetch_support`](crate::shape::SupportMap::prefetch_support)
-//! reads the cell of a direction and asks the CPU for the list it points to, without waiting
-//! for it. The Minkowski support calls it for B before climbing A, so that B's first two
-//! dependent loads (cell, list) overlap A's walk instead of following it: on the speed
-//! binary's sets, where parry's runs between ours leave the caches cold, the walks wait on
-//! memory more than they compute (poly128 and poly1024 run the same ~8,500 instructions per
-//! distance query; hull1024 takes 1.6–2.4× hull128's time). Callgrind: +2.5% instructions on
-//! poly128 / poly1024 distance, +3.5% on EPA. The speed binary, three interleaved runs of each
-//! build, parry ÷ ours distance / boolean / EPA: hull128 1.43–1.45 / 1.83–1.85 / 1.82–1.86× →
-//! 1.59 / 2.01–2.05 / 1.92–1.99×; hull1024 3.56–5.13 / 3.63–5.44 / 4.00–4.61× → 4.89–5.63 /
-//! 4.84–6.52 / 3.83–5.04× (the machine's load moves hull1024 more than the change does).
-//! Also prefetching the positions of the start vertex's neighbours (a third dependent level)
-//! lost to this: the loads it waits on hold up A's walk.
+//! reads the cell of a direction and asks the CPU for the line of its entries, without
+//! waiting for it. The Minkowski support calls it for B before A's query, so that B's
+//! dependent loads overlap A's instead of following them: on the speed binary's sets, where
+//! parry's runs between ours leave the caches cold, these queries wait on memory more than
+//! they compute. (Measured with the start map, whose hint fetched the climb's first list:
+//! hull128 1.43–1.45 / 1.83–1.85 / 1.82–1.86× → 1.59 / 2.01–2.05 / 1.92–1.99× parry, distance
+//! / boolean / EPA; prefetching a third dependent level lost then, and made no difference
+//! with the cell lists.)
 //!
-//! Complexity per query: O(1) for the cell, O(steps · degree) for the climb; build
-//! O(6s² · climb) after the hull; memory `4·(2V + 2E) + 4·V + 4·6s²` bytes, about 48 per
-//! vertex.
+//! Complexity per query: O(1) for the cell and O(list) for its entries (at most
+//! [`MAX_CANDIDATES`]); O(steps · degree) for a climb. Build after the hull: O(V · degree)
+//! clips plus the cells the cones cover. Memory: lists `4·(2V + 2E)` bytes, the map
+//! `4·(6s² + 1)` plus 4 per entry; about 70 bytes per vertex in all.
 
 use super::ConvexPolyhedron;
 use crate::shape::SupportMap;
 use glam::DVec3;
 
-/// What the climb reads: the vertex graph as compact `u32` lists and the start map (see the
-/// module header). Empty (every support call then scans linearly) only when the lists would
-/// not fit `u32` indices.
+/// What the support queries read: the vertex graph as compact `u32` lists and the cell map
+/// (see the module header). Empty (every support call then scans linearly) only when the
+/// lists would not fit 31-bit offsets.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Climber {
     /// From `first[v]`: vertex `v`'s degree, `v` itself, then its neighbours.
     adj: Vec<u32>,
     first: Vec<u32>,
-    map: StartMap,
+    map: CellMap,
 }
 
 impl Climber {
     /// The lists of `p`'s vertex graph and, above [`super::LINEAR_MAX_VERTICES`] vertices,
-    /// its start map.
+    /// its cell map.
     pub(super) fn new(p: &ConvexPolyhedron) -> Climber {
         let n = p.num_vertices();
         let links: usize = (0..n).map(|v| p.vertex_neighbors(v).len()).sum();
-        if u32::try_from(2 * n + links).is_err() {
+        // Offsets below `CLIMB`, whose bit marks a crowded cell's entry (see `CellMap`).
+        if 2 * n + links >= CLIMB as usize {
             return Climber::default();
         }
         let mut c = Climber {
             adj: Vec::with_capacity(2 * n + links),
             first: Vec::with_capacity(n),
-            map: StartMap::default(),
+            map: CellMap::default(),
         };
         for v in 0..n {
             // No truncation: every index and degree is below `2n + links`, which fits `u32`.
@@ -104,7 +120,7 @@ impl Climber {
             c.adj.push(v as u32);
             c.adj.extend(nbrs.iter().map(|&w| w as u32));
         }
-        c.map = c.start_map(p.vertices());
+        c.map = c.cell_map(p.vertices());
         c
     }
 
@@ -114,19 +130,45 @@ impl Climber {
         self.first.is_empty()
     }
 
-    /// The walk from the start map's vertex for `dir` (vertex 0 without a map).
+    /// A vertex maximising `dir · x`: the best of the candidates of `dir`'s cell, or the walk
+    /// from a crowded cell's start vertex (from vertex 0 without a map).
     #[inline]
-    pub(super) fn climb_from_map(&self, verts: &[DVec3], dir: DVec3) -> usize {
-        // Without a map `cells` is empty and the walk starts at vertex 0's list.
-        let at = self.map.cells.get(self.map.cell(dir));
-        self.climb_at(verts, dir, at.map_or(0, |&a| a as usize)).0
+    pub(super) fn support_from_map(&self, verts: &[DVec3], dir: DVec3) -> usize {
+        let c = self.map.cell(dir);
+        let ents = match (self.map.first.get(c), self.map.first.get(c + 1)) {
+            (Some(&s), Some(&e)) => self.map.entries.get(s as usize..e as usize),
+            _ => None,
+        };
+        let Some((&v0, rest)) = ents.and_then(<[u32]>::split_first) else {
+            return self.climb_at(verts, dir, 0).0;
+        };
+        if v0 & CLIMB != 0 {
+            return self.climb_at(verts, dir, (v0 & !CLIMB) as usize).0;
+        }
+        // The first maximum (the cell centre's support first, see `cell_map`); a NaN product
+        // never wins.
+        let value = |v: u32| {
+            verts
+                .get(v as usize)
+                .map_or(f64::NEG_INFINITY, |x| dir.dot(*x))
+        };
+        let mut best = v0;
+        let mut top = value(v0);
+        for &v in rest {
+            let d = value(v);
+            if d > top {
+                top = d;
+                best = v;
+            }
+        }
+        best as usize
     }
 
-    /// Starts fetching the start map's cell for `dir` and the list it points to.
+    /// Starts fetching the entries of `dir`'s cell.
     #[inline(always)]
     pub(super) fn prefetch(&self, dir: DVec3) {
-        if let Some(&at) = self.map.cells.get(self.map.cell(dir)) {
-            if let Some(x) = self.adj.get(at as usize) {
+        if let Some(&s) = self.map.first.get(self.map.cell(dir)) {
+            if let Some(x) = self.map.entries.get(s as usize) {
                 prefetch_line(x);
             }
         }
@@ -169,29 +211,208 @@ impl Climber {
         (v, verts.len())
     }
 
-    /// The start map over `verts` (the lists already built): each cell's centre direction
-    /// climbed to its support vertex, from the previous cell's (neighbouring cells have
-    /// nearby supports, so the build costs a few steps per cell).
-    fn start_map(&self, verts: &[DVec3]) -> StartMap {
-        let side = start_map_side(verts.len());
-        let mut cells = Vec::with_capacity(6 * side * side);
-        let mut prev = 0;
+    /// The cell map over `verts` (the lists already built): each vertex's normal cone
+    /// `{d : d · (v − w) ≥ 0 for every neighbour w}` is cut with each cube face (on face
+    /// `(axis, sign)`, `d = (sign, u, w)` up to the order of the coordinates, so every
+    /// condition is a half-plane in `(u, w)` and the cut is the face's square clipped by them:
+    /// Sutherland–Hodgman on a convex polygon), and the vertex is entered in every cell that
+    /// polygon meets (a separating-axis test of two convex polygons). Every set is widened a
+    /// little, so that the lists can only err towards an extra candidate (one product more
+    /// per query), never a missing one: the cell by [`WIDEN`] in `(u, w)` (a query's cell index
+    /// may round across a boundary by a few ulps), each half-plane by `WIDEN · |v − w|`
+    /// (rounding of the vertices against the cone's exact sides). Then each cell's support of
+    /// its centre goes first (ties keep it), and a cell with more than [`MAX_CANDIDATES`]
+    /// keeps only that vertex, to climb from.
+    fn cell_map(&self, verts: &[DVec3]) -> CellMap {
+        let side = cell_map_side(verts.len());
+        if side == 0 {
+            return CellMap::default();
+        }
+        let cells = 6 * side * side;
+        // (cell, vertex) for every cone meeting a cell, in vertex order.
+        let mut hits: Vec<(u32, u32)> = Vec::with_capacity(3 * cells);
+        let mut scratch = (Vec::new(), Vec::new());
+        for (v, &p) in verts.iter().enumerate() {
+            for face in 0..6 {
+                let poly = self.cone_on_face(verts, v, p, face, &mut scratch);
+                paint(poly, face, side, |cell| hits.push((cell as u32, v as u32)));
+            }
+        }
+        // Counting sort by cell (stable: vertex order within a cell).
+        let mut first = vec![0u32; cells + 1];
+        for &(c, _) in &hits {
+            if let Some(n) = first.get_mut(c as usize + 1) {
+                *n += 1;
+            }
+        }
+        for c in 0..cells {
+            first[c + 1] += first[c];
+        }
+        let mut fill = first.clone();
+        let mut entries = vec![0u32; hits.len()];
+        for &(c, v) in &hits {
+            if let Some(at) = fill.get_mut(c as usize) {
+                if let Some(e) = entries.get_mut(*at as usize) {
+                    *e = v;
+                }
+                *at += 1;
+            }
+        }
+        // Per cell: the centre's support first; a crowded cell keeps it alone, flagged.
+        let mut out_first = Vec::with_capacity(cells + 1);
+        let mut out = Vec::with_capacity(entries.len());
         for face in 0..6 {
             for i in 0..side {
                 for j in 0..side {
-                    let (v, _) = self.climb(verts, StartMap::centre(face, i, j, side), prev);
-                    prev = v;
-                    cells.push(self.first.get(v).copied().unwrap_or(0));
+                    let cell = (face * side + i) * side + j;
+                    // No truncation: fewer entries than `CLIMB`.
+                    out_first.push(out.len() as u32);
+                    let ents = entries
+                        .get(first[cell] as usize..first[cell + 1] as usize)
+                        .unwrap_or(&[]);
+                    let c = CellMap::centre(face, i, j, side);
+                    let value = |v: u32| {
+                        verts
+                            .get(v as usize)
+                            .map_or(f64::NEG_INFINITY, |x| c.dot(*x))
+                    };
+                    let mut best = 0;
+                    for (k, &v) in ents.iter().enumerate() {
+                        if value(v) > value(ents[best]) {
+                            best = k;
+                        }
+                    }
+                    match ents.get(best) {
+                        None => {
+                            // (Not reached: every direction is in some vertex's cone.) Climb.
+                            out.push(CLIMB | self.first.first().copied().unwrap_or(0));
+                        }
+                        Some(&v) if ents.len() > MAX_CANDIDATES => {
+                            out.push(CLIMB | self.first.get(v as usize).copied().unwrap_or(0));
+                        }
+                        Some(&v) => {
+                            out.push(v);
+                            out.extend(ents.iter().copied().filter(|&x| x != v));
+                        }
+                    }
                 }
             }
         }
-        StartMap { side, cells }
+        out_first.push(out.len() as u32);
+        CellMap {
+            side,
+            first: out_first,
+            entries: out,
+        }
+    }
+
+    /// Vertex `v`'s neighbours in the lists.
+    fn neighbours(&self, v: usize) -> &[u32] {
+        let at = self.first.get(v).map_or(0, |&a| a as usize);
+        let degree = self.adj.get(at).map_or(0, |&d| d as usize);
+        self.adj.get(at + 2..=at + 1 + degree).unwrap_or(&[])
+    }
+
+    /// The normal cone of vertex `v` (at `p`) cut with cube face `face`, as a convex polygon
+    /// in the face's `(u, w)` (counter-clockwise; empty when they do not meet), widened as
+    /// [`Climber::cell_map`] says.
+    fn cone_on_face<'s>(
+        &self,
+        verts: &[DVec3],
+        v: usize,
+        p: DVec3,
+        face: usize,
+        (poly, next): &'s mut (Vec<[f64; 2]>, Vec<[f64; 2]>),
+    ) -> &'s [[f64; 2]] {
+        let r = 1.0 + WIDEN;
+        poly.clear();
+        poly.extend_from_slice(&[[-r, -r], [r, -r], [r, r], [-r, r]]);
+        let sign = if face.is_multiple_of(2) { 1.0 } else { -1.0 };
+        for &x in self.neighbours(v) {
+            let Some(&q) = verts.get(x as usize) else {
+                continue;
+            };
+            let e = p - q;
+            // `d · e` with `d` on this face: `sign · e_axis + u · e_u + w · e_w`, the axes
+            // in `CellMap::centre`'s order.
+            let (ea, eu, ew) = match face / 2 {
+                0 => (e.x, e.y, e.z),
+                1 => (e.y, e.z, e.x),
+                _ => (e.z, e.x, e.y),
+            };
+            let c0 = sign * ea + WIDEN * e.length();
+            let f = |pt: &[f64; 2]| c0 + eu * pt[0] + ew * pt[1];
+            if poly.iter().all(|pt| f(pt) >= 0.0) {
+                continue;
+            }
+            next.clear();
+            for (k, a) in poly.iter().enumerate() {
+                let b = poly.get(k + 1).or(poly.first()).unwrap_or(a);
+                let (fa, fb) = (f(a), f(b));
+                if fa >= 0.0 {
+                    next.push(*a);
+                }
+                if (fa >= 0.0) != (fb >= 0.0) {
+                    let t = fa / (fa - fb);
+                    next.push([a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]);
+                }
+            }
+            core::mem::swap(poly, next);
+            if poly.is_empty() {
+                break;
+            }
+        }
+        poly
+    }
+}
+
+/// How much [`Climber::cell_map`] widens cells and cone sides.
+const WIDEN: f64 = 1e-9;
+
+/// Calls `enter` with every cell of face `face` (of a map of `side` cells per side) that the
+/// convex polygon `poly` (counter-clockwise, in the face's `(u, w)`) meets, each cell widened
+/// by [`WIDEN`]: the cells of the polygon's bounding box that no polygon side separates from
+/// the polygon (two convex polygons meet unless a side of one separates them; the cell's own
+/// sides are the box's).
+fn paint(poly: &[[f64; 2]], face: usize, side: usize, mut enter: impl FnMut(usize)) {
+    let Some(&p0) = poly.first() else {
+        return;
+    };
+    let (mut lo, mut hi) = (p0, p0);
+    for pt in poly {
+        lo = [lo[0].min(pt[0]), lo[1].min(pt[1])];
+        hi = [hi[0].max(pt[0]), hi[1].max(pt[1])];
+    }
+    let n = side as f64;
+    // Cell k spans [2k/n − 1, 2(k + 1)/n − 1]; the range of cells the widened box touches.
+    let index = |x: f64| ((x + 1.0) * 0.5 * n).floor().clamp(0.0, n - 1.0) as usize;
+    let at = |k: usize| 2.0 * k as f64 / n - 1.0;
+    for i in index(lo[0] - WIDEN)..=index(hi[0] + WIDEN) {
+        for j in index(lo[1] - WIDEN)..=index(hi[1] + WIDEN) {
+            let (u0, u1) = (at(i) - WIDEN, at(i + 1) + WIDEN);
+            let (w0, w1) = (at(j) - WIDEN, at(j + 1) + WIDEN);
+            if hi[0] < u0 || lo[0] > u1 || hi[1] < w0 || lo[1] > w1 {
+                continue;
+            }
+            let corners = [[u0, w0], [u1, w0], [u1, w1], [u0, w1]];
+            let separated = poly.iter().enumerate().any(|(k, a)| {
+                let b = poly.get(k + 1).or(poly.first()).unwrap_or(a);
+                let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
+                // Every corner strictly right of the side a → b (outside a CCW polygon).
+                corners
+                    .iter()
+                    .all(|c| ex * (c[1] - a[1]) - ey * (c[0] - a[0]) < 0.0)
+            });
+            if !separated {
+                enter((face * side + i) * side + j);
+            }
+        }
     }
 }
 
 /// Support queries over the hull of a point set, for [`Points`](crate::Points) built with
 /// [`Points::with_hull_index`](crate::Points::with_hull_index): the hull's vertices and, above
-/// [`HULL_SCAN_MAX`] of them, this module's climb (lists and start map); at or below, the
+/// [`HULL_SCAN_MAX`] of them, this module's cell map and climb; at or below, the
 /// four-lane scan of the hull's vertices alone. Interior points are gone either way, so a
 /// cloud of 100,000 points with 60 hull vertices scans 60.
 ///
@@ -252,7 +473,7 @@ impl HullSupport {
         match &self.kind {
             HullKind::Scan(p) => p.core_support(dir),
             HullKind::Climb { verts, climber } => verts
-                .get(climber.climb_from_map(verts, dir))
+                .get(climber.support_from_map(verts, dir))
                 .copied()
                 .unwrap_or(DVec3::ZERO),
         }
@@ -285,11 +506,11 @@ impl crate::shape::SupportIndex<DVec3> for HullSupport {
 impl crate::Points<DVec3> {
     /// The same set with a support index (sets of more than 64 points; a smaller set is
     /// returned as it is): the hull is built once
-    /// ([`ConvexPolyhedron::from_points_any`]) and each support query then climbs its vertex
-    /// graph from a start map, or scans its vertices when there are at most [`HULL_SCAN_MAX`]
-    /// of them, instead of scanning every point ([`HullSupport`]). Worth it for a set queried
-    /// many times: the build costs as much as several hundred to a few thousand queries. The support value is
-    /// the scan's to within the hull's build tolerance (`≈ 64 ε` times the coordinates'
+    /// ([`ConvexPolyhedron::from_points_any`]) and each support query then takes the best of
+    /// its direction's cell list (see the module header), or scans the hull's vertices when
+    /// there are at most [`HULL_SCAN_MAX`] of them, instead of scanning every point
+    /// ([`HullSupport`]). Worth it for a set queried many times: the build costs as much as
+    /// several hundred to a few thousand queries. The support value is the scan's to within the hull's build tolerance (`≈ 64 ε` times the coordinates'
     /// magnitude); a tie may pick another point of equal value. The points, centre, size and
     /// radius are unchanged. A set whose hull cannot be indexed (lists beyond `u32`) keeps
     /// its scan.
@@ -350,22 +571,34 @@ fn prefetch_line<T>(x: &T) {
     let _ = x;
 }
 
-/// The start map: a cube map over directions whose cells hold (the list offset of) the support
-/// vertex of their centre direction (see the module header).
+/// The cell map: a cube map over directions whose cells list the vertices whose normal cones
+/// meet them (see the module header).
 #[derive(Clone, Debug, Default)]
-pub(super) struct StartMap {
+pub(super) struct CellMap {
     /// Cells per side of a cube face (0: no map).
     side: usize,
-    /// Per cell (face-major, then row, then column): the offset in the climb's lists of the
-    /// support vertex of the cell's centre direction.
-    cells: Vec<u32>,
+    /// Per cell (face-major, then row, then column), where its entries start in `entries`;
+    /// one more at the end (cell `c`'s are `entries[first[c]..first[c + 1]]`).
+    first: Vec<u32>,
+    /// Vertex indices, the cell centre's support first; a crowded cell has one entry instead,
+    /// `CLIMB` plus the list offset of its centre's support.
+    entries: Vec<u32>,
 }
 
-impl StartMap {
+/// The bit of a crowded cell's entry (see [`CellMap`]).
+const CLIMB: u32 = 1 << 31;
+
+/// Most candidates a cell keeps; a cell meeting more cones is climbed from its centre's
+/// support (only hulls with many vertices per cell, beyond the map's largest side, have
+/// such cells).
+const MAX_CANDIDATES: usize = 8;
+
+impl CellMap {
     /// The cell of direction `d`: the cube face of its largest coordinate (the first of equal
     /// ones; `+` before `−`), then the other two coordinates, divided by the largest one's
     /// magnitude (so in `[−1, 1]`), cut into `side` equal parts. A zero or non-finite `d` lands
-    /// in some cell (casts from NaN and negatives saturate to 0), which only costs climb steps.
+    /// in some cell (casts from NaN and negatives saturate to 0), whose candidates are then
+    /// as good as any.
     #[inline(always)]
     fn cell(&self, d: DVec3) -> usize {
         let n = self.side;
@@ -385,7 +618,7 @@ impl StartMap {
         ((2 * axis + usize::from(m < 0.0)) * n + i) * n + j
     }
 
-    /// The centre direction of cell `(face, i, j)`: the inverse of [`StartMap::cell`].
+    /// The centre direction of cell `(face, i, j)`: the inverse of [`CellMap::cell`].
     fn centre(face: usize, i: usize, j: usize, n: usize) -> DVec3 {
         let at = |k: usize| 2.0 * (k as f64 + 0.5) / n as f64 - 1.0;
         let sign = if face.is_multiple_of(2) { 1.0 } else { -1.0 };
@@ -398,19 +631,22 @@ impl StartMap {
     }
 }
 
-/// Cells per side of the start map's cube faces for `n` vertices (0: no map, the linear scan
-/// answers up to [`super::LINEAR_MAX_VERTICES`] vertices): about `2n` cells in all, so that a
-/// cell is narrower than a vertex's normal cone on average, between 4 and 32 per side.
-pub fn start_map_side(n: usize) -> usize {
+/// Cells per side of the cell map's cube faces for `n` vertices (0: no map, the linear scan
+/// answers up to [`super::LINEAR_MAX_VERTICES`] vertices): about [`CELLS_PER_VERTEX`]` · n`
+/// cells in all, between 4 and [`MAX_SIDE`] per side.
+pub fn cell_map_side(n: usize) -> usize {
     if n <= super::LINEAR_MAX_VERTICES {
         return 0;
     }
-    let side = ((2 * n) as f64 / 6.0).sqrt().ceil() as usize;
+    let side = ((CELLS_PER_VERTEX * n) as f64 / 6.0).sqrt().ceil() as usize;
     side.clamp(4, MAX_SIDE)
 }
 
-/// Largest side of the start map (6 · 32² cells, 24 KiB).
-const MAX_SIDE: usize = 32;
+/// Cells per vertex of the cell map.
+const CELLS_PER_VERTEX: usize = 2;
+
+/// Largest side of the cell map (6 · 48² cells).
+const MAX_SIDE: usize = 48;
 
 #[cfg(test)]
 mod tests {
@@ -437,14 +673,14 @@ mod tests {
     #[test]
     fn every_cell_centre_maps_back_to_its_cell() {
         for side in 1..=MAX_SIDE {
-            let map = StartMap {
+            let map = CellMap {
                 side,
-                cells: vec![0; 6 * side * side],
+                ..CellMap::default()
             };
             for face in 0..6 {
                 for i in 0..side {
                     for j in 0..side {
-                        let d = StartMap::centre(face, i, j, side);
+                        let d = CellMap::centre(face, i, j, side);
                         assert_eq!(map.cell(d), (face * side + i) * side + j, "{d:?}");
                         // Scaling the direction does not move it.
                         assert_eq!(map.cell(d * 1e-300), map.cell(d));
@@ -492,25 +728,75 @@ mod tests {
         }
     }
 
-    /// Each cell holds the support vertex of its centre direction (the value of the linear
-    /// scan's), for map sides from the smallest (49 vertices) to the largest.
+    /// A cell's entries.
+    fn entries(map: &CellMap, cell: usize) -> &[u32] {
+        &map.entries[map.first[cell] as usize..map.first[cell + 1] as usize]
+    }
+
+    /// Each cell's candidates hold a maximiser of every direction in the cell: its centre,
+    /// corners, side midpoints, random interior points, and points a hair outside it (where
+    /// a query's cell index may round to); the query from the map agrees. Map sides from the
+    /// smallest (49 vertices) to the largest, and a hull with crowded cells (climbed).
     #[test]
-    fn each_cell_holds_the_support_of_its_centre() {
-        for (n, seed) in [(49, 1), (130, 2), (1500, 4), (6000, 5)] {
+    fn each_cell_holds_a_maximiser_of_every_direction_in_it() {
+        let mut st = 17u64;
+        for (n, seed) in [(49, 1), (130, 2), (1500, 4), (6000, 5), (60000, 6)] {
             let p = sphere_hull(n, seed);
             let map = &p.climber.map;
             let side = map.side;
-            assert_eq!(side, start_map_side(p.num_vertices()));
-            assert_eq!(map.cells.len(), 6 * side * side);
+            assert_eq!(side, cell_map_side(p.num_vertices()));
+            assert_eq!(map.first.len(), 6 * side * side + 1);
+            let mut crowded = 0;
             for face in 0..6 {
                 for i in 0..side {
                     for j in 0..side {
-                        let d = StartMap::centre(face, i, j, side);
-                        let at = map.cells[(face * side + i) * side + j] as usize;
-                        let v = p.climber.adj[at + 1] as usize;
-                        assert_eq!(d.dot(p.vertices()[v]), max_dot(&p, d), "n {n} {d:?}");
+                        let cell = (face * side + i) * side + j;
+                        let ents = entries(map, cell);
+                        assert!(!ents.is_empty() && ents.len() <= MAX_CANDIDATES);
+                        if ents[0] & CLIMB != 0 {
+                            assert_eq!(ents.len(), 1);
+                            crowded += 1;
+                            continue;
+                        }
+                        let at = |k: f64| 2.0 * k / side as f64 - 1.0;
+                        let sign = if face % 2 == 0 { 1.0 } else { -1.0 };
+                        let dir = |u: f64, w: f64| match face / 2 {
+                            0 => DVec3::new(sign, u, w),
+                            1 => DVec3::new(w, sign, u),
+                            _ => DVec3::new(u, w, sign),
+                        };
+                        let mut uw = vec![];
+                        for a in [0.0, 0.5, 1.0] {
+                            for b in [0.0, 0.5, 1.0] {
+                                uw.push((a, b));
+                            }
+                        }
+                        for _ in 0..4 {
+                            uw.push((0.5 + lcg(&mut st) * 0.5, 0.5 + lcg(&mut st) * 0.5));
+                        }
+                        for (a, b) in uw {
+                            for off in [0.0, -1e-13, 1e-13] {
+                                let d = dir(at(i as f64 + a) + off, at(j as f64 + b) - off);
+                                let best = ents
+                                    .iter()
+                                    .map(|&v| d.dot(p.vertices()[v as usize]))
+                                    .fold(f64::NEG_INFINITY, f64::max);
+                                let want = max_dot(&p, d);
+                                assert_eq!(best, want, "n {n} cell {cell} {d:?}");
+                                let v = p.support_from_map(d);
+                                assert_eq!(d.dot(p.vertices()[v]), want, "n {n} {d:?}");
+                            }
+                        }
                     }
                 }
+            }
+            // The largest hull has more vertices per cell than a cell keeps; in the others a
+            // crowded cell is rare.
+            let cells = 6 * side * side;
+            if n == 60000 {
+                assert!(crowded > 0);
+            } else {
+                assert!(crowded * 100 < cells, "n {n}: {crowded} crowded of {cells}");
             }
         }
     }

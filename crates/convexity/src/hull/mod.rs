@@ -226,7 +226,7 @@ pub struct ConvexPolyhedron {
     edge_he: Vec<usize>,
     /// The edge (index into `edge_he`) of every half-edge.
     he_edge: Vec<usize>,
-    /// The hill climb's lists and start map (see [`hill_climb`]).
+    /// The hill climb's lists and cell map (see [`hill_climb`]).
     climber: hill_climb::Climber,
     /// The SAT's pruning constants (`None` below three dimensions).
     prune: Option<PruneData>,
@@ -1202,7 +1202,7 @@ impl ConvexPolyhedron {
 
     /// Index of a vertex maximising `dir · v`. Up to [`LINEAR_MAX_VERTICES`] vertices this is
     /// a linear scan; above, hill climbing from `hint` (a vertex index from a previous, nearby
-    /// query) or, without a hint, from the start map (see [`hill_climb`]). The returned value
+    /// query) or, without a hint, the best of the cell map's candidates (see [`hill_climb`]). The returned value
     /// `dir · v` equals the linear scan's maximum (see [`hill_climb`] for the argument and its
     /// floating-point caveat).
     pub fn support_index(&self, dir: DVec3, hint: Option<usize>) -> usize {
@@ -1253,13 +1253,14 @@ impl ConvexPolyhedron {
         )
     }
 
-    /// Hill climbing started from the start map's vertex for `dir` (the precomputed support
-    /// of the centre of `dir`'s cell, see [`hill_climb`]).
+    /// The best of the cell map's candidates for `dir` (the vertices whose normal cones meet
+    /// `dir`'s cell, see [`hill_climb`]), or a climb from the cell's start vertex when the
+    /// cell has too many.
     pub fn support_from_map(&self, dir: DVec3) -> usize {
         if self.climber.is_empty() {
             return self.support_linear(dir);
         }
-        self.climber.climb_from_map(&self.vertices, dir)
+        self.climber.support_from_map(&self.vertices, dir)
     }
 }
 

@@ -11,7 +11,7 @@
 //! first index of the maximum, so they agree bit for bit.
 //!
 //! Support index (opt-in, [`Points::with_hull_index`], 3D sets of more than 64 points): the
-//! hull is built once and support queries climb its vertex graph from a start map
+//! hull is built once and support queries read its cell map of candidate vertices
 //! ([`crate::hull::hill_climb::HullSupport`]) or scan its vertices alone. Callgrind
 //! (`profile_driver ptsN` / `idxN distance`, points on a sphere, instructions per query):
 //! 128 points 19,068 → 8,548; 1024 points 112,088 → 8,696; 4000 points 428,500 → 9,054 (the
