@@ -3,7 +3,7 @@
 //!
 //! Input: a pair of 3D shapes (point hulls of 1 to 16 points, flat and collinear sets among
 //! them; the same points as a `ConvexPolyhedron`, or a polyhedron of 49 to 559 generated points
-//! that climbs from its start map, flat and collinear ones included; boxes, flat ones
+//! that reads its cell map, flat and collinear ones included; boxes, flat ones
 //! included; rounded hulls; balls) with sizes from 1e-2 to 1e2, A at an offset 0 to 1e6, B near A, then up to 24 steps
 //! of small rotations and translations of B (and sometimes A), with an occasional jump, a
 //! step back to an earlier pose, or a swap of the cache onto another pair.
@@ -103,7 +103,7 @@ fn many_points(r: &mut Bytes, s: f64) -> Vec<DVec3> {
     pts
 }
 
-/// The polyhedron's support (start map and climb, or the linear scan below 49 vertices)
+/// The polyhedron's support (cell map, or the linear scan below 49 vertices)
 /// attains the maximum of `d·v` over its vertices, along drawn directions, axes, diagonals
 /// and degenerate ones (no panic there).
 fn check_support(r: &mut Bytes, p: &ConvexPolyhedron) {
