@@ -1,5 +1,5 @@
-//! GJK distance and boolean on large hulls with the polyhedron's fast support (hill climbing
-//! from the start map), against the linear scan and parry3d-f64, on identical seeded inputs
+//! GJK distance and boolean on large hulls with the polyhedron's fast support (the cell map
+//! of candidate vertices), against the linear scan and parry3d-f64, on identical seeded inputs
 //! (issue 3, item 2).
 //!
 //! Data: the foundation `hull1024` set (`convexity_bench::hull_set_with_pairs`, the first

@@ -6,8 +6,8 @@
 //!
 //! * `linear-points`: `Points::support_index` on the input (the four-lane scan);
 //! * `hill-climb-v0`: `support_hill_climb` from vertex 0 (a cold start);
-//! * `hill-climb-map`: `support_from_map` (climb from the start map's vertex for the
-//!   direction's cube-map cell);
+//! * `hill-climb-map`: `support_from_map` (the best of the candidates the cell map lists for
+//!   the direction's cube-map cell);
 //! * `hill-climb-hint`: `support_index(dir, Some(prev))` on a slowly turning direction (5°
 //!   per call), the previous answer as hint: the coherent-GJK case;
 //! * `support-index`: `support_index(dir, None)`, the size-based choice;
@@ -30,8 +30,8 @@
 //! | 100 000 | 228820 | 54899    | 4396      | 550        | 4209          | 282450 |
 //!
 //! Crossover linear vs far-start climbing: about 50 vertices (between 32 and 128). The far
-//! starts (the `climb far` column above) have since been replaced by the start map and the
-//! climb table (`convexity::hull::hill_climb`); `bench-results/polyhedra.md` has the current
+//! starts (the `climb far` column above) have since been replaced by a start map, then by the cell
+//! map of candidates and the climb table (`convexity::hull::hill_climb`); `bench-results/polyhedra.md` has the current
 //! figures.
 
 mod common;

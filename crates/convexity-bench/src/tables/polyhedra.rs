@@ -13,7 +13,7 @@ const SIZES: [usize; 6] = [8, 32, 128, 1024, 10_000, 100_000];
 const STRATEGIES: [(&str, &str); 7] = [
     ("linear-points", "linear scan"),
     ("hill-climb-v0", "hill climb from v0"),
-    ("hill-climb-map", "hill climb + start map"),
+    ("hill-climb-map", "cell map"),
     ("hill-climb-hint", "hill climb + hint (coherent)"),
     ("support-index", "`support_index` (auto)"),
     ("dobkin-kirkpatrick", "Dobkin–Kirkpatrick"),
@@ -128,7 +128,7 @@ fn support_section(s: &mut String, r: &Results, raw: &Raw) {
          criterion iteration; ns per call (criterion median). `hill climb + hint` follows a \
          direction turning 5° per call with the previous answer as hint (the coherent-GJK \
          case). `support_index` (auto) is the library's choice: linear scan up to 48 \
-         vertices, else climbing from the start map's vertex. The DK hierarchy is built once, untimed \
+         vertices, else the best of the cell map's candidates. The DK hierarchy is built once, untimed \
          (build time below). Every strategy's answer is checked against the linear scan \
          (same maximal `d · v`) on all 1021 directions before timing. parry3d-f64 = \
          `ConvexPolyhedron::local_support_point` (a linear scan of its vertices).\n"
@@ -199,8 +199,8 @@ fn gjk_section(s: &mut String, r: &Results, raw: &Raw) {
         "The foundation `hull1024` set (64 hulls, the first 10 000 of its 100 000 seeded pose \
          pairs, about half overlapping) and a `hull10000` set from the same generator (64 \
          hulls of 10 000 sphere points, the first 2 000 pairs). `polyhedron` = \
-         `gjk::distance`/`gjk::intersects` on `ConvexPolyhedron` (fast support: hill climbing \
-         from the start map); `points` = the same on `Points` (linear scan), for reference; \
+         `gjk::distance`/`gjk::intersects` on `ConvexPolyhedron` (fast support: the cell \
+         map of candidate vertices); `points` = the same on `Points` (linear scan), for reference; \
          parry3d-f64 = `query::distance`/`query::intersection_test` on \
          `ConvexPolyhedron::from_convex_hull` of the same points. `criterion` ratios divide \
          two criterion medians of the same run; `interleaved` ratios are the median over \
