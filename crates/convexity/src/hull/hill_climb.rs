@@ -30,14 +30,14 @@
 //! Cell map: a cube map over directions, `6·s²` cells with `s = ⌈√(2V/6)⌉` clamped to
 //! `[4, 48]` (about two cells per vertex). A direction's cell is the cube face of its largest
 //! coordinate, then the other two divided by it (about 60 instructions). Built once
-//! ([`Climber::cell_map`]): each vertex's cone cut with each cube face is a convex polygon
+//! (`Climber::cell_map`): each vertex's cone cut with each cube face is a convex polygon
 //! (the face's square clipped by one half-plane per neighbour) and the vertex is entered in
 //! every cell that polygon meets, all sets widened by `1e-9` so that rounding can only add
 //! a candidate, never drop one; the support of the cell's centre goes first (ties keep it). A
 //! query takes the best of its cell's list: on random sphere hulls about three vertices (and
 //! no data-dependent walk), where the climb from the old map's single start vertex read its
 //! neighbours at least once (about seven vertices) and usually moved once more. A cell whose
-//! list would exceed [`MAX_CANDIDATES`] (hulls with many vertices per cell: the map's side is
+//! list would exceed eight candidates (hulls with many vertices per cell: the map's side is
 //! capped) keeps only its centre's support, and the query climbs from there.
 //!
 //! Measured, the cell lists against the previous map of start vertices (one vertex per cell,
@@ -67,7 +67,7 @@
 //! with their positions in one contiguous block, 224 bytes per vertex, which cut instructions
 //! but lost in the speed binary to the smaller tables.)
 //!
-//! Prefetch: [`SupportMap::prefetch_support`](crate::shape::SupportMap::prefetch_support)
+//! Prefetch: [`SupportMap::prefetch_support`]
 //! reads the cell of a direction and asks the CPU for the line of its entries, without
 //! waiting for it. The Minkowski support calls it for B before A's query, so that B's
 //! dependent loads overlap A's instead of following them: on the speed binary's sets, where
@@ -78,7 +78,7 @@
 //! with the cell lists.)
 //!
 //! Complexity per query: O(1) for the cell and O(list) for its entries (at most
-//! [`MAX_CANDIDATES`]); O(steps · degree) for a climb. Build after the hull: O(V · degree)
+//! eight); O(steps · degree) for a climb. Build after the hull: O(V · degree)
 //! clips plus the cells the cones cover. Memory: lists `4·(2V + 2E)` bytes, the map
 //! `4·(6s² + 1)` plus 4 per entry; about 70 bytes per vertex in all.
 
@@ -487,7 +487,7 @@ impl HullSupport {
         }
     }
 
-    /// [`SupportMap::prefetch_support`](crate::shape::SupportMap::prefetch_support) for the
+    /// [`SupportMap::prefetch_support`] for the
     /// climb.
     #[inline(always)]
     pub fn prefetch(&self, dir: DVec3) {
@@ -640,8 +640,8 @@ impl CellMap {
 }
 
 /// Cells per side of the cell map's cube faces for `n` vertices (0: no map, the linear scan
-/// answers up to [`super::LINEAR_MAX_VERTICES`] vertices): about [`CELLS_PER_VERTEX`]` · n`
-/// cells in all, between 4 and [`MAX_SIDE`] per side.
+/// answers up to [`super::LINEAR_MAX_VERTICES`] vertices): about `2n` cells in all, between 4
+/// and 48 per side.
 pub fn cell_map_side(n: usize) -> usize {
     if n <= super::LINEAR_MAX_VERTICES {
         return 0;
