@@ -138,30 +138,16 @@ impl Climber {
         let ents = match (self.map.first.get(c), self.map.first.get(c + 1)) {
             (Some(&s), Some(&e)) => self.map.entries.get(s as usize..e as usize),
             _ => None,
-        };
-        let Some((&v0, rest)) = ents.and_then(<[u32]>::split_first) else {
+        }
+        .unwrap_or(&[]);
+        let Some(&v0) = ents.first() else {
             return self.climb_at(verts, dir, 0).0;
         };
         if v0 & CLIMB != 0 {
             return self.climb_at(verts, dir, (v0 & !CLIMB) as usize).0;
         }
-        // The first maximum (the cell centre's support first, see `cell_map`); a NaN product
-        // never wins.
-        let value = |v: u32| {
-            verts
-                .get(v as usize)
-                .map_or(f64::NEG_INFINITY, |x| dir.dot(*x))
-        };
-        let mut best = v0;
-        let mut top = value(v0);
-        for &v in rest {
-            let d = value(v);
-            if d > top {
-                top = d;
-                best = v;
-            }
-        }
-        best as usize
+        // The cell centre's support first (see `cell_map`), so ties keep it.
+        first_max(verts, dir, ents).map_or(0, |v| v as usize)
     }
 
     /// Starts fetching the entries of `dir`'s cell.
@@ -191,9 +177,8 @@ impl Climber {
         };
         // Strictly increasing values visit each vertex at most once: at most V − 1 moves.
         for moves in 0..verts.len() {
-            let degree = self.adj.get(at).map_or(0, |&d| d as usize);
             let mut next = v;
-            for &w in self.adj.get(at + 2..=at + 1 + degree).unwrap_or(&[]) {
+            for &w in self.list_at(at) {
                 let w = w as usize;
                 // In range: the lists hold vertex indices of the polyhedron.
                 let d = dir.dot(verts[w]);
@@ -270,27 +255,15 @@ impl Climber {
                     let ents = entries
                         .get(first[cell] as usize..first[cell + 1] as usize)
                         .unwrap_or(&[]);
-                    let c = CellMap::centre(face, i, j, side);
-                    let value = |v: u32| {
-                        verts
-                            .get(v as usize)
-                            .map_or(f64::NEG_INFINITY, |x| c.dot(*x))
-                    };
-                    let mut best = 0;
-                    for (k, &v) in ents.iter().enumerate() {
-                        if value(v) > value(ents[best]) {
-                            best = k;
-                        }
-                    }
-                    match ents.get(best) {
+                    match first_max(verts, CellMap::centre(face, i, j, side), ents) {
                         None => {
                             // (Not reached: every direction is in some vertex's cone.) Climb.
                             out.push(CLIMB | self.first.first().copied().unwrap_or(0));
                         }
-                        Some(&v) if ents.len() > MAX_CANDIDATES => {
+                        Some(v) if ents.len() > MAX_CANDIDATES => {
                             out.push(CLIMB | self.first.get(v as usize).copied().unwrap_or(0));
                         }
-                        Some(&v) => {
+                        Some(v) => {
                             out.push(v);
                             out.extend(ents.iter().copied().filter(|&x| x != v));
                         }
@@ -308,7 +281,12 @@ impl Climber {
 
     /// Vertex `v`'s neighbours in the lists.
     fn neighbours(&self, v: usize) -> &[u32] {
-        let at = self.first.get(v).map_or(0, |&a| a as usize);
+        self.list_at(self.first.get(v).map_or(0, |&a| a as usize))
+    }
+
+    /// The neighbours in the list that starts at offset `at` (after its degree and vertex).
+    #[inline(always)]
+    fn list_at(&self, at: usize) -> &[u32] {
         let degree = self.adj.get(at).map_or(0, |&d| d as usize);
         self.adj.get(at + 2..=at + 1 + degree).unwrap_or(&[])
     }
@@ -370,6 +348,28 @@ impl Climber {
         }
         poly
     }
+}
+
+/// The first vertex of `list` maximising `dir · x` (`None` for an empty list; a NaN product
+/// never wins).
+#[inline(always)]
+fn first_max(verts: &[DVec3], dir: DVec3, list: &[u32]) -> Option<u32> {
+    let value = |v: u32| {
+        verts
+            .get(v as usize)
+            .map_or(f64::NEG_INFINITY, |x| dir.dot(*x))
+    };
+    let (&first, rest) = list.split_first()?;
+    let mut best = first;
+    let mut top = value(first);
+    for &v in rest {
+        let d = value(v);
+        if d > top {
+            top = d;
+            best = v;
+        }
+    }
+    Some(best)
 }
 
 /// How much [`Climber::cell_map`] widens cells and cone sides.
