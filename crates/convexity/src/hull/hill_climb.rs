@@ -839,12 +839,23 @@ mod tests {
             .map(|_| DVec3::new(1.0, 2.0, 3.0) * lcg(&mut st))
             .collect();
         let point = vec![DVec3::new(0.5, -1.0, 2.0); 60];
-        for pts in [flat, line, point] {
+        // A flat polygon with a cell map (more than 48 vertices): every vertex's normal cone is
+        // a wedge through both poles of its plane, so the cells there are crowded (climbed).
+        let circle: Vec<DVec3> = (0..300)
+            .map(|k| {
+                let t = k as f64 * core::f64::consts::TAU / 300.0;
+                DVec3::new(t.cos(), 0.3 * t.cos() + 0.2, t.sin())
+            })
+            .collect();
+        for pts in [flat, line, point, circle] {
             let p = ConvexPolyhedron::from_points_any(&pts).expect("a polytope");
+            if pts.len() == 300 {
+                assert!(p.num_vertices() > 48 && p.climber.map.side > 0);
+            }
             for _ in 0..500 {
                 let d = DVec3::new(lcg(&mut st), lcg(&mut st), lcg(&mut st));
                 let want = max_dot(&p, d);
-                assert_eq!(d.dot(p.vertices()[p.support_from_map(d)]), want);
+                assert_eq!(d.dot(p.vertices()[p.support_from_map(d)]), want, "{d:?}");
                 for s in 0..p.num_vertices().min(20) {
                     let (v, _) = p.support_hill_climb(d, s);
                     assert_eq!(d.dot(p.vertices()[v]), want);
