@@ -52,10 +52,12 @@ fn hull_shape(points: &[DVec3], index: bool, prefix: &str) -> PyResult<Arc<Shape
     let p = Points::new(points).map_err(|e| input_error(prefix, e))?;
     let flat: Vec<f64> = points.iter().flat_map(|v| v.to_array()).collect();
     let mut fields = vec![("points", Field::Rows(3, flat))];
-    if index {
+    let p = if index {
         fields.push(("index", Field::Flag(true)));
-    }
-    let p = if index { p.with_hull_index() } else { p };
+        p.with_hull_index()
+    } else {
+        p
+    };
     Ok(shapes::data(Geom::D3(Shape3::Points(p)), "points", fields))
 }
 

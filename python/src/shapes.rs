@@ -582,7 +582,7 @@ pub fn from_dict(obj: &Bound<'_, PyAny>, prefix: &str) -> PyResult<Arc<ShapeData
     };
     check_keys(d, &ty, allowed, prefix)?;
     let req = |k: &str| required(d, k, prefix);
-    // `index` (support by climbing the hull): false when absent; only `points` and `mesh`
+    // `index` (support from the hull's cell map): false when absent; only `points` and `mesh`
     // take it (the key check above refuses it elsewhere).
     let index = || match d.get_item("index")? {
         None => Ok(false),
@@ -750,8 +750,8 @@ fn init<T: pyo3::PyClass<BaseType = PyShape>>(data: Arc<ShapeData>, t: T) -> Ini
 /// Convex hull of points: `Points(points)` with `points` of shape (n, 2), (n, 3) or (n, d).
 ///
 /// Duplicates, collinear and flat sets are fine. `dim` (optional) insists on a dimension.
-/// `index=True` builds the hull once and answers each support query by hill climbing over it
-/// instead of scanning every point (3D sets of more than 64 points; no effect elsewhere):
+/// `index=True` builds the hull once and answers each support query from its cell map of
+/// candidate vertices instead of scanning every point (3D sets of more than 64 points; no effect elsewhere):
 /// for a big set queried many times, e.g. a 1,000-point hull goes from ~110,000 to ~8,700
 /// instructions per distance query. The answers are the same to within the hull's build
 /// tolerance (about 1e-15 of the coordinates). The build (a few ms at 1,000 points) costs as

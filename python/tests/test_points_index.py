@@ -1,4 +1,4 @@
-"""`Points(..., index=True)`: the hull built once, support by hill climbing over it.
+"""`Points(..., index=True)`: the hull built once, support from its cell map of candidates.
 
 Oracles: the same points without the index (the plain scan), certificates verified on the
 plain shape, and a cloud whose hull is known (the 8 corners of a cube among interior points).

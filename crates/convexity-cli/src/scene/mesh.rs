@@ -5,7 +5,7 @@
 //! `{"type": "mesh", "file": "part.obj", "as": "hull" | "mesh" | "parts"}`:
 //! * `hull`: every vertex of the file; the shape is their convex hull, exactly the `points`
 //!   shape with those points, so every method answers it. With `"index": true`, as for a
-//!   `points` shape, the hull is built once and climbed (`Points::with_hull_index`); `index`
+//!   `points` shape, the hull is built once and indexed (`Points::with_hull_index`); `index`
 //!   with another reading is an error.
 //! * `parts`: one convex part (the hull of its vertices) per OBJ object/group, or per
 //!   connected component when the file has no groups: a [`Compound`].
@@ -127,7 +127,7 @@ pub fn parse_mesh(obj: &Object, what: &str, files: &Files) -> Result<SceneShape,
         return Err(invalid("file", "the file name is empty".into()));
     }
     let how = read_as(obj)?;
-    // `index` (support by climbing the hull, `Points::with_hull_index`) is a property of the
+    // `index` (support from the hull's cell map, `Points::with_hull_index`) is a property of the
     // one hull `as: "hull"` makes; the other readings build their own parts.
     let index = fields::optional_bool(obj, "index")?;
     if index && how != LoadAs::Hull {

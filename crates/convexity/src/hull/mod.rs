@@ -1202,9 +1202,9 @@ impl ConvexPolyhedron {
 
     /// Index of a vertex maximising `dir · v`. Up to [`LINEAR_MAX_VERTICES`] vertices this is
     /// a linear scan; above, hill climbing from `hint` (a vertex index from a previous, nearby
-    /// query) or, without a hint, the best of the cell map's candidates (see [`hill_climb`]). The returned value
-    /// `dir · v` equals the linear scan's maximum (see [`hill_climb`] for the argument and its
-    /// floating-point caveat).
+    /// query) or, without a hint, the best of the cell map's candidates (see [`hill_climb`]).
+    /// The returned value `dir · v` equals the linear scan's maximum (see [`hill_climb`] for
+    /// the argument and its floating-point caveat).
     pub fn support_index(&self, dir: DVec3, hint: Option<usize>) -> usize {
         if self.vertices.len() <= LINEAR_MAX_VERTICES {
             return self.support_linear(dir);

@@ -3,11 +3,11 @@
 //! By default the hull is never built; the support function scans every point (O(n) per
 //! call). Points are also stored structure-of-arrays in chunks of four (`V::Lanes`), padded
 //! with copies of the last point, so the scan of a large set is four independent lanes of
-//! multiply-add and compare-select that the compiler vectorises. Measurements decide which scan runs (see
-//! `AOS_MAX_POINTS`): up to 32 points every chunk's dot products, their maximum and the first
-//! index attaining it, with no data-dependent branch (from 9 points on AVX2 when the CPU has
-//! it: `math::wide_scan`); from 33 to 64 points the same on AVX2, else the plain
-//! array-of-structures loop; the chunked scan with a best-chunk branch beyond. All return the
+//! multiply-add and compare-select that the compiler vectorises. Measurements decide which
+//! scan runs (see `AOS_MAX_POINTS`): up to 32 points every chunk's dot products, their
+//! maximum and the first index attaining it, with no data-dependent branch (from 9 points on
+//! AVX2 when the CPU has it: `math::wide_scan`); from 33 to 64 points the same on AVX2, else
+//! the plain array-of-structures loop; the chunked scan with a best-chunk branch beyond. All return the
 //! first index of the maximum, so they agree bit for bit.
 //!
 //! Support index (opt-in, [`Points::with_hull_index`], 3D sets of more than 64 points): the
