@@ -83,32 +83,45 @@ impl<V: Vector> Simplex<V> {
     /// Whether a point with the same `w` is already present (exactly).
     #[inline]
     pub fn contains(&self, w: V) -> bool {
-        self.pts[..self.len].iter().any(|p| p.w == w)
+        // All four slots, masked by `len`: a fixed trip count has no loop exit to mispredict
+        // (the early-exit `any` over `len` points cost ~2 mispredicted branches per query).
+        self.pts
+            .iter()
+            .enumerate()
+            .fold(false, |hit, (i, p)| hit | ((i < self.len) & (p.w == w)))
     }
 
     /// Reduces to the smallest sub-simplex whose hull holds the closest point to the origin and
     /// returns that point.
     pub fn reduce(&mut self) -> V {
         let ws: [V; 4] = [self.pts[0].w, self.pts[1].w, self.pts[2].w, self.pts[3].w];
-        let sol = match self.len {
-            0 => return V::ZERO,
-            1 => Sol::vertex(&ws, 0),
-            2 => segment(&ws, 0, 1),
-            3 if V::DIM == 2 => full_fast(&ws, 3).unwrap_or_else(|| full_simplex(&ws, 3)),
-            3 => triangle_fast(&ws, 2, 0, 1).unwrap_or_else(|| triangle(&ws, 0, 1, 2)),
-            _ => full_fast(&ws, 4).unwrap_or_else(|| full_simplex(&ws, 4)),
+        // Comparisons rather than a `match`: the match became a jump table whose indirect
+        // branch was mispredicted on most calls (the size changes from call to call).
+        let len = self.len;
+        let sol = if len == 3 && V::DIM == 3 {
+            triangle_fast(&ws, 2, 0, 1).unwrap_or_else(|| triangle(&ws, 0, 1, 2))
+        } else if len == 2 {
+            segment(&ws, 0, 1)
+        } else if len >= 4 {
+            full_fast(&ws, 4).unwrap_or_else(|| full_simplex(&ws, 4))
+        } else if len == 3 {
+            full_fast(&ws, 3).unwrap_or_else(|| full_simplex(&ws, 3))
+        } else if len == 1 {
+            Sol::vertex(&ws, 0)
+        } else {
+            return V::ZERO;
         };
         if sol.mask == (1u8 << self.len) - 1 {
             // Nothing dropped (the common case while the simplex grows): no compaction.
             self.weights = sol.l;
         } else {
+            // Branch-free compaction over all four slots: slot `i` is copied to `n ≤ i` (read
+            // before any later write can reach it) and `n` advances only for kept points.
             let mut n = 0;
-            for i in 0..self.len {
-                if sol.mask & (1 << i) != 0 {
-                    self.pts[n] = self.pts[i];
-                    self.weights[n] = sol.l[i];
-                    n += 1;
-                }
+            for i in 0..4 {
+                self.pts[n] = self.pts[i];
+                self.weights[n] = sol.l[i];
+                n += usize::from(sol.mask & (1 << i) != 0);
             }
             self.len = n;
         }
@@ -745,6 +758,16 @@ mod tests {
         let wsum: f64 = s.weights[..s.len].iter().sum();
         assert!((wsum - 1.0).abs() < 1e-9, "weights sum to {wsum}");
         assert!(s.weights[..s.len].iter().all(|&w| w >= 0.0));
+        // The compaction kept input points with their own weights (their weighted sum is the
+        // returned point), and `contains` sees exactly the kept ones, not the stale slots.
+        assert!(
+            (s.closest() - v).length() <= 1e-9 * scale,
+            "simplex {pts:?}: kept points do not reproduce the closest point"
+        );
+        assert!(s.points().iter().all(|k| pts.contains(&k.w)));
+        for p in pts {
+            assert_eq!(s.contains(*p), s.points().iter().any(|k| k.w == *p));
+        }
     }
 
     #[test]
