@@ -253,7 +253,7 @@ impl<V: Vector> Sol<V> {
 
 /// Closest point of segment `ws[i]`–`ws[j]` to the origin, computed from the endpoint nearer
 /// the origin (the rounding of `a + t·(b − a)` is ε times the anchor's norm).
-#[inline]
+#[inline(always)]
 fn segment<V: Vector>(ws: &[V; 4], i: usize, j: usize) -> Sol<V> {
     let (i, j) = if ws[j].length_squared() < ws[i].length_squared() {
         (j, i)
@@ -299,7 +299,7 @@ const NEAR: f64 = 1e4;
 ///
 /// The face point is the projection `n (a·n)/|n|²`, whose direction is exact to rounding
 /// (a barycentric sum would tilt it by `ε|a|`, see `segment`).
-#[inline]
+#[inline(always)]
 fn triangle_fast<V: Vector>(ws: &[V; 4], ia: usize, ib: usize, ic: usize) -> Option<Sol<V>> {
     let (a, b, c) = (ws[ia], ws[ib], ws[ic]);
     let (ab, ac) = (b - a, c - a);
