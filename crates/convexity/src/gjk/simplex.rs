@@ -349,7 +349,7 @@ fn triangle_fast<V: Vector>(ws: &[V; 4], ia: usize, ib: usize, ic: usize) -> Opt
 /// only the facets through it. `None` (use [`full_simplex`]) when the simplex fails the
 /// conditioning test or the origin lies beyond the facet opposite the newest vertex (GJK's
 /// previous simplex: the new point added nothing).
-#[inline]
+#[inline(always)]
 fn full_fast<V: Vector>(ws: &[V; 4], n: usize) -> Option<Sol<V>> {
     let m = n - 1;
     let d = ws[m];
