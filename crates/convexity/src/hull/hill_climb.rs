@@ -40,6 +40,19 @@
 //! list would exceed eight candidates (hulls with many vertices per cell: the map's side is
 //! capped) keeps only its centre's support, and the query climbs from there.
 //!
+//! Layout: four `u32` entries per cell, the list padded by repeating its first vertex (95% of
+//! the cells of sphere hulls up to 4,096 vertices hold at most four candidates, the rest five
+//! or six); a longer list keeps three there and points from the fourth entry to the rest. A
+//! query reads its cell's entries with one load (no offset table first), takes the four
+//! products, and picks the first that attains their maximum by a max tree and the lowest bit
+//! of an equality mask, with no branch on the data: selects over a variable-length list were
+//! compiled back into branches that mispredicted. Callgrind branch-sim, mispredictions per
+//! query against the offset-table lists (poly128): distance 26.8 → 17.7, boolean 11.7 → 5.6,
+//! penetration 207 → 180, for 2% more instructions; speed binary (three interleaved runs),
+//! parry ÷ ours on hull128: distance 1.96–2.04 → 2.14–2.20×, boolean 2.57–2.70 → 2.81–2.90×,
+//! EPA 2.48–2.60 → 2.23–2.69×; on hull1024 (seven runs) distance medians 7.3 → 7.1×, boolean
+//! 8.7 → 8.0×, within that set's ±20% spread.
+//!
 //! Measured, the cell lists against the previous map of start vertices (one vertex per cell,
 //! then the climb). Callgrind (`profile_driver polyN query convexity 1000 1`, instructions per
 //! 1,000 queries): poly128 distance 8.15 M → 6.82 M, boolean 3.79 M → 3.17 M, penetration
@@ -51,8 +64,8 @@
 //! distance's instructions by 13, 16, 18 and 20%; in the speed binary 1 and 2 were equal
 //! within the noise and 4 no faster than 2 (its lists are twice the memory, and these sets run
 //! with cold caches). Prefetching the first candidate's position as well (a third dependent
-//! load in the hint) made no difference. Cost: the map takes about 2V cells and 6V entries of
-//! 4 bytes (≈ 32 bytes per vertex); building it clips about 6·degree half-planes per vertex,
+//! load in the hint) made no difference. Cost: the map takes about 2V cells of 16 bytes
+//! (≈ 32 bytes per vertex); building it clips about 6·degree half-planes per vertex,
 //! which made `ConvexPolyhedron::from_points` about 25% slower on sphere hulls of 128, 1,024
 //! and 4,096 points (callgrind, the three builds: 150 M → 189 M instructions, the map 43 M of
 //! them; the clipping and its loops are most of it).
@@ -77,10 +90,11 @@
 //! / boolean / EPA; prefetching a third dependent level lost then, and made no difference
 //! with the cell lists.)
 //!
-//! Complexity per query: O(1) for the cell and O(list) for its entries (at most
-//! eight); O(steps · degree) for a climb. Build after the hull: O(V · degree)
-//! clips plus the cells the cones cover. Memory: lists `4·(2V + 2E)` bytes, the map
-//! `4·(6s² + 1)` plus 4 per entry; about 70 bytes per vertex in all.
+//! Complexity per query: O(1) for the cell and its four entries (a list of up to eight for
+//! the few longer cells); O(steps · degree) for a climb. Build after the hull: O(V · degree)
+//! clips plus the cells the cones cover. Memory: lists `4·(2V + 2E)` bytes, the map `16·6s²`
+//! bytes plus 4 per candidate past the third of a longer cell; about 70 bytes per vertex in
+//! all.
 
 use super::ConvexPolyhedron;
 use crate::shape::SupportMap;
@@ -103,8 +117,9 @@ impl Climber {
     pub(super) fn new(p: &ConvexPolyhedron) -> Climber {
         let n = p.num_vertices();
         let links: usize = (0..n).map(|v| p.vertex_neighbors(v).len()).sum();
-        // Offsets below `CLIMB`, whose bit marks a crowded cell's entry (see `CellMap`).
-        if 2 * n + links >= CLIMB as usize {
+        // Offsets and vertex indices below `MORE`, whose bit and `CLIMB`'s mark a cell's
+        // special entries (see `CellMap`).
+        if 2 * n + links >= MORE as usize {
             return Climber::default();
         }
         let mut c = Climber {
@@ -134,29 +149,44 @@ impl Climber {
     /// from a crowded cell's start vertex (from vertex 0 without a map).
     #[inline]
     pub(super) fn support_from_map(&self, verts: &[DVec3], dir: DVec3) -> usize {
-        let c = self.map.cell(dir);
-        let ents = match (self.map.first.get(c), self.map.first.get(c + 1)) {
-            (Some(&s), Some(&e)) => self.map.entries.get(s as usize..e as usize),
-            _ => None,
-        }
-        .unwrap_or(&[]);
-        let Some(&v0) = ents.first() else {
+        let Some(&slot) = self.map.slots.get(self.map.cell(dir)) else {
             return self.climb_at(verts, dir, 0).0;
         };
-        if v0 & CLIMB != 0 {
-            return self.climb_at(verts, dir, (v0 & !CLIMB) as usize).0;
+        if slot[0] & CLIMB != 0 {
+            return self.climb_at(verts, dir, (slot[0] & !CLIMB) as usize).0;
         }
-        // The cell centre's support first (see `cell_map`), so ties keep it.
-        first_max(verts, dir, ents).map_or(0, |v| v as usize)
+        if slot[3] & MORE != 0 {
+            let mut list = [slot[0]; 3 + MAX_CANDIDATES];
+            let more = self.map.more(slot[3]);
+            for (x, &v) in list.iter_mut().zip(slot.iter().take(3).chain(more)) {
+                *x = v;
+            }
+            let len = (3 + more.len()).min(list.len());
+            return first_max(verts, dir, list.get(..len).unwrap_or(&[])).map_or(0, |v| v as usize);
+        }
+        // The first of the four that attains their maximum (the cell centre's support first,
+        // see `cell_map`, so ties keep it; the padding repeats it, never strictly better), by
+        // a max tree and the lowest bit of an equality mask: no branch on which candidate
+        // wins, which the compiler turned selects back into (callgrind branch-sim: 5.5
+        // mispredictions per poly128 distance query).
+        let value = |v: u32| verts.get(v as usize).map_or(f64::NAN, |x| dir.dot(*x));
+        let d = slot.map(value);
+        let mx = |a: f64, b: f64| if a > b { a } else { b };
+        let m = mx(mx(d[0], d[1]), mx(d[2], d[3]));
+        let mask = d
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (k, &x)| acc | (u32::from(x == m) << k));
+        // No candidate equals the maximum only when products are NaN: the first then.
+        let k = (mask | 1 << 4).trailing_zeros() as usize;
+        slot.get(k).map_or(slot[0], |&v| v) as usize
     }
 
     /// Starts fetching the entries of `dir`'s cell.
     #[inline(always)]
     pub(super) fn prefetch(&self, dir: DVec3) {
-        if let Some(&s) = self.map.first.get(self.map.cell(dir)) {
-            if let Some(x) = self.map.entries.get(s as usize) {
-                prefetch_line(x);
-            }
+        if let Some(x) = self.map.slots.get(self.map.cell(dir)) {
+            prefetch_line(x);
         }
     }
 
@@ -244,39 +274,48 @@ impl Climber {
             }
         }
         // Per cell: the centre's support first; a crowded cell keeps it alone, flagged.
-        let mut out_first = Vec::with_capacity(cells + 1);
-        let mut out = Vec::with_capacity(entries.len());
+        let mut slots = Vec::with_capacity(cells);
+        let mut more = Vec::new();
         for face in 0..6 {
             for i in 0..side {
                 for j in 0..side {
                     let cell = (face * side + i) * side + j;
-                    // No truncation: fewer entries than `CLIMB`.
-                    out_first.push(out.len() as u32);
                     let ents = entries
                         .get(first[cell] as usize..first[cell + 1] as usize)
                         .unwrap_or(&[]);
-                    match first_max(verts, CellMap::centre(face, i, j, side), ents) {
-                        None => {
+                    let climb =
+                        |v: u32| [CLIMB | self.first.get(v as usize).copied().unwrap_or(0); 4];
+                    slots.push(
+                        match first_max(verts, CellMap::centre(face, i, j, side), ents) {
                             // (Not reached: every direction is in some vertex's cone.) Climb.
-                            out.push(CLIMB | self.first.first().copied().unwrap_or(0));
-                        }
-                        Some(v) if ents.len() > MAX_CANDIDATES => {
-                            out.push(CLIMB | self.first.get(v as usize).copied().unwrap_or(0));
-                        }
-                        Some(v) => {
-                            out.push(v);
-                            out.extend(ents.iter().copied().filter(|&x| x != v));
-                        }
-                    }
+                            None => climb(0),
+                            Some(v) if ents.len() > MAX_CANDIDATES => climb(v),
+                            Some(v) => {
+                                let mut list = [v; MAX_CANDIDATES];
+                                let rest = ents.iter().copied().filter(|&x| x != v);
+                                let mut len = 1;
+                                for (slot, x) in list.iter_mut().skip(1).zip(rest) {
+                                    *slot = x;
+                                    len += 1;
+                                }
+                                // Up to four fill the cell (padded with `v`); beyond, the fourth
+                                // entry points at the count and the rest in `more`. No
+                                // truncation: `more` holds at most `MAX_CANDIDATES` per cell.
+                                if len <= 4 {
+                                    [list[0], list[1], list[2], list[3]]
+                                } else {
+                                    let at = MORE | more.len() as u32;
+                                    more.push((len - 3) as u32);
+                                    more.extend_from_slice(list.get(3..len).unwrap_or(&[]));
+                                    [list[0], list[1], list[2], at]
+                                }
+                            }
+                        },
+                    );
                 }
             }
         }
-        out_first.push(out.len() as u32);
-        CellMap {
-            side,
-            first: out_first,
-            entries: out,
-        }
+        CellMap { side, slots, more }
     }
 
     /// Vertex `v`'s neighbours in the lists.
@@ -585,16 +624,21 @@ fn prefetch_line<T>(x: &T) {
 pub(super) struct CellMap {
     /// Cells per side of a cube face (0: no map).
     side: usize,
-    /// Per cell (face-major, then row, then column), where its entries start in `entries`;
-    /// one more at the end (cell `c`'s are `entries[first[c]..first[c + 1]]`).
-    first: Vec<u32>,
-    /// Vertex indices, the cell centre's support first; a crowded cell has one entry instead,
-    /// `CLIMB` plus the list offset of its centre's support.
-    entries: Vec<u32>,
+    /// Per cell (face-major, then row, then column), four entries: the vertex indices of its
+    /// candidates, the cell centre's support first, padded by repeating that one. A cell of
+    /// more than four keeps three here and `MORE | k` in the fourth entry: `more[k]` is the
+    /// count of the rest, which follow it. A crowded cell holds `CLIMB` plus the list offset
+    /// of its centre's support (in every entry).
+    slots: Vec<[u32; 4]>,
+    /// The candidates past the third of cells with more than four.
+    more: Vec<u32>,
 }
 
-/// The bit of a crowded cell's entry (see [`CellMap`]).
+/// The bit of a crowded cell's entries (see [`CellMap`]).
 const CLIMB: u32 = 1 << 31;
+
+/// The bit of a fourth entry that points into [`CellMap::more`].
+const MORE: u32 = 1 << 30;
 
 /// Most candidates a cell keeps; a cell meeting more cones is climbed from its centre's
 /// support (only hulls with many vertices per cell, beyond the map's largest side, have
@@ -602,6 +646,36 @@ const CLIMB: u32 = 1 << 31;
 const MAX_CANDIDATES: usize = 8;
 
 impl CellMap {
+    /// The candidates past the third of a cell whose fourth entry is `at` (`MORE | k`).
+    #[inline]
+    fn more(&self, at: u32) -> &[u32] {
+        let k = (at & !MORE) as usize;
+        let count = self.more.get(k).map_or(0, |&c| c as usize);
+        self.more.get(k + 1..=k + count).unwrap_or(&[])
+    }
+
+    /// A cell's candidates as a list (padding dropped), or its one flagged entry.
+    #[cfg(test)]
+    fn list(&self, cell: usize) -> Vec<u32> {
+        let Some(&slot) = self.slots.get(cell) else {
+            return Vec::new();
+        };
+        if slot[0] & CLIMB != 0 {
+            return vec![slot[0]];
+        }
+        let mut out = vec![slot[0]];
+        let tail: Vec<u32> = if slot[3] & MORE == 0 {
+            vec![slot[1], slot[2], slot[3]]
+        } else {
+            [slot[1], slot[2]]
+                .into_iter()
+                .chain(self.more(slot[3]).iter().copied())
+                .collect()
+        };
+        out.extend(tail.into_iter().filter(|&v| v != slot[0]));
+        out
+    }
+
     /// The cell of direction `d`: the cube face of its largest coordinate (the first of equal
     /// ones; `+` before `−`), then the other two coordinates, divided by the largest one's
     /// magnitude (so in `[−1, 1]`), cut into `side` equal parts. A zero or non-finite `d` lands
@@ -615,7 +689,7 @@ impl CellMap {
         // major is data, and the branches mispredicted ~40 times per poly128 EPA query
         // (callgrind branch-sim).
         let x_major = (a.x >= a.y) & (a.x >= a.z);
-        let axis = usize::from(!x_major) * (2 - usize::from(a.y >= a.z));
+        let axis = usize::from(!x_major) << usize::from(!(a.y >= a.z));
         let c = [d.x, d.y, d.z, d.x, d.y];
         let (m, u, v) = (c[axis], c[axis + 1], c[axis + 2]);
         let half = 0.5 * n as f64;
@@ -736,11 +810,6 @@ mod tests {
         }
     }
 
-    /// A cell's entries.
-    fn entries(map: &CellMap, cell: usize) -> &[u32] {
-        &map.entries[map.first[cell] as usize..map.first[cell + 1] as usize]
-    }
-
     /// Each cell's candidates hold a maximiser of every direction in the cell: its centre,
     /// corners, side midpoints, random interior points, and points a hair outside it (where
     /// a query's cell index may round to); the query from the map agrees. Map sides from the
@@ -753,13 +822,13 @@ mod tests {
             let map = &p.climber.map;
             let side = map.side;
             assert_eq!(side, cell_map_side(p.num_vertices()));
-            assert_eq!(map.first.len(), 6 * side * side + 1);
+            assert_eq!(map.slots.len(), 6 * side * side);
             let mut crowded = 0;
             for face in 0..6 {
                 for i in 0..side {
                     for j in 0..side {
                         let cell = (face * side + i) * side + j;
-                        let ents = entries(map, cell);
+                        let ents = map.list(cell);
                         assert!(!ents.is_empty() && ents.len() <= MAX_CANDIDATES);
                         if ents[0] & CLIMB != 0 {
                             assert_eq!(ents.len(), 1);
@@ -797,6 +866,11 @@ mod tests {
                         }
                     }
                 }
+            }
+            // Cells of five to eight candidates (the fourth entry pointing into `more`) are
+            // covered by the two middle hulls.
+            if n == 1500 || n == 6000 {
+                assert!(!map.more.is_empty(), "n {n}: no cell of more than four");
             }
             // The largest hull has more vertices per cell than a cell keeps; in the others a
             // crowded cell is rare.
