@@ -84,7 +84,7 @@ impl<V: Vector> Simplex<V> {
     #[inline]
     pub fn contains(&self, w: V) -> bool {
         // All four slots, masked by `len`: a fixed trip count has no loop exit to mispredict
-        // (the early-exit `any` over `len` points cost ~2 mispredicted branches per query).
+        // (the early-exit `any` over `len` points mispredicted where it stopped).
         self.pts
             .iter()
             .enumerate()

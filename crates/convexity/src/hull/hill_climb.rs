@@ -160,7 +160,8 @@ impl Climber {
             return self.climb_at(verts, dir, (slot[0] & !CLIMB) as usize).0;
         }
         if slot[3] & MORE != 0 {
-            let mut list = [slot[0]; 3 + MAX_CANDIDATES];
+            // A longer cell (rare): its three entries and the rest, scanned in order.
+            let mut list = [slot[0]; MAX_CANDIDATES];
             let more = self.map.more(slot[3]);
             for (x, &v) in list.iter_mut().zip(slot.iter().take(3).chain(more)) {
                 *x = v;
@@ -405,12 +406,12 @@ fn first_max(verts: &[DVec3], dir: DVec3, list: &[u32]) -> Option<u32> {
     let (&first, rest) = list.split_first()?;
     let mut best = first;
     let mut top = value(first);
-    // Selects: which candidate wins is data.
     for &v in rest {
         let d = value(v);
-        let better = d > top;
-        top = if better { d } else { top };
-        best = if better { v } else { best };
+        if d > top {
+            top = d;
+            best = v;
+        }
     }
     Some(best)
 }
