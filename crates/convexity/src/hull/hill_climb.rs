@@ -175,13 +175,7 @@ impl Climber {
         // wins, which the compiler turned selects back into (callgrind branch-sim: 5.5
         // mispredictions per poly128 distance query).
         let value = |v: u32| verts.get(v as usize).map_or(f64::NAN, |x| dir.dot(*x));
-        let d = slot.map(value);
-        let mx = |a: f64, b: f64| if a > b { a } else { b };
-        let m = mx(mx(d[0], d[1]), mx(d[2], d[3]));
-        let mask = d
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (k, &x)| acc | (u32::from(x == m) << k));
+        let mask = crate::math::wide_scan::max_mask_of(&[slot.map(value)]);
         // No candidate equals the maximum only when products are NaN: the first then.
         let k = (mask | 1 << 4).trailing_zeros() as usize;
         slot.get(k).map_or(slot[0], |&v| v) as usize

@@ -20,6 +20,36 @@
 
 use glam::DVec3;
 
+/// The portable tail of a scan: given the products `d` (chunk `c`, lane `k`), the bit mask of
+/// those equal to the largest (bit `4c + k`), by a pairwise tree of compare-selects
+/// (`a > b ? a : b`, log₂C dependent steps; `C` a power of two) and an ordered equality. A NaN
+/// product is in no bit; all NaN gives 0. The lowest bit is the first maximum. Shared by
+/// `Points`' portable scan and the cell map's four candidates (`hull::hill_climb`).
+#[inline(always)]
+pub(crate) fn max_mask_of<const C: usize>(d: &[[f64; 4]; C]) -> u64 {
+    let mx = |a: f64, b: f64| if a > b { a } else { b };
+    let mut t = *d;
+    let mut w = C;
+    while w > 1 {
+        w /= 2;
+        for i in 0..w {
+            let (a, b) = (t[2 * i], t[2 * i + 1]);
+            for ((x, p), q) in t[i].iter_mut().zip(a).zip(b) {
+                *x = mx(p, q);
+            }
+        }
+    }
+    let m4 = t[0];
+    let m = mx(mx(m4[0], m4[1]), mx(m4[2], m4[3]));
+    let mut mask = 0u64;
+    for (c, dc) in d.iter().enumerate() {
+        for (k, x) in dc.iter().enumerate() {
+            mask |= u64::from(*x == m) << (4 * c + k);
+        }
+    }
+    mask
+}
+
 /// The mask of `support_index_chunks::<C>` (bit `4c + k`: point `k` of chunk `c` attains the
 /// maximum), on AVX2 when the CPU has it; `None` otherwise.
 #[inline(always)]

@@ -224,28 +224,7 @@ impl<V: Vector> Points<V> {
         for (c, dc) in d.iter_mut().enumerate() {
             *dc = V::dot4(self.lanes.get(c).unwrap_or(last), dir);
         }
-        let mx = |a: f64, b: f64| if a > b { a } else { b };
-        // A pairwise tree (C is a power of two): log₂C dependent steps instead of C − 1.
-        let mut t = d;
-        let mut w = C;
-        while w > 1 {
-            w /= 2;
-            for i in 0..w {
-                let (a, b) = (t[2 * i], t[2 * i + 1]);
-                for ((x, p), q) in t[i].iter_mut().zip(a).zip(b) {
-                    *x = mx(p, q);
-                }
-            }
-        }
-        let m4 = t[0];
-        let m = mx(mx(m4[0], m4[1]), mx(m4[2], m4[3]));
-        let mut mask = 0u64;
-        for (c, dc) in d.iter().enumerate() {
-            for (k, x) in dc.iter().enumerate() {
-                mask |= u64::from(*x == m) << (4 * c + k);
-            }
-        }
-        mask
+        crate::math::wide_scan::max_mask_of(&d)
     }
 
     /// The array-of-structures scan: faster for small sets (see `AOS_MAX_POINTS`), and the
