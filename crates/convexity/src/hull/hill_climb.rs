@@ -161,12 +161,7 @@ impl Climber {
         }
         if slot[3] & MORE != 0 {
             // A longer cell (rare): its three entries and the rest, scanned in order.
-            let mut list = [slot[0]; MAX_CANDIDATES];
-            let more = self.map.more(slot[3]);
-            for (x, &v) in list.iter_mut().zip(slot.iter().take(3).chain(more)) {
-                *x = v;
-            }
-            let len = (3 + more.len()).min(list.len());
+            let (list, len) = self.map.long_list(slot);
             return first_max(verts, dir, list.get(..len).unwrap_or(&[])).map_or(0, |v| v as usize);
         }
         // The first of the four that attains their maximum (the cell centre's support first,
@@ -653,6 +648,16 @@ impl CellMap {
         self.more.get(k + 1..=k + count).unwrap_or(&[])
     }
 
+    /// The candidates of a longer cell (fourth entry `MORE | k`) in order, and how many.
+    fn long_list(&self, slot: [u32; 4]) -> ([u32; MAX_CANDIDATES], usize) {
+        let mut list = [slot[0]; MAX_CANDIDATES];
+        let more = self.more(slot[3]);
+        for (x, &v) in list.iter_mut().zip(slot.iter().take(3).chain(more)) {
+            *x = v;
+        }
+        (list, (3 + more.len()).min(MAX_CANDIDATES))
+    }
+
     /// A cell's candidates as a list (padding dropped), or its one flagged entry.
     #[cfg(test)]
     fn list(&self, cell: usize) -> Vec<u32> {
@@ -662,16 +667,12 @@ impl CellMap {
         if slot[0] & CLIMB != 0 {
             return vec![slot[0]];
         }
+        if slot[3] & MORE != 0 {
+            let (list, len) = self.long_list(slot);
+            return list[..len].to_vec();
+        }
         let mut out = vec![slot[0]];
-        let tail: Vec<u32> = if slot[3] & MORE == 0 {
-            vec![slot[1], slot[2], slot[3]]
-        } else {
-            [slot[1], slot[2]]
-                .into_iter()
-                .chain(self.more(slot[3]).iter().copied())
-                .collect()
-        };
-        out.extend(tail.into_iter().filter(|&v| v != slot[0]));
+        out.extend(slot[1..].iter().copied().filter(|&v| v != slot[0]));
         out
     }
 
