@@ -635,11 +635,13 @@ where
     let mut iterations = vec![0u32; n];
     let mut verdict = vec![Verdict::Undetermined; n];
     let mut error = vec![None; n];
+    // The boolean query writes no value, points or normal: those buffers stay empty.
+    let m = if method == Method::GjkBoolean { 0 } else { n };
     let (mut value, mut point_a, mut point_b, mut normal) = (
-        vec![0.0; n],
-        vec![V::ZERO; n],
-        vec![V::ZERO; n],
-        vec![V::ZERO; n],
+        vec![0.0; m],
+        vec![V::ZERO; m],
+        vec![V::ZERO; m],
+        vec![V::ZERO; m],
     );
     let called = match method {
         Method::Gjk => batch::distance(
