@@ -4,11 +4,12 @@
 //! Usage: `profile_driver <set> <query> [library] [pairs] [repeats]` with set one of `hull8`,
 //! `hull32`, `hull128`, `hull1024` (`Points`: support by scanning), `poly128`, `poly1024` (the
 //! same hulls as `ConvexPolyhedron`: hill-climbing support, as the `speed` binary times them;
-//! any `polyN`; `ptsN`: any N as `Points`; `idxN`: the same `Points` with
-//! `Points::with_hull_index`), `box`, `sphere`; query `distance`, `boolean`, `penetration`
-//! or `support` (the Minkowski support call alone; a boolean's verdict is read, as a caller
-//! would, by the one `Query::run` every set shares); library `convexity` (default) or
-//! `parry3d-f64`; pairs (default 2000) and repeats (default 5).
+//! any `polyN`; `tpolyN`: those hulls inside a `Transformed` at a fixed pose, convexity only;
+//! `ptsN`: any N as `Points`; `idxN`: the same `Points` with `Points::with_hull_index`),
+//! `box`, `sphere`; query `distance`, `boolean`, `penetration` or `support` (the Minkowski
+//! support call alone; a boolean's verdict is read, as a caller would, by the one `Query::run`
+//! every set shares); library `convexity` (default) or `parry3d-f64`; pairs (default 2000) and
+//! repeats (default 5).
 //!
 //! Batch (convexity only, sets `hull8` and `box`): query `batch` runs `batch::distance`
 //! single-core (`parallel: false`) on the pairs, the lane kernel chosen at run time;
@@ -390,6 +391,24 @@ fn drive_mixed<A: SupportMap<DVec3>, B: SupportMap<DVec3>>(
     acc
 }
 
+/// The `hullN` set with each hull built as a `ConvexPolyhedron` and passed through `wrap`.
+fn poly_set<S>(h: usize, pairs: usize, wrap: impl Fn(ConvexPolyhedron) -> S) -> DataSet<S> {
+    let s = hull_set_with_pairs(h, pairs);
+    let shapes = s
+        .shapes
+        .iter()
+        .map(|p| wrap(ConvexPolyhedron::from_points(p.points()).expect("hull of sphere points")))
+        .collect();
+    DataSet {
+        kind: s.kind,
+        shapes,
+        parry64: s.parry64,
+        parry32: s.parry32,
+        pairs: s.pairs,
+        hull_retries: s.hull_retries,
+    }
+}
+
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
     let set = a.first().map_or("hull8", |s| s.as_str());
@@ -405,21 +424,21 @@ fn main() {
         .strip_prefix("poly")
         .and_then(|s| s.parse::<usize>().ok())
     {
-        let s = hull_set_with_pairs(h, gen);
-        let shapes = s
-            .shapes
-            .iter()
-            .map(|p| ConvexPolyhedron::from_points(p.points()).expect("hull of sphere points"))
-            .collect();
-        let poly = DataSet {
-            kind: s.kind,
-            shapes,
-            parry64: s.parry64,
-            parry32: s.parry32,
-            pairs: s.pairs,
-            hull_retries: s.hull_retries,
-        };
-        return go(poly, query, library, n, r);
+        return go(poly_set(h, gen, |p| p), query, library, n, r);
+    }
+    // `tpolyN`: the `polyN` set, each hull wrapped in a `Transformed` (a fixed rotation about
+    // (1, 2, 3) by 0.7 rad and an offset of (0.1, −0.2, 0.05)), for the wrapper's own cost.
+    if let Some(h) = set
+        .strip_prefix("tpoly")
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        let inner = Pose3::new(
+            DVec3::new(0.1, -0.2, 0.05),
+            glam::DQuat::from_axis_angle(DVec3::new(1.0, 2.0, 3.0).normalize(), 0.7),
+        )
+        .expect("a unit rotation");
+        let set = poly_set(h, gen, |p| convexity::Transformed::new(p, inner));
+        return go(set, query, library, n, r);
     }
     // `idxN`: the `ptsN` set with a support index (`Points::with_hull_index`).
     if let Some(h) = set

@@ -97,6 +97,15 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Transformed<S, V> {
         let local = V::mat_transpose_mul(&self.matrix, dir);
         V::mat_mul(&self.matrix, self.inner.core_support(local)) + self.pose.translation()
     }
+    /// The hint in the inner shape's frame (the direction `core_support` will query there); for
+    /// an inner shape without a prefetch the rotation is dead code and compiles away. `inline`,
+    /// not `inline(always)`: a `Shape3::Transformed` holds a boxed `Shape3`, so this call can
+    /// recurse, and LLVM rejects a forced inline of a recursive call.
+    #[inline]
+    fn prefetch_support(&self, dir: V) {
+        self.inner
+            .prefetch_support(V::mat_transpose_mul(&self.matrix, dir))
+    }
     #[inline]
     fn core_radius(&self) -> f64 {
         self.inner.core_radius()
