@@ -14,6 +14,12 @@
 //! compare-select), the same chunks (past the end, the last chunk again), the same ordered
 //! equality. `chunked_scan_avx2_equals_the_portable_mask` in `shape::points` checks it.
 //!
+//! `Points` pads a small set's chunks to the scan's `C`, so the kernel reads them in place;
+//! clamping each chunk index to the last chunk (for shorter inputs) cost a compare and a move
+//! per chunk, 27 of ~123 instructions of a 32-point scan (callgrind, `profile_driver hull32`
+//! per query: boolean 2,968 → 2,770 instructions, distance 5,959 → 5,595, penetration
+//! 24,758 → 23,871; 48 points, distance 7,340 → 6,541).
+//!
 //! Complexity: O(C) vector operations, no data-dependent branch. Preconditions: `lanes` is not
 //! empty. Failure modes: none (a NaN product gives a mask without that point, as the portable
 //! scan does).
@@ -66,8 +72,22 @@ pub(crate) fn max_mask<const C: usize>(lanes: &[[[f64; 4]; 3]], dir: DVec3) -> O
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn max_mask_avx2<const C: usize>(lanes: &[[[f64; 4]; 3]], dir: DVec3) -> u64 {
+    // A set padded to `C` chunks (`Points` pads its small sets) reads them in place; a shorter
+    // one repeats its last chunk (the clamp costs a compare and a move per chunk).
+    match lanes.first_chunk::<C>() {
+        Some(full) => mask_avx2::<C>(|c| &full[c], dir),
+        None => {
+            let last = lanes.len() - 1;
+            mask_avx2::<C>(|c| &lanes[c.min(last)], dir)
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn mask_avx2<'l, const C: usize>(chunk: impl Fn(usize) -> &'l [[f64; 4]; 3], dir: DVec3) -> u64 {
     use core::arch::x86_64::*;
-    let last = lanes.len() - 1;
     let (dx, dy, dz) = (
         _mm256_set1_pd(dir.x),
         _mm256_set1_pd(dir.y),
@@ -75,7 +95,7 @@ fn max_mask_avx2<const C: usize>(lanes: &[[[f64; 4]; 3]], dir: DVec3) -> u64 {
     );
     let mut d = [_mm256_setzero_pd(); C];
     for (c, dc) in d.iter_mut().enumerate() {
-        let l = &lanes[c.min(last)];
+        let l = chunk(c);
         // SAFETY: each row of a chunk is four contiguous f64 (unaligned loads).
         let (x, y, z) = unsafe {
             (

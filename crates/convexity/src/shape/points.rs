@@ -2,7 +2,8 @@
 //!
 //! By default the hull is never built; the support function scans every point (O(n) per
 //! call). Points are also stored structure-of-arrays in chunks of four (`V::Lanes`), padded
-//! with copies of the last point, so the scan of a large set is four independent lanes of
+//! with copies of the last point (a set of up to 64 points to the chunk count its scan reads),
+//! so the scan of a large set is four independent lanes of
 //! multiply-add and compare-select that the compiler vectorises. Measurements decide which
 //! scan runs (see `AOS_MAX_POINTS`): up to 32 points every chunk's dot products, their
 //! maximum and the first index attaining it, with no data-dependent branch (from 9 points on
@@ -90,7 +91,7 @@ impl<V: Vector> Points<V> {
             .fold(0.0, f64::max);
         let radius = points.iter().map(|p| p.length()).fold(0.0, f64::max);
         let last = points[points.len() - 1];
-        let lanes = points
+        let mut lanes: Vec<V::Lanes> = points
             .chunks(4)
             .map(|c| {
                 let mut q = [last; 4];
@@ -98,6 +99,13 @@ impl<V: Vector> Points<V> {
                 V::pack(q)
             })
             .collect();
+        // A small set's scan reads a fixed number of chunks (`support_index_any`): padded to
+        // it with copies of the last point (higher indices, so never the first maximum), the
+        // scan reads them in place instead of clamping each chunk index.
+        lanes.resize(
+            scan_chunks(points.len()).max(lanes.len()),
+            V::pack([last; 4]),
+        );
         Ok(Points {
             points: points.to_vec(),
             lanes,
@@ -261,6 +269,18 @@ impl<V: Vector> Points<V> {
 /// 1,181 → 1,062 and 1,316 → 1,022 ns against the AoS loop. Not for 8 points or fewer: the
 /// out-of-line AVX2 call made hull8 25% slower than the inlined portable scan.
 const AOS_MAX_POINTS: usize = 64;
+
+/// The chunks of four that [`Points::support_index_any`]'s scan reads for a set of `n` points
+/// (its `C`); 0 above [`AOS_MAX_POINTS`], where the scans walk the chunks there are.
+fn scan_chunks(n: usize) -> usize {
+    match n {
+        0..=8 => 2,
+        9..=16 => 4,
+        17..=32 => 8,
+        33..=AOS_MAX_POINTS => 16,
+        _ => 0,
+    }
+}
 
 impl<V: Vector> Points<V> {
     /// Index of a point maximising `dir·x` (the first maximum) by the scan fastest for this
