@@ -35,6 +35,22 @@
 
 use glam::DVec3;
 
+/// The pairwise tree of maxima over `C` values (`C` a power of two): level by level,
+/// `t[i] = max(t[2i], t[2i + 1])`, log₂C dependent steps. Every kernel of this module reduces
+/// its products by it, so they combine the same values in the same order.
+#[inline(always)]
+fn pairwise<T: Copy, const C: usize>(d: &[T; C], max: impl Fn(T, T) -> T) -> T {
+    let mut t = *d;
+    let mut w = C;
+    while w > 1 {
+        w /= 2;
+        for i in 0..w {
+            t[i] = max(t[2 * i], t[2 * i + 1]);
+        }
+    }
+    t[0]
+}
+
 /// The portable tail of a scan: given the products `d` (chunk `c`, lane `k`), the bit mask of
 /// those equal to the largest (bit `4c + k`), by a pairwise tree of compare-selects
 /// (`a > b ? a : b`, log₂C dependent steps; `C` a power of two) and an ordered equality. A NaN
@@ -43,18 +59,14 @@ use glam::DVec3;
 #[inline(always)]
 pub(crate) fn max_mask_of<const C: usize>(d: &[[f64; 4]; C]) -> u64 {
     let mx = |a: f64, b: f64| if a > b { a } else { b };
-    let mut t = *d;
-    let mut w = C;
-    while w > 1 {
-        w /= 2;
-        for i in 0..w {
-            let (a, b) = (t[2 * i], t[2 * i + 1]);
-            for ((x, p), q) in t[i].iter_mut().zip(a).zip(b) {
-                *x = mx(p, q);
-            }
-        }
-    }
-    let m4 = t[0];
+    let m4 = pairwise(d, |a: [f64; 4], b: [f64; 4]| {
+        [
+            mx(a[0], b[0]),
+            mx(a[1], b[1]),
+            mx(a[2], b[2]),
+            mx(a[3], b[3]),
+        ]
+    });
     let m = mx(mx(m4[0], m4[1]), mx(m4[2], m4[3]));
     let mut mask = 0u64;
     for (c, dc) in d.iter().enumerate() {
@@ -113,16 +125,9 @@ pub(crate) fn max_mask_sse2<const C: usize>(lanes: &[[[f64; 4]; 3]; C], dir: DVe
                 );
             }
         }
-        let mut t = d;
-        let mut w = C;
-        while w > 1 {
-            w /= 2;
-            for i in 0..w {
-                let (a, b) = (t[2 * i], t[2 * i + 1]);
-                t[i] = [_mm_max_pd(a[0], b[0]), _mm_max_pd(a[1], b[1])];
-            }
-        }
-        let [lo, hi] = t[0];
+        let [lo, hi] = pairwise(&d, |a: [__m128d; 2], b: [__m128d; 2]| {
+            [_mm_max_pd(a[0], b[0]), _mm_max_pd(a[1], b[1])]
+        });
         let m01 = _mm_max_sd(lo, _mm_unpackhi_pd(lo, lo));
         let m23 = _mm_max_sd(hi, _mm_unpackhi_pd(hi, hi));
         let m = _mm_max_sd(m01, m23);
@@ -180,15 +185,7 @@ fn mask_avx2<'l, const C: usize>(chunk: impl Fn(usize) -> &'l [[f64; 4]; 3], dir
         );
     }
     // The portable scan's pairwise tree.
-    let mut t = d;
-    let mut w = C;
-    while w > 1 {
-        w /= 2;
-        for i in 0..w {
-            t[i] = _mm256_max_pd(t[2 * i], t[2 * i + 1]);
-        }
-    }
-    let m4 = t[0];
+    let m4 = pairwise(&d, |a, b| _mm256_max_pd(a, b));
     let mut m = [0.0; 4];
     // SAFETY: `m` holds four f64.
     unsafe { _mm256_storeu_pd(m.as_mut_ptr(), m4) };
