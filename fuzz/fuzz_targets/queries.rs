@@ -114,6 +114,7 @@ fuzz_target!(|data: &[u8]| {
     let b = Points::new(&pts(&rest[split..]));
     let r = Ball::<DVec3>::new(head[0].abs() / 100.0);
     if let (Ok(a), Ok(b), Some(pa), Some(pb)) = (a, b, pa, pb) {
+        check_scans(&a, &b, &head);
         check(&a, &pa, &b, &pb);
         if a.len() <= 24 && b.len() <= 24 {
             check_methods(&a, &pa, &b, &pb);
@@ -127,6 +128,23 @@ fuzz_target!(|data: &[u8]| {
         check_index(&a, &pa, &b, &pb);
     }
 });
+
+/// The scan a set's support uses (SSE2 up to 8 points, AVX2 from 9 on, padded chunks) picks
+/// the first maximiser of the plain loop, exactly, along directions made of the header's
+/// numbers and of each set's points (ties on the fuzzer's grid), wherever every product is
+/// finite.
+fn check_scans(a: &Points<DVec3>, b: &Points<DVec3>, head: &[f64]) {
+    let mut dirs = vec![DVec3::X, -DVec3::Z, DVec3::ONE];
+    dirs.extend(head.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])));
+    dirs.extend(a.points().iter().chain(b.points()).take(6).copied());
+    for s in [a, b] {
+        for &d in &dirs {
+            if s.points().iter().all(|p| p.dot(d).is_finite()) {
+                assert_eq!(s.support_index_any(d), s.support_index_aos(d), "{d:?}");
+            }
+        }
+    }
+}
 
 /// The support index (`Points::with_hull_index`, sets of more than 64 points) on one big set:
 /// every point of both sets, their halves and the midpoints of consecutive ones (coplanar and
