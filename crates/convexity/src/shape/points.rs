@@ -273,7 +273,9 @@ impl<V: Vector> Points<V> {
 const AOS_MAX_POINTS: usize = 64;
 
 /// The chunks of four that [`Points::support_index_any`]'s scan reads for a set of `n` points
-/// (its `C`); 0 above [`AOS_MAX_POINTS`], where the scans walk the chunks there are.
+/// (its `C`), and the count a set is padded to; 0 above [`AOS_MAX_POINTS`], where the scans
+/// walk the chunks there are.
+#[inline(always)]
 fn scan_chunks(n: usize) -> usize {
     match n {
         0..=8 => 2,
@@ -289,20 +291,16 @@ impl<V: Vector> Points<V> {
     /// set's size, the one [`SupportMap::core_support`] uses (see `AOS_MAX_POINTS`).
     #[inline]
     pub fn support_index_any(&self, dir: V) -> usize {
-        let n = self.points.len();
-        if n <= 8 {
-            self.support_index_chunks::<2>(dir)
-        } else if n <= 16 {
-            self.support_index_chunks::<4>(dir)
-        } else if n <= 32 {
-            self.support_index_chunks::<8>(dir)
-        } else if n <= AOS_MAX_POINTS {
-            match V::max_mask_wide::<16>(&self.lanes, dir) {
+        // The scan's chunk count is the padding's (`scan_chunks`, one table for both).
+        match scan_chunks(self.points.len()) {
+            2 => self.support_index_chunks::<2>(dir),
+            4 => self.support_index_chunks::<4>(dir),
+            8 => self.support_index_chunks::<8>(dir),
+            16 => match V::max_mask_wide::<16>(&self.lanes, dir) {
                 Some(mask) => self.first_of(mask),
                 None => self.support_index_aos(dir),
-            }
-        } else {
-            self.support_index(dir)
+            },
+            _ => self.support_index(dir),
         }
     }
 }
