@@ -714,7 +714,8 @@ fn empty_input_and_wrong_output_lengths_are_errors() {
     assert_eq!(err.field, "out.depth");
 }
 
-/// The 2D variant: poses `[tx, ty, angle]`, answers of the scalar 2D call, bad angle named.
+/// The 2D variant: poses `[tx, ty, angle]`, answers of the scalar 2D call, a bad angle and bad
+/// translation coordinates named.
 #[test]
 fn planar_batch_equals_scalar_calls() {
     let mut rng = ChaCha8Rng::seed_from_u64(100 + 10);
@@ -747,6 +748,11 @@ fn planar_batch_equals_scalar_calls() {
         })
         .collect();
     pairs[5].pose_b[2] = f64::NAN;
+    // A bad translation is named by coordinate, the first bad one (an infinity, then a value
+    // past the largest accepted magnitude).
+    pairs[9].pose_a[1] = f64::INFINITY;
+    pairs[12].pose_b[0] = 1e300;
+    pairs[12].pose_b[1] = f64::NAN;
     let n = pairs.len();
     let mut d = vec![0.0; n];
     let (mut pa, mut pb, mut nr) = (
@@ -771,11 +777,19 @@ fn planar_batch_equals_scalar_calls() {
         error: &mut e,
     };
     let rep = batch::distance(&shapes, &pairs, &BatchOptions::default(), out).unwrap();
-    assert_eq!(rep.error_rows, 1);
+    assert_eq!(rep.error_rows, 3);
     assert_eq!(e[5].as_ref().unwrap().field, "pairs[5].pose_b.angle");
+    assert_eq!(
+        e[9].as_ref().unwrap().field,
+        "pairs[9].pose_a.translation[1]"
+    );
+    assert_eq!(
+        e[12].as_ref().unwrap().field,
+        "pairs[12].pose_b.translation[0]"
+    );
     let opts = gjk::Options::default();
     for (i, p) in pairs.iter().enumerate() {
-        if i == 5 {
+        if [5, 9, 12].contains(&i) {
             continue;
         }
         let pa2 = Pose2::from_angle([p.pose_a[0], p.pose_a[1]], p.pose_a[2]).unwrap();

@@ -208,23 +208,24 @@ impl RowPose<DVec3> for [f64; 7] {
 #[cold]
 #[inline(never)]
 fn bad_pose3(raw: &[f64; 7], norm: f64) -> InputError {
-    let fields = (0..3)
-        .map(|i| (format!("translation[{i}]"), raw[i]))
-        .chain((0..4).map(|i| (format!("rotation[{i}]"), raw[3 + i])));
-    for (name, x) in fields {
-        if let Err(e) = crate::error::finite(&name, x) {
-            return e;
-        }
-    }
-    InputError::new("rotation", Problem::NotUnit(norm))
+    first_bad_field("translation", &raw[..3])
+        .or_else(|| first_bad_field("rotation", &raw[3..]))
+        .unwrap_or_else(|| InputError::new("rotation", Problem::NotUnit(norm)))
+}
+
+/// The error of the first non-finite or out-of-range number of `xs`, named `name[i]` (the
+/// name formatted only for it); `None` when all are good.
+fn first_bad_field(name: &str, xs: &[f64]) -> Option<InputError> {
+    let bad = |x: &f64| !(x.abs() <= crate::error::MAX_MAGNITUDE);
+    let i = xs.iter().position(bad)?;
+    crate::error::finite(&format!("{name}[{i}]"), xs[i]).err()
 }
 
 impl RowPose<DVec2> for [f64; 3] {
     fn pose(&self) -> Result<Pose2, InputError> {
         let raw = self;
-        let bad = |x: &f64| !x.is_finite() || x.abs() > crate::error::MAX_MAGNITUDE;
-        if let Some(i) = raw[..2].iter().position(bad) {
-            crate::error::finite(&format!("translation[{i}]"), raw[i])?;
+        if let Some(e) = first_bad_field("translation", &raw[..2]) {
+            return Err(e);
         }
         Pose2::from_angle([raw[0], raw[1]], raw[2])
     }
