@@ -22,6 +22,8 @@
 //! modes: none; a candidate lost to rounding (an overlap thinner than the slack) yields `None`
 //! and the caller falls back to GJK.
 
+use core::hint::select_unpredictable;
+
 /// Three coordinates (A's frame unless said otherwise).
 pub(crate) type V3 = [f64; 3];
 
@@ -226,39 +228,47 @@ impl Obb3 {
     /// error of `ε / |L|` relative, `|L|² > 1e-12`); the winner's is re-measured along its unit
     /// axis.
     pub fn deepest(&self) -> (f64, V3, Feature) {
-        let mut best = (f64::NEG_INFINITY, [1.0, 0.0, 0.0], Feature::FaceA);
+        // The running maximum keeps the winner's index (0–2 A's faces, 3–5 B's, 6–14 the
+        // edge pairs) by selects, and the winner's axis is formed once after the scan: which
+        // of the 15 axes wins is data, and the branch per axis was mispredicted 3.3 times a
+        // query (callgrind branch-sim, box set distance).
+        let mut best = f64::NEG_INFINITY;
+        let mut k = 0usize;
+        let mut take = |s: f64, at: usize| {
+            let more = s > best;
+            best = select_unpredictable(more, s, best);
+            k = select_unpredictable(more, at, k);
+        };
         for i in 0..3 {
-            let s = self.face_a(i);
-            if s > best.0 {
-                let mut axis = [0.0; 3];
-                axis[i] = sign(self.t[i]);
-                best = (s, axis, Feature::FaceA);
-            }
+            take(self.face_a(i), i);
         }
         for j in 0..3 {
-            let (s, tc) = self.face_b(j);
-            if s > best.0 {
-                best = (s, self.col(j).map(|x| x * sign(tc)), Feature::FaceB);
-            }
+            take(self.face_b(j).0, 3 + j);
         }
-        let mut edge = None;
         for i in 0..3 {
             for j in 0..3 {
-                let Some((num, tl, len2)) = self.edge_terms(i, j) else {
-                    continue;
-                };
-                let len = len2.sqrt();
-                if num / len > best.0 {
-                    best.0 = num / len;
-                    edge = Some((i, j, tl, len));
+                if let Some((num, _, len2)) = self.edge_terms(i, j) {
+                    take(num / len2.sqrt(), 6 + 3 * i + j);
                 }
             }
         }
-        if let Some((i, j, tl, len)) = edge {
-            let n = self.edge_unit(i, j, tl, len);
-            best = (self.separation(n), n, Feature::Edge(i, j));
+        if k < 3 {
+            let mut axis = [0.0; 3];
+            axis[k] = sign(self.t[k]);
+            (best, axis, Feature::FaceA)
+        } else if k < 6 {
+            let (s, tc) = self.face_b(k - 3);
+            (s, self.col(k - 3).map(|x| x * sign(tc)), Feature::FaceB)
+        } else {
+            let (i, j) = ((k - 6) / 3, (k - 6) % 3);
+            match self.edge_terms(i, j) {
+                Some((_, tl, len2)) => {
+                    let n = self.edge_unit(i, j, tl, len2.sqrt());
+                    (self.separation(n), n, Feature::Edge(i, j))
+                }
+                None => (best, [1.0, 0.0, 0.0], Feature::FaceA),
+            }
         }
-        best
     }
 
     /// The point of A nearest to `x`.
