@@ -11,7 +11,12 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => assert!(e.to_string().starts_with("fuzz.ply"), "{e}"),
         Ok(d) => {
             assert!(d.vertices.iter().all(|v| v.is_finite()));
-            for how in [LoadAs::Hull, LoadAs::Mesh, LoadAs::Parts, LoadAs::Components] {
+            for how in [
+                LoadAs::Hull,
+                LoadAs::Mesh,
+                LoadAs::Parts,
+                LoadAs::Components,
+            ] {
                 match d.clone().into_loaded(how) {
                     Ok(Loaded::Hull(p)) => assert!(!p.is_empty()),
                     Ok(Loaded::Parts(parts)) => assert!(parts.iter().all(|p| !p.points.is_empty())),

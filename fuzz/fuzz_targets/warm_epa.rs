@@ -200,7 +200,9 @@ fn shape(r: &mut Bytes) -> Option<S> {
         }
         4 => {
             let inner = Shape3::Points(Points::new(&points(r, s)).ok()?);
-            Shape3::Rounded(Box::new(Rounded::new(inner, 0.2 * s * (1.0 + r.unit())).ok()?))
+            Shape3::Rounded(Box::new(
+                Rounded::new(inner, 0.2 * s * (1.0 + r.unit())).ok()?,
+            ))
         }
         _ => Shape3::Sphere(Ball::new(s).ok()?),
     }))
@@ -221,7 +223,11 @@ fn check(
             "{}",
             msg()
         );
-        assert!(!p.depth_lower.is_nan() && !p.depth_upper.is_nan(), "{}", msg());
+        assert!(
+            !p.depth_lower.is_nan() && !p.depth_upper.is_nan(),
+            "{}",
+            msg()
+        );
         assert!((p.normal.length() - 1.0).abs() < 1e-9, "{}", msg());
     }
     let vtol = tolerance_for(a, pa, b, pb);
