@@ -1552,6 +1552,47 @@ fn fuzz_point_near_a_polygon_edge_gets_the_edge_normal() {
     verify(&poly, &pa, &point, &pb, &p.verdict, tol).unwrap();
 }
 
+/// A point 0.28 below the long bottom edge of a sliver polygon (0.56 by 1.5e-6), over that
+/// edge 2e-9 of its length from its left end. The nearest-point search compared squared
+/// distances, which differ by 1e-18 at 0.08 between the vertex and the foot: the vertex won by
+/// rounding, and its direction, 4e-9 rad off the edge's normal, was certified (distance and
+/// boolean) with the distance as the gap; the edge's far end overlapped it by 2.4e-9 against a
+/// tolerance of 4e-11. Found by the `closed_forms` fuzz target (pre-existing). The foot of an
+/// edge `p` lies over, on the edge's outer side, now wins outright, with the edge's normal.
+#[test]
+fn fuzz_point_over_a_sliver_polygon_edge_near_its_end_gets_the_edge_normal() {
+    let rot = Rot2 {
+        cos: -0.9982947757947531,
+        sin: 0.058374143427580086,
+    };
+    let pose = Pose2::new(DVec2::new(-0.0, -0.0), rot).unwrap();
+    let c = -0.2823529411764706;
+    let point = Shape2::Capsule(Capsule::new(DVec2::new(c, c), DVec2::new(c, c), 0.0).unwrap());
+    let sliver = Shape2::Polygon(
+        ConvexPolygon::new(&[
+            DVec2::new(0.2658472373072403, 1.4514875233631348e-6),
+            DVec2::new(-0.2823529408520447, 2.0653591404057954e-10),
+            DVec2::new(0.28235287758900535, -2.8915025805968717e-9),
+            DVec2::new(0.2823529411764706, -1.0552609312324845e-21),
+        ])
+        .unwrap(),
+    );
+    let opts = gjk::Options::default();
+    let tol = tolerance_for(&point, &pose, &sliver, &pose);
+    for (a, b) in [(&point, &sliver), (&sliver, &point)] {
+        let d = gjk::distance(a, &pose, b, &pose, &opts, None);
+        assert_eq!(d.iterations, 1, "closed form {d:?}");
+        verify(a, &pose, b, &pose, &d.verdict, tol).unwrap_or_else(|e| panic!("{e}: {d:?}"));
+        let Verdict::Separated(s) = d.verdict else {
+            panic!("{d:?}")
+        };
+        // The exact gap: the point's distance to the edge's line (its foot is on the edge).
+        assert!((s.gap - 0.282352941383).abs() < 1e-11, "{d:?}");
+        let i = gjk::intersects(a, &pose, b, &pose, &opts, None);
+        verify(a, &pose, b, &pose, &i.verdict, tol).unwrap_or_else(|e| panic!("{e}: {i:?}"));
+    }
+}
+
 /// A polygon with a 52° right turn hidden behind a doubled vertex (the zero-length edge's turn
 /// is zero, so the convexity check never compared the edges on either side): it was accepted,
 /// and the circle–polygon closed form, which assumes convexity, certified a separating axis

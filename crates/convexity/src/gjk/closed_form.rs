@@ -943,6 +943,17 @@ fn point_polygon<V: Vector>(p: V, vs: &[V]) -> (V, Option<V>) {
     for i in 0..n {
         let (u, w) = (vs[i], vs[(i + 1) % n]);
         let (q, t) = point_segment_t(p, u, w);
+        // `p` over an edge's interior on its outer side (a segment has no inner side): the
+        // polygon lies in the edge's inner half-plane, so the foot is the closest point and
+        // the edge's normal the exact axis, whatever the squared distances' rounding says.
+        // Compared by distance, a foot 2e-9 of the edge along from a vertex lost to that
+        // vertex by rounding (the two squared distances differ by 1e-18 at 0.08), and the
+        // vertex's direction `p − q`, 4e-9 rad off the edge's normal, was certified with
+        // the distance as its gap, which the 0.56-long edge overlapped by 2.4e-9 (fuzz
+        // target `closed_forms`).
+        if t > 0.0 && t < 1.0 && (n < 3 || V::det(&[w - u, p - u]) < 0.0) {
+            return (q, edge_axis(p, q, w - u));
+        }
         let d = (q - p).length_squared();
         if d < best.1 {
             // Inside the edge: its normal; at a vertex `p − q` is the direction.
