@@ -187,11 +187,15 @@ fn bench_coherent(c: &mut Criterion) {
     };
     let run_gjk_b = |k: usize, cache: Option<&mut Cache<DVec3>>| {
         let (a, pa, b, pb) = shapes(k);
-        (gjk::intersects(a, pa, b, pb, &go, cache).intersecting() == Some(true)) as u8 as f64
+        convexity_bench::checksum_of(
+            gjk::intersects(a, pa, b, pb, &go, cache).intersecting() == Some(true),
+        )
     };
     let run_cw = |k: usize, cache: Option<&mut ChungWangCache<DVec3>>| {
         let (a, pa, b, pb) = shapes(k);
-        (chung_wang::separate(a, pa, b, pb, &cwo, cache).intersecting() == Some(true)) as u8 as f64
+        convexity_bench::checksum_of(
+            chung_wang::separate(a, pa, b, pb, &cwo, cache).intersecting() == Some(true),
+        )
     };
     let run_parry = |k: usize| {
         let (_, (ia, ib), pa, pb) = &steps[k];

@@ -88,9 +88,9 @@ fn ours<S: convexity::SupportMap<DVec3>>(
     let o = gjk::Options::default();
     match q {
         Q::Distance => gjk::distance(a, pa, b, pb, &o, None).distance,
-        Q::Boolean => {
-            (gjk::intersects(a, pa, b, pb, &o, None).intersecting() == Some(true)) as u8 as f64
-        }
+        Q::Boolean => convexity_bench::checksum_of(
+            gjk::intersects(a, pa, b, pb, &o, None).intersecting() == Some(true),
+        ),
     }
 }
 
@@ -101,11 +101,11 @@ fn parry(set: &DataSet<Points<DVec3>>, q: Q, k: usize) -> f64 {
     let (a, b) = (&*set.parry64[ia as usize], &*set.parry64[ib as usize]);
     match q {
         Q::Distance => query::distance(pa, a, pb, b).expect("supported").distance,
-        Q::Boolean => {
+        Q::Boolean => convexity_bench::checksum_of(
             query::intersection_test(pa, a, pb, b)
                 .expect("supported")
-                .intersecting as u8 as f64
-        }
+                .intersecting,
+        ),
     }
 }
 

@@ -120,7 +120,7 @@ fn bench_set<S: SupportMap<DVec3>>(c: &mut Criterion, set: &DataSet<S>) {
             let (pa, pb) = &st.ours[k];
             if boolean {
                 let r = gjk::intersects(a, pa, b, pb, &opts, cache);
-                (r.intersecting() == Some(true)) as u8 as f64
+                convexity_bench::checksum_of(r.intersecting() == Some(true))
             } else {
                 gjk::distance(a, pa, b, pb, &opts, cache).distance
             }
@@ -137,9 +137,11 @@ fn bench_set<S: SupportMap<DVec3>>(c: &mut Criterion, set: &DataSet<S>) {
                 let (sa, sb) = (&*set.parry64[ia as usize], &*set.parry64[ib as usize]);
                 let (pa, pb) = &st.parry64[k];
                 if boolean {
-                    query::intersection_test(pa, sa, pb, sb)
-                        .unwrap()
-                        .intersecting as u8 as f64
+                    convexity_bench::checksum_of(
+                        query::intersection_test(pa, sa, pb, sb)
+                            .unwrap()
+                            .intersecting,
+                    )
                 } else {
                     query::distance(pa, sa, pb, sb).unwrap().distance
                 }
@@ -157,9 +159,11 @@ fn bench_set<S: SupportMap<DVec3>>(c: &mut Criterion, set: &DataSet<S>) {
             let (sa, sb) = (&*set.parry64[ia as usize], &*set.parry64[ib as usize]);
             let (pa, pb) = &st.parry64[k];
             if boolean {
-                query::intersection_test(pa, sa, pb, sb)
-                    .unwrap()
-                    .intersecting as u8 as f64
+                convexity_bench::checksum_of(
+                    query::intersection_test(pa, sa, pb, sb)
+                        .unwrap()
+                        .intersecting,
+                )
             } else {
                 query::distance(pa, sa, pb, sb).unwrap().distance
             }

@@ -38,8 +38,8 @@ use convexity::gjk::minkowski::MinkowskiDifference;
 use convexity::{gjk, gjk::epa, ConvexPolyhedron, DVec3, SupportMap};
 use convexity::{Pose3, Shape3};
 use convexity_bench::{
-    box_set_with_pairs, directions, hull_set_with_pairs, overlapping, pose_pairs, raw_pose,
-    sphere_set_with_pairs, trajectories, BatchDistanceBuffers, DataSet, Kind,
+    box_set_with_pairs, checksum_of, directions, hull_set_with_pairs, overlapping, pose_pairs,
+    raw_pose, sphere_set_with_pairs, trajectories, BatchDistanceBuffers, DataSet, Kind,
 };
 
 /// Trajectories and steps per trajectory of the `traj-*` queries (as the `speed` binary).
@@ -154,16 +154,15 @@ impl Query<'_> {
         match (self.library, self.query) {
             ("convexity", "distance") => gjk::distance(a, pa, b, pb, gopts, None).distance,
             ("convexity", "boolean") => {
-                (gjk::intersects(a, pa, b, pb, gopts, None).intersecting() == Some(true)) as u8
-                    as f64
+                checksum_of(gjk::intersects(a, pa, b, pb, gopts, None).intersecting() == Some(true))
             }
             ("convexity", "penetration") => epa::penetration(a, pa, b, pb, eopts, ctx).depth,
             ("parry3d-f64", "distance") => pq::distance(qa, a64, qb, b64).unwrap().distance,
-            ("parry3d-f64", "boolean") => {
+            ("parry3d-f64", "boolean") => checksum_of(
                 pq::intersection_test(qa, a64, qb, b64)
                     .unwrap()
-                    .intersecting as u8 as f64
-            }
+                    .intersecting,
+            ),
             ("parry3d-f64", "penetration") => pq::contact(qa, a64, qb, b64, 0.0)
                 .unwrap()
                 .map_or(0.0, |c| c.dist),

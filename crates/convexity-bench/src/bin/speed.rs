@@ -50,7 +50,7 @@ use convexity_bench::{
     box_set_with_pairs, directions, hull_set_with_pairs, pose_pairs, seed_for_id,
     sphere_set_with_pairs, trajectories, DataSet, Kind, Pairs, SHAPES,
 };
-use convexity_bench::{raw_pose, BatchDistanceBuffers};
+use convexity_bench::{checksum_of, raw_pose, BatchDistanceBuffers};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -165,7 +165,7 @@ impl<A: SupportMap<DVec3>, B: SupportMap<DVec3>> Case<'_, A, B> {
             Q::Distance => gjk::distance(a, pa, b, pb, &gjk::Options::default(), None).distance,
             Q::Boolean => {
                 let r = gjk::intersects(a, pa, b, pb, &gjk::Options::default(), None);
-                (r.intersecting() == Some(true)) as u8 as f64
+                checksum_of(r.intersecting() == Some(true))
             }
             Q::Penetration => epa::penetration(a, pa, b, pb, &epa::Options::default(), ctx).depth,
         }
@@ -180,7 +180,7 @@ impl<A: SupportMap<DVec3>, B: SupportMap<DVec3>> Case<'_, A, B> {
         match q {
             Q::Distance => query::distance(pa, a, pb, b).map_or(f64::NAN, |d| d.distance),
             Q::Boolean => query::intersection_test(pa, a, pb, b)
-                .map_or(f64::NAN, |r| r.intersecting as u8 as f64),
+                .map_or(f64::NAN, |r| checksum_of(r.intersecting)),
             Q::Penetration => {
                 query::contact(pa, a, pb, b, 0.0).map_or(f64::NAN, |c| c.map_or(0.0, |c| c.dist))
             }

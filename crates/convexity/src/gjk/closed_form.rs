@@ -216,11 +216,10 @@ fn verdict_from<V: Vector>(
 
 /// The touch verdict of two rounded points (centre, radius) whose cores are at signed gap `gap`
 /// (full shapes) along the unit `axis`: a common point when `gap ≤ tol`, else the axis with the
-/// gap. `pick`: both answers are formed and one picked without a branch, for the queries
-/// whose caller reads numbers (distance: the branch was mispredicted on half of a mix of
-/// overlapping and separated pairs, 0.50 a query by callgrind branch-sim, about a third of
-/// a ball–ball query's time); otherwise a branch, for the answers a caller branches on (the
-/// boolean query: the caller's own test of the verdict is then predicted from this one).
+/// gap. `pick`: both answers are formed and one picked without a branch (ball–ball: the
+/// branch was mispredicted on half of a mix of overlapping and separated pairs, 0.50 a query
+/// by callgrind branch-sim, about a third of a ball–ball query's time); otherwise a branch
+/// (see `BallBox::verdict`).
 #[inline(always)]
 fn touch_verdict<V: Vector>(
     (ca, ra): (V, f64),
@@ -1092,17 +1091,10 @@ impl<V: Vector> Balls<V> {
 
     #[inline(always)]
     fn intersects(&self) -> Option<Intersection<V>> {
-        let gap = self.dist - (self.ra + self.rb);
-        // The normal's division only when the answer is an axis.
-        let verdict = if gap <= self.tol {
-            self.verdict(V::AXIS, false)
-        } else {
-            self.verdict(self.normal(), false)
-        };
         Some(Intersection {
             status: Status::Converged,
             iterations: 1,
-            verdict,
+            verdict: self.verdict(self.normal(), true),
             tolerance: self.tol,
         })
     }
