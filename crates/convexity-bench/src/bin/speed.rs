@@ -781,7 +781,8 @@ fn header(s: &mut String, notes: &[String], cfg: &Cfg, command: &str) {
          rotations, about half of the pairs overlapping. Timed interleaved in one process: a \
          chunk of pairs with parry, then the same chunk with ours, {} rounds; ns per query = \
          median over rounds; ratio = median over rounds of parry's time ÷ ours (above 1: \
-         convexity faster). Chunk: {}.\n",
+         convexity faster). Each answer is kept as a number, a boolean one through \
+         `black_box` as 0/1 for both libraries (`convexity_bench::checksum_of`). Chunk: {}.\n",
         cfg.pairs,
         cfg.rounds,
         if cfg.chunk == 0 {
