@@ -392,20 +392,14 @@ where
 /// axis certifies, whichever feature was taken. O(vertices).
 #[inline]
 fn vertex_gap<V: Vector>(prim: Primitive<'_, V>, p: V, n: V, point_is_a: bool) -> Option<f64> {
-    let extent = |vs: &[V]| {
-        vs.iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-                let x = n.dot(*v);
-                (lo.min(x), hi.max(x))
-            })
-    };
-    let (lo, hi) = match prim {
-        Primitive::Triangle { v, .. } => extent(&v),
-        Primitive::Polygon { vertices, .. } if !vertices.is_empty() => extent(vertices),
-        _ => return None,
-    };
-    let at = n.dot(p);
-    Some(if point_is_a { lo - at } else { at - hi })
+    // The least `m·(v − p)` over the vertices, `m` the axis from the point toward the shape.
+    let m = if point_is_a { n } else { -n };
+    let least = |vs: &[V]| vs.iter().fold(f64::INFINITY, |g, v| g.min(m.dot(*v - p)));
+    match prim {
+        Primitive::Triangle { v, .. } => Some(least(&v)),
+        Primitive::Polygon { vertices, .. } if !vertices.is_empty() => Some(least(vertices)),
+        _ => None,
+    }
 }
 
 /// GJK's absolute tolerance (`MinkowskiDifference::tolerance`) formed without the relative
@@ -1091,7 +1085,7 @@ impl<V: Vector> Balls<V> {
     /// The verdict: a common point when the gap is within the tolerance, else the centres'
     /// direction with the exact gap.
     #[inline(always)]
-    fn verdict(&self, normal: V, pick: bool) -> Verdict<V> {
+    fn verdict(&self, normal: V) -> Verdict<V> {
         let gap = self.dist - (self.ra + self.rb);
         touch_verdict(
             (self.ca, self.ra),
@@ -1099,7 +1093,7 @@ impl<V: Vector> Balls<V> {
             normal,
             gap,
             self.tol,
-            pick,
+            true,
         )
     }
 
@@ -1115,7 +1109,7 @@ impl<V: Vector> Balls<V> {
             point_a: self.ca + normal * self.ra,
             point_b: self.cb - normal * self.rb,
             normal,
-            verdict: self.verdict(normal, true),
+            verdict: self.verdict(normal),
             tolerance: self.tol,
         })
     }
@@ -1125,7 +1119,7 @@ impl<V: Vector> Balls<V> {
         Some(Intersection {
             status: Status::Converged,
             iterations: 1,
-            verdict: self.verdict(self.normal(), true),
+            verdict: self.verdict(self.normal()),
             tolerance: self.tol,
         })
     }
