@@ -44,6 +44,10 @@
 use crate::gjk::minkowski::SupportPoint;
 use crate::math::vector::Vector;
 
+/// The residual `|Σ λᵢ wᵢ|`, relative to the largest `|wᵢ|`, below which
+/// [`Simplex::enclosing_witnesses`] does not refine: 16 ε, a few times the sum's own rounding.
+const RESIDUAL_FLOOR: f64 = 16.0 * f64::EPSILON;
+
 /// Up to four support points with the barycentric weights of the closest point.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Simplex<V> {
@@ -159,6 +163,18 @@ impl<V: Vector> Simplex<V> {
             return None;
         }
         let r = self.closest();
+        // A residual at the rounding of the sum itself (`Σ λᵢ wᵢ` rounds by a few ε times the
+        // largest `|wᵢ|`) leaves nothing to refine: the witnesses, convex combinations of A's
+        // and of B's points whatever the weights' errors, are apart by `r` plus their own
+        // rounding, and a refined `r` would be no smaller. Well-conditioned simplices end here:
+        // all 502 enclosing ones of `profile_driver hull32 boolean convexity 1000` had
+        // `|r| ≤ 5.2 ε·max|wᵢ|` (callgrind per query: 2,772 → 2,718 instructions).
+        let wmax = self.pts[..=d]
+            .iter()
+            .fold(0.0f64, |m, p| m.max(p.w.length_squared()));
+        if r.length_squared() <= RESIDUAL_FLOOR * RESIDUAL_FLOOR * wmax {
+            return None;
+        }
         let last = self.pts[d].w;
         let mut edges = [V::ZERO; 3];
         for (k, e) in edges.iter_mut().enumerate().take(d) {
