@@ -186,11 +186,15 @@ fn mask_avx2<'l, const C: usize>(chunk: impl Fn(usize) -> &'l [[f64; 4]; 3], dir
     }
     // The portable scan's pairwise tree.
     let m4 = pairwise(&d, |a, b| _mm256_max_pd(a, b));
-    let mut m = [0.0; 4];
-    // SAFETY: `m` holds four f64.
-    unsafe { _mm256_storeu_pd(m.as_mut_ptr(), m4) };
-    let mx = |a: f64, b: f64| if a > b { a } else { b };
-    let m = _mm256_set1_pd(mx(mx(m[0], m[1]), mx(m[2], m[3])));
+    // `mx(mx(m0, m1), mx(m2, m3))` in every lane without leaving the registers (a store and
+    // scalar reloads sat on the scan's dependency chain): lanes 0 and 2 of `t` are `mx(m0, m1)`
+    // and `mx(m2, m3)` in that operand order, each broadcast, then one `vmaxpd` in the same
+    // order as the portable tail.
+    let t = _mm256_max_pd(m4, _mm256_permute_pd::<0b0101>(m4));
+    let m = _mm256_max_pd(
+        _mm256_permute4x64_pd::<0b00_00_00_00>(t),
+        _mm256_permute4x64_pd::<0b10_10_10_10>(t),
+    );
     let mut mask = 0u64;
     for (c, dc) in d.iter().enumerate() {
         let eq = _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_EQ_OQ>(*dc, m)) as u64;
