@@ -285,11 +285,15 @@ fn segment<V: Vector>(ws: &[V; 4], i: usize, j: usize) -> Sol<V> {
     } else if num >= den {
         Sol::vertex(ws, j)
     } else {
-        let mut s = Sol::edge(ws, i, j, num / den);
+        // One division, formed while `num` is: both quotients below are products by it, which
+        // keeps two dependent divisions off the chain from one support point to the next
+        // search direction (each quotient then rounds twice, half an ulp more).
+        let rden = 1.0 / den;
+        let mut s = Sol::edge(ws, i, j, num * rden);
         // `a + t·ab` keeps a rounding component of ~ε|a| along the edge, which tilts the next
         // search direction by ε|a|/|x| and spoils every lower bound taken along it (contacts a
         // few tolerances apart came back undetermined); a second projection removes it.
-        s.x = s.x - ab * (s.x.dot(ab) / den);
+        s.x = s.x - ab * (s.x.dot(ab) * rden);
         s.d2 = s.x.length_squared();
         s
     }
