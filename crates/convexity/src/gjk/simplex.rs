@@ -288,12 +288,15 @@ fn segment<V: Vector>(ws: &[V; 4], i: usize, j: usize) -> Sol<V> {
         // One division, formed while `num` is: both quotients below are products by it, which
         // keeps two dependent divisions off the chain from one support point to the next
         // search direction (each quotient then rounds twice, half an ulp more).
+        // Where `|ab|²` has no normal reciprocal (`|ab|` below about 7e-155, or above 2e153),
+        // both divide as before.
         let rden = 1.0 / den;
-        let mut s = Sol::edge(ws, i, j, num * rden);
+        let over = |x: f64| if rden.is_normal() { x * rden } else { x / den };
+        let mut s = Sol::edge(ws, i, j, over(num));
         // `a + t·ab` keeps a rounding component of ~ε|a| along the edge, which tilts the next
         // search direction by ε|a|/|x| and spoils every lower bound taken along it (contacts a
         // few tolerances apart came back undetermined); a second projection removes it.
-        s.x = s.x - ab * (s.x.dot(ab) * rden);
+        s.x = s.x - ab * over(s.x.dot(ab));
         s.d2 = s.x.length_squared();
         s
     }
@@ -788,6 +791,28 @@ mod tests {
         for p in pts {
             assert_eq!(s.contains(*p), s.points().iter().any(|k| k.w == *p));
         }
+    }
+
+    /// A segment 1e-160 long: `|ab|²` is subnormal, its reciprocal infinite. The solve divides
+    /// instead, and the closest point is its midpoint, not NaN.
+    #[test]
+    fn segment_with_a_subnormal_squared_length_divides_instead_of_taking_its_reciprocal() {
+        let mut s = Simplex::<DVec3>::new();
+        for x in [-0.5e-160, 0.5e-160] {
+            let w = DVec3::new(x, 1e-160, 0.0);
+            s.push(SupportPoint {
+                w,
+                a: w,
+                b: DVec3::ZERO,
+            });
+        }
+        let v = s.reduce();
+        assert!(v.is_finite(), "{v:?}");
+        assert!(
+            v.x.abs() <= 1e-170 && (v.y - 1e-160).abs() <= 1e-170,
+            "{v:?}"
+        );
+        assert_eq!(s.len, 2);
     }
 
     #[test]
