@@ -1413,3 +1413,132 @@ fn run_many_answers_as_run_row_by_row() {
     }
     assert!(query::run_many::<DVec3>(Method::Gjk, &[], true).is_empty());
 }
+
+/// Box rows of every kind for the box lanes: random rotations (overlapping and apart),
+/// touching along the scalar normal with gaps swept over 0.5–2× the touch tolerance, boxes
+/// with aligned or quarter-turned axes (parallel edges, face-to-face contact), flat boxes,
+/// coordinates offset by 1e6 and size ratios of 1e4.
+fn box_rows(rng: &mut ChaCha8Rng, n: usize) -> (Vec<Shape3>, Vec<Pair3>) {
+    let mut shapes = Vec::new();
+    for _ in 0..8 {
+        shapes.push(random_box(rng));
+    }
+    // Flat boxes (one zero half extent) and a 1e4 size ratio.
+    shapes.push(Shape3::Cuboid(
+        Cuboid::new(DVec3::new(0.5, 0.0, 0.7)).unwrap(),
+    ));
+    shapes.push(Shape3::Cuboid(
+        Cuboid::new(DVec3::new(0.0, 0.4, 0.0)).unwrap(),
+    ));
+    shapes.push(Shape3::Cuboid(Cuboid::new(DVec3::splat(1e-4)).unwrap()));
+    shapes.push(Shape3::Cuboid(
+        Cuboid::new(DVec3::new(1.0, 0.5, 0.8)).unwrap(),
+    ));
+    let quarter = |rng: &mut ChaCha8Rng| {
+        let axis = [DVec3::X, DVec3::Y, DVec3::Z][rng.gen_range(0..3)];
+        DQuat::from_axis_angle(
+            axis,
+            std::f64::consts::FRAC_PI_2 * rng.gen_range(0..4) as f64,
+        )
+    };
+    let opts = gjk::Options::default();
+    let pairs = (0..n)
+        .map(|i| {
+            let a = rng.gen_range(0..shapes.len());
+            let b = rng.gen_range(0..shapes.len());
+            let offset = if i % 7 == 0 {
+                DVec3::new(1e6, -1e6, 1e6)
+            } else {
+                DVec3::ZERO
+            };
+            let (qa, qb) = if i % 5 == 0 {
+                (quarter(rng), quarter(rng))
+            } else {
+                (quat(rng), quat(rng))
+            };
+            let pa = Pose3::new(offset + unit(rng) * rng.gen_range(0.0..2.0), qa).unwrap();
+            let r = rng.gen_range(0.0..3.0);
+            let mut pb = Pose3::new(pa.translation() + unit(rng) * r, qb).unwrap();
+            if i % 4 == 1 {
+                let d = gjk::distance(&shapes[a], &pa, &shapes[b], &pb, &opts, None);
+                if d.verdict.intersecting() == Some(false) {
+                    let gap = d.tolerance * rng.gen_range(0.5..2.0) * [0.0, 1.0][i % 2];
+                    let t = pb.translation() - d.normal * (d.distance - gap);
+                    pb = Pose3::new(t, pb.rotation()).unwrap();
+                }
+            }
+            Pair {
+                a,
+                pose_a: raw(&pa),
+                b,
+                pose_b: raw(&pb),
+            }
+        })
+        .collect();
+    (shapes, pairs)
+}
+
+/// Two boxes take the box lanes (`gjk/batch/box_lanes.rs`) in the distance batch: every row
+/// equals the scalar call to the bit (distance, points, normal, status, iterations, verdict
+/// and certificate), single-threaded and parallel, and the lanes answer most rows.
+#[test]
+fn box_lanes_equal_the_scalar_closed_form() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xb0c5);
+    let (shapes, pairs) = box_rows(&mut rng, 8000);
+    let opts = BatchOptions::default();
+    let bits = |v: DVec3| v.to_array().map(f64::to_bits);
+    let mut kinds = [0usize; 3];
+    for parallel in [false, true] {
+        let (o, rep) = run_distance(&shapes, &pairs, &BatchOptions { parallel, ..opts });
+        assert_eq!(rep.error_rows, 0);
+        for (i, p) in pairs.iter().enumerate() {
+            let (pa, pb) = (pose(&p.pose_a), pose(&p.pose_b));
+            let s = gjk::distance(&shapes[p.a], &pa, &shapes[p.b], &pb, &opts.gjk, None);
+            assert_eq!(o.d[i].to_bits(), s.distance.to_bits(), "row {i}");
+            assert_eq!(bits(o.pa[i]), bits(s.point_a), "row {i}");
+            assert_eq!(bits(o.pb[i]), bits(s.point_b), "row {i}");
+            assert_eq!(bits(o.n[i]), bits(s.normal), "row {i}");
+            assert_eq!((o.s[i], o.it[i]), (s.status, s.iterations), "row {i}");
+            assert_eq!(
+                format!("{:?}", o.v[i]),
+                format!("{:?}", s.verdict),
+                "row {i}"
+            );
+            let tol =
+                convexity::gjk::certificate::tolerance_for(&shapes[p.a], &pa, &shapes[p.b], &pb);
+            if !parallel {
+                kinds[match kind(&o.v[i]) {
+                    Some(true) => 0,
+                    Some(false) => 1,
+                    None => 2,
+                }] += 1;
+                convexity::verify(&shapes[p.a], &pa, &shapes[p.b], &pb, &o.v[i], tol)
+                    .unwrap_or_else(|e| panic!("row {i}: {e}"));
+            }
+        }
+        // Most rows through the lanes (the rest: touching, flat edge pairs, deep overlaps).
+        assert!(
+            rep.lane_rows * 10 >= pairs.len() * 6,
+            "{} of {} rows through the lanes",
+            rep.lane_rows,
+            pairs.len()
+        );
+    }
+    assert!(kinds[0] > 1000 && kinds[1] > 1000, "{kinds:?}");
+    // The same rows with the lanes off: the scalar path, the same answers.
+    let (off, rep) = run_distance(
+        &shapes,
+        &pairs,
+        &BatchOptions {
+            lanes: false,
+            ..opts
+        },
+    );
+    assert_eq!(rep.lane_rows, 0);
+    let (on, _) = run_distance(&shapes, &pairs, &opts);
+    assert!(on
+        .d
+        .iter()
+        .zip(&off.d)
+        .all(|(x, y)| x.to_bits() == y.to_bits()));
+}

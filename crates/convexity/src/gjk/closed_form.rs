@@ -76,7 +76,7 @@ const NEAR_AXIS: f64 = 1e-4;
 
 /// How far the upper and lower bounds of `box_box_distance` may differ, relative to the
 /// boxes' size (beyond the rounding floor), for its answer to count as exact.
-const BOX_DISTANCE_SLACK: f64 = 1e-13;
+pub(crate) const BOX_DISTANCE_SLACK: f64 = 1e-13;
 
 /// Alternating-projection rounds tried for a common point of two overlapping boxes.
 const PROJECTION_ROUNDS: usize = 4;
@@ -1360,22 +1360,15 @@ where
         return None;
     }
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
-    let abs_tol = absolute_tolerance(&mink, opts);
-    let obb = obb3(ha, hb, mink.rot_ab(), mink.pose_ab().translation());
+    let setup = BoxSetup::new(ha, hb, &mink, opts);
+    let BoxSetup {
+        obb,
+        abs_tol,
+        exact,
+    } = setup;
     let (sep, n, feature) = obb.deepest();
     if sep <= 0.0 {
-        let x = pose_a.transform_point(box_common_point(&obb, ha, hb, mink.pose_ab(), abs_tol)?);
-        return Some(Distance {
-            status: Status::Converged,
-            iterations: 1,
-            distance: 0.0,
-            lower_bound: sep,
-            point_a: x,
-            point_b: x,
-            normal: pose_a.transform_vector(from3(n)),
-            verdict: Verdict::Intersecting(CommonPoint { point: x }),
-            tolerance: abs_tol,
-        });
+        return box_overlap_distance(&setup, pose_a, mink.pose_ab(), sep, n);
     }
     if !(sep > 2.0 * abs_tol) {
         return None;
@@ -1394,7 +1387,6 @@ where
             (to3(p), to3(q))
         }
     };
-    let exact = BOX_DISTANCE_SLACK * mink.scale() + mink.rounding_floor();
     for round in 0..=BOX_DISTANCE_ROUNDS {
         if round > 0 {
             p = obb.nearest_in_a(q);
@@ -1410,27 +1402,112 @@ where
         if dist - lower > exact {
             continue;
         }
-        let tol = abs_tol.max(opts.rel_tolerance * dist);
-        if !(lower > tol) {
-            return None;
-        }
-        let normal = pose_a.transform_vector(u);
-        return Some(Distance {
-            status: Status::Converged,
-            iterations: 1,
-            distance: dist.max(lower),
-            lower_bound: lower,
-            point_a: pose_a.transform_point(from3(p)),
-            point_b: pose_a.transform_point(from3(q)),
-            normal,
-            verdict: Verdict::Separated(SeparatingAxis {
-                axis: normal,
-                gap: lower,
-            }),
-            tolerance: tol,
-        });
+        return box_separated_answer(pose_a, (p, q), u, (dist, lower), abs_tol, opts);
     }
     None
+}
+
+/// What [`box_box_distance`] (and the batch's box lanes, `gjk/batch/box_lanes.rs`, which must
+/// reproduce it bit for bit) starts from: the box pair in A's frame, GJK's touch tolerance for
+/// the pair, and the agreement `exact` its bounds need.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BoxSetup {
+    pub obb: Obb3,
+    pub abs_tol: f64,
+    pub exact: f64,
+}
+
+impl BoxSetup {
+    #[inline(always)]
+    pub(crate) fn new<V, A, B>(
+        ha: V,
+        hb: V,
+        mink: &MinkowskiDifference<'_, V, A, B>,
+        opts: &Options,
+    ) -> BoxSetup
+    where
+        V: Vector,
+        A: SupportMap<V> + ?Sized,
+        B: SupportMap<V> + ?Sized,
+    {
+        BoxSetup {
+            obb: obb3(ha, hb, mink.rot_ab(), mink.pose_ab().translation()),
+            abs_tol: absolute_tolerance(mink, opts),
+            exact: BOX_DISTANCE_SLACK * mink.scale() + mink.rounding_floor(),
+        }
+    }
+}
+
+/// [`box_box_distance`]'s answer for overlapping 3D boxes from its set-up and best axis (`n`,
+/// separation `sep ≤ 0`): the common point search, `None` (GJK answers) when it finds none.
+#[inline]
+pub(crate) fn box_overlap_distance<V: Vector>(
+    setup: &BoxSetup,
+    pose_a: &Pose<V>,
+    pose_ab: &Pose<V>,
+    sep: f64,
+    n: [f64; 3],
+) -> Option<Distance<V>> {
+    let (ha, hb) = (from3::<V>(setup.obb.ha), from3::<V>(setup.obb.hb));
+    let x = box_common_point(&setup.obb, ha, hb, pose_ab, setup.abs_tol)?;
+    Some(box_overlap_answer(pose_a, x, sep, n, setup.abs_tol))
+}
+
+/// The answer of [`box_box_distance`] for overlapping boxes: common point `x` (A's frame),
+/// the best axis `n` and its separation `sep ≤ 0`.
+#[inline(always)]
+pub(crate) fn box_overlap_answer<V: Vector>(
+    pose_a: &Pose<V>,
+    x: V,
+    sep: f64,
+    n: [f64; 3],
+    abs_tol: f64,
+) -> Distance<V> {
+    let x = pose_a.transform_point(x);
+    Distance {
+        status: Status::Converged,
+        iterations: 1,
+        distance: 0.0,
+        lower_bound: sep,
+        point_a: x,
+        point_b: x,
+        normal: pose_a.transform_vector(from3(n)),
+        verdict: Verdict::Intersecting(CommonPoint { point: x }),
+        tolerance: abs_tol,
+    }
+}
+
+/// The answer of [`box_box_distance`] for separated boxes from closest points `p ∈ A`,
+/// `q ∈ B` (A's frame), the unit direction `u` of `q − p`, `dist = |q − p|` and the separation
+/// `lower` along `u`; `None` (GJK answers) when `lower` is within the touch tolerance.
+#[inline(always)]
+pub(crate) fn box_separated_answer<V: Vector>(
+    pose_a: &Pose<V>,
+    (p, q): ([f64; 3], [f64; 3]),
+    u: V,
+    (dist, lower): (f64, f64),
+    abs_tol: f64,
+    opts: &Options,
+) -> Option<Distance<V>> {
+    let tol = abs_tol.max(opts.rel_tolerance * dist);
+    if !(lower > tol) {
+        return None;
+    }
+    let normal = pose_a.transform_vector(u);
+    Some(Distance {
+        status: Status::Converged,
+        iterations: 1,
+        distance: dist.max(lower),
+        lower_bound: lower,
+        point_a: pose_a.transform_point(from3(p)),
+        point_b: pose_a.transform_point(from3(q)),
+        normal,
+        verdict: Verdict::Separated(SeparatingAxis {
+            axis: normal,
+            gap: lower,
+        }),
+        tolerance: tol,
+    })
 }
 
 /// The closest points (A's frame) of A's support edge along `n` in direction `i` and B's

@@ -223,34 +223,34 @@ pub struct Answer<V> {
     pub distance: Distance<V>,
 }
 
-type V3<L> = [L; 3];
+pub(super) type V3<L> = [L; 3];
 
 #[inline(always)]
-fn sel<L: Lanes>(m: L, a: L, b: L) -> L {
+pub(super) fn sel<L: Lanes>(m: L, a: L, b: L) -> L {
     m.bitselect(a, b)
 }
 #[inline(always)]
-fn sel3<L: Lanes>(m: L, a: &V3<L>, b: &V3<L>) -> V3<L> {
+pub(super) fn sel3<L: Lanes>(m: L, a: &V3<L>, b: &V3<L>) -> V3<L> {
     [sel(m, a[0], b[0]), sel(m, a[1], b[1]), sel(m, a[2], b[2])]
 }
 #[inline(always)]
-fn dot<L: Lanes>(a: &V3<L>, b: &V3<L>) -> L {
+pub(super) fn dot<L: Lanes>(a: &V3<L>, b: &V3<L>) -> L {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 #[inline(always)]
-fn sub<L: Lanes>(a: &V3<L>, b: &V3<L>) -> V3<L> {
+pub(super) fn sub<L: Lanes>(a: &V3<L>, b: &V3<L>) -> V3<L> {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 #[inline(always)]
-fn add<L: Lanes>(a: &V3<L>, b: &V3<L>) -> V3<L> {
+pub(super) fn add<L: Lanes>(a: &V3<L>, b: &V3<L>) -> V3<L> {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
 #[inline(always)]
-fn scale<L: Lanes>(a: &V3<L>, s: L) -> V3<L> {
+pub(super) fn scale<L: Lanes>(a: &V3<L>, s: L) -> V3<L> {
     [a[0] * s, a[1] * s, a[2] * s]
 }
 #[inline(always)]
-fn cross<L: Lanes>(a: &V3<L>, b: &V3<L>) -> V3<L> {
+pub(super) fn cross<L: Lanes>(a: &V3<L>, b: &V3<L>) -> V3<L> {
     [
         a[1] * b[2] - a[2] * b[1],
         a[2] * b[0] - a[0] * b[2],

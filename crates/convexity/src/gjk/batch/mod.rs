@@ -33,6 +33,7 @@
 //! reports it in its `status`, as the scalar call does. Rows with an error hold zeros, status
 //! `Degenerate` and an undetermined verdict.
 
+mod box_lanes;
 mod f64x4;
 pub mod lanes;
 
@@ -278,6 +279,19 @@ pub trait BatchSpace: EpaSpace + Send + Sync {
     ) -> epa::Penetration<Self> {
         epa::penetration(a, pose_a, b, pose_b, opts, ctx)
     }
+    /// The distances of closed-form pairs (`closed_form_pair`) answered four at a time where a
+    /// lane path exists (two boxes in 3D: `box_lanes`), one per pair; `None` (the default, and
+    /// every declined pair): the caller runs [`BatchSpace::scalar_distance`].
+    #[doc(hidden)]
+    fn closed_form_distances(
+        pairs: &[ClosedPair<'_, Self>],
+        opts: &Options,
+        out: &mut Vec<Option<gjk::Distance<Self>>>,
+    ) {
+        out.clear();
+        out.resize_with(pairs.len(), || None);
+        let _ = opts;
+    }
     /// Runs the lane path on `rows`, one answer per row (`None`: declined, use the scalar call).
     fn run_lanes(
         rows: &[lanes::LaneRow<'_, Self>],
@@ -286,6 +300,16 @@ pub trait BatchSpace: EpaSpace + Send + Sync {
         answers: &mut Vec<Option<lanes::Answer<Self>>>,
     );
 }
+
+/// A closed-form pair of [`BatchSpace::closed_form_distances`]: shape A, its pose, shape B,
+/// its pose.
+#[doc(hidden)]
+pub type ClosedPair<'s, V> = (
+    &'s <V as BatchSpace>::Shape,
+    Pose<V>,
+    &'s <V as BatchSpace>::Shape,
+    Pose<V>,
+);
 
 impl BatchSpace for DVec3 {
     type Shape = Shape3;
@@ -332,6 +356,13 @@ impl BatchSpace for DVec3 {
             }
             _ => gjk::intersects(a, pose_a, b, pose_b, opts, None),
         }
+    }
+    fn closed_form_distances(
+        pairs: &[ClosedPair<'_, DVec3>],
+        opts: &Options,
+        out: &mut Vec<Option<gjk::Distance<DVec3>>>,
+    ) {
+        box_lanes::distances(pairs, opts, out);
     }
     fn run_lanes(
         rows: &[lanes::LaneRow<'_, DVec3>],
@@ -595,8 +626,9 @@ fn lane_table<V: BatchSpace, S: Borrow<V::Shape>>(
     }
 }
 
-/// Sorts a chunk's rows: errors are written at once, lane rows are collected, the rest are
-/// answered by `scalar(k, row)`. Returns the lane rows and the report so far.
+/// Sorts a chunk's rows: errors are written at once, lane rows are collected, closed-form
+/// pairs with lane shapes too when `closed` is given, the rest are answered by
+/// `scalar(k, row)`. Returns the lane rows and the report so far.
 fn triage<'s, 'l, V: BatchSpace, S: Borrow<V::Shape>>(
     shapes: &'s [S],
     lane_shapes: &'l [Option<lanes::LaneShape>],
@@ -604,6 +636,7 @@ fn triage<'s, 'l, V: BatchSpace, S: Borrow<V::Shape>>(
     pairs: &[Pair<impl RowPose<V>>],
     mut reject: impl FnMut(usize, InputError),
     mut scalar: impl FnMut(usize, &Row<'s, V>),
+    mut closed: Option<&mut Vec<(usize, ClosedPair<'s, V>)>>,
 ) -> (Vec<lanes::LaneRow<'l, V>>, Report) {
     let mut report = Report {
         rows: pairs.len(),
@@ -628,6 +661,11 @@ fn triage<'s, 'l, V: BatchSpace, S: Borrow<V::Shape>>(
                             pose_a: row.pose_a,
                             pose_b: row.pose_b,
                         })
+                    }
+                    (Some(_), Some(_)) if closed.is_some() => {
+                        if let Some(c) = closed.as_deref_mut() {
+                            c.push((k, (row.a, row.pose_a, row.b, row.pose_b)));
+                        }
                     }
                     _ => scalar(k, &row),
                 }
@@ -709,6 +747,7 @@ fn distance_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
             &V::scalar_distance((row.a, &row.pose_a), (row.b, &row.pose_b), opts),
         )
     };
+    let mut closed = Vec::new();
     for e in error.iter_mut() {
         *e = None;
     }
@@ -722,8 +761,23 @@ fn distance_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
             error[k] = Some(e);
         },
         scalar,
+        Some(&mut closed),
     );
-    report.lane_rows = lanes_then_scalar::<V, _>(
+    if !closed.is_empty() {
+        let rows: Vec<ClosedPair<'_, V>> = closed.iter().map(|c| c.1).collect();
+        let mut answers = Vec::with_capacity(closed.len());
+        V::closed_form_distances(&rows, opts, &mut answers);
+        for ((k, (a, pose_a, b, pose_b)), d) in closed.iter().zip(answers) {
+            match d {
+                Some(d) => {
+                    report.lane_rows += 1;
+                    write(*k, &d);
+                }
+                None => write(*k, &V::scalar_distance((a, pose_a), (b, pose_b), opts)),
+            }
+        }
+    }
+    report.lane_rows += lanes_then_scalar::<V, _>(
         shapes,
         first,
         pairs,
@@ -821,6 +875,7 @@ fn intersect_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
             error[k] = Some(e);
         },
         scalar,
+        None,
     );
     report.lane_rows = lanes_then_scalar::<V, _>(
         shapes,
