@@ -159,13 +159,14 @@ impl Lanes for F64x4 {
     #[inline(always)]
     fn blend(self, if_one: F64x4, if_zero: F64x4) -> F64x4 {
         let (m, a, b) = (self.0, if_one.0, if_zero.0);
-        F64x4(core::array::from_fn(|l| {
+        let pick = |l: usize| {
             if (m[l].to_bits() as i64) < 0 {
                 a[l]
             } else {
                 b[l]
             }
-        }))
+        };
+        F64x4([pick(0), pick(1), pick(2), pick(3)])
     }
 
     /// `self` where `rhs` is NaN, else `self > rhs ? self : rhs`.

@@ -280,17 +280,19 @@ pub trait BatchSpace: EpaSpace + Send + Sync {
         epa::penetration(a, pose_a, b, pose_b, opts, ctx)
     }
     /// The distances of closed-form pairs (`closed_form_pair`) answered four at a time where a
-    /// lane path exists (two boxes in 3D: `box_lanes`), one per pair; `None` (the default, and
-    /// every declined pair): the caller runs [`BatchSpace::scalar_distance`].
+    /// lane path exists (two boxes in 3D: `box_lanes`): `answer(i, Some(d))` for `pairs[i]`,
+    /// or `answer(i, None)` (the default, and every declined pair) for the caller to run
+    /// [`BatchSpace::scalar_distance`].
     #[doc(hidden)]
     fn closed_form_distances(
         pairs: &[ClosedPair<'_, Self>],
         opts: &Options,
-        out: &mut Vec<Option<gjk::Distance<Self>>>,
+        answer: &mut dyn FnMut(usize, Option<&gjk::Distance<Self>>),
     ) {
-        out.clear();
-        out.resize_with(pairs.len(), || None);
         let _ = opts;
+        for i in 0..pairs.len() {
+            answer(i, None);
+        }
     }
     /// Runs the lane path on `rows`, one answer per row (`None`: declined, use the scalar call).
     fn run_lanes(
@@ -360,9 +362,9 @@ impl BatchSpace for DVec3 {
     fn closed_form_distances(
         pairs: &[ClosedPair<'_, DVec3>],
         opts: &Options,
-        out: &mut Vec<Option<gjk::Distance<DVec3>>>,
+        answer: &mut dyn FnMut(usize, Option<&gjk::Distance<DVec3>>),
     ) {
-        box_lanes::distances(pairs, opts, out);
+        box_lanes::distances(pairs, opts, answer);
     }
     fn run_lanes(
         rows: &[lanes::LaneRow<'_, DVec3>],
@@ -636,7 +638,7 @@ fn triage<'s, 'l, V: BatchSpace, S: Borrow<V::Shape>>(
     pairs: &[Pair<impl RowPose<V>>],
     mut reject: impl FnMut(usize, InputError),
     mut scalar: impl FnMut(usize, &Row<'s, V>),
-    mut closed: Option<&mut Vec<(usize, ClosedPair<'s, V>)>>,
+    mut closed: Option<&mut (Vec<usize>, Vec<ClosedPair<'s, V>>)>,
 ) -> (Vec<lanes::LaneRow<'l, V>>, Report) {
     let mut report = Report {
         rows: pairs.len(),
@@ -663,8 +665,9 @@ fn triage<'s, 'l, V: BatchSpace, S: Borrow<V::Shape>>(
                         })
                     }
                     (Some(_), Some(_)) if closed.is_some() => {
-                        if let Some(c) = closed.as_deref_mut() {
-                            c.push((k, (row.a, row.pose_a, row.b, row.pose_b)));
+                        if let Some((ks, c)) = closed.as_deref_mut() {
+                            ks.push(k);
+                            c.push((row.a, row.pose_a, row.b, row.pose_b));
                         }
                     }
                     _ => scalar(k, &row),
@@ -747,7 +750,14 @@ fn distance_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
             &V::scalar_distance((row.a, &row.pose_a), (row.b, &row.pose_b), opts),
         )
     };
-    let mut closed = Vec::new();
+    let mut closed = if lane_shapes.is_empty() {
+        (Vec::new(), Vec::new())
+    } else {
+        (
+            Vec::with_capacity(pairs.len()),
+            Vec::with_capacity(pairs.len()),
+        )
+    };
     for e in error.iter_mut() {
         *e = None;
     }
@@ -763,19 +773,18 @@ fn distance_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
         scalar,
         Some(&mut closed),
     );
+    let (ks, closed) = closed;
     if !closed.is_empty() {
-        let rows: Vec<ClosedPair<'_, V>> = closed.iter().map(|c| c.1).collect();
-        let mut answers = Vec::with_capacity(closed.len());
-        V::closed_form_distances(&rows, opts, &mut answers);
-        for ((k, (a, pose_a, b, pose_b)), d) in closed.iter().zip(answers) {
-            match d {
-                Some(d) => {
-                    report.lane_rows += 1;
-                    write(*k, &d);
-                }
-                None => write(*k, &V::scalar_distance((a, pose_a), (b, pose_b), opts)),
+        V::closed_form_distances(&closed, opts, &mut |i, d| match d {
+            Some(d) => {
+                report.lane_rows += 1;
+                write(ks[i], d);
             }
-        }
+            None => {
+                let (a, pose_a, b, pose_b) = &closed[i];
+                write(ks[i], &V::scalar_distance((a, pose_a), (b, pose_b), opts));
+            }
+        });
     }
     report.lane_rows += lanes_then_scalar::<V, _>(
         shapes,
