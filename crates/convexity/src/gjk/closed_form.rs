@@ -1402,7 +1402,12 @@ where
         if dist - lower > exact {
             continue;
         }
-        return box_separated_answer(pose_a, (p, q), u, (dist, lower), abs_tol, opts);
+        let points = (
+            pose_a.transform_point(from3(p)),
+            pose_a.transform_point(from3(q)),
+        );
+        let normal = pose_a.transform_vector(u);
+        return box_separated_answer(points, normal, (dist, lower), abs_tol, opts);
     }
     None
 }
@@ -1450,20 +1455,14 @@ pub(crate) fn box_overlap_distance<V: Vector>(
 ) -> Option<Distance<V>> {
     let (ha, hb) = (from3::<V>(setup.obb.ha), from3::<V>(setup.obb.hb));
     let x = box_common_point(&setup.obb, ha, hb, pose_ab, setup.abs_tol)?;
-    Some(box_overlap_answer(pose_a, x, sep, n, setup.abs_tol))
+    let (x, normal) = (pose_a.transform_point(x), pose_a.transform_vector(from3(n)));
+    Some(box_overlap_answer(x, sep, normal, setup.abs_tol))
 }
 
-/// The answer of [`box_box_distance`] for overlapping boxes: common point `x` (A's frame),
-/// the best axis `n` and its separation `sep ≤ 0`.
+/// The answer of [`box_box_distance`] for overlapping boxes, from the world frame's common
+/// point `x` and normal (the best axis, separation `sep ≤ 0`).
 #[inline(always)]
-pub(crate) fn box_overlap_answer<V: Vector>(
-    pose_a: &Pose<V>,
-    x: V,
-    sep: f64,
-    n: [f64; 3],
-    abs_tol: f64,
-) -> Distance<V> {
-    let x = pose_a.transform_point(x);
+pub(crate) fn box_overlap_answer<V: Vector>(x: V, sep: f64, normal: V, abs_tol: f64) -> Distance<V> {
     Distance {
         status: Status::Converged,
         iterations: 1,
@@ -1471,20 +1470,20 @@ pub(crate) fn box_overlap_answer<V: Vector>(
         lower_bound: sep,
         point_a: x,
         point_b: x,
-        normal: pose_a.transform_vector(from3(n)),
+        normal,
         verdict: Verdict::Intersecting(CommonPoint { point: x }),
         tolerance: abs_tol,
     }
 }
 
-/// The answer of [`box_box_distance`] for separated boxes from closest points `p ∈ A`,
-/// `q ∈ B` (A's frame), the unit direction `u` of `q − p`, `dist = |q − p|` and the separation
-/// `lower` along `u`; `None` (GJK answers) when `lower` is within the touch tolerance.
+/// The answer of [`box_box_distance`] for separated boxes, from the world frame's closest
+/// points `point_a ∈ A`, `point_b ∈ B` and unit normal (`q − p` over `dist = |q − p|`, in A's
+/// frame, rotated), with the separation `lower` along it; `None` (GJK answers) when `lower`
+/// is within the touch tolerance.
 #[inline(always)]
 pub(crate) fn box_separated_answer<V: Vector>(
-    pose_a: &Pose<V>,
-    (p, q): ([f64; 3], [f64; 3]),
-    u: V,
+    (point_a, point_b): (V, V),
+    normal: V,
     (dist, lower): (f64, f64),
     abs_tol: f64,
     opts: &Options,
@@ -1493,14 +1492,13 @@ pub(crate) fn box_separated_answer<V: Vector>(
     if !(lower > tol) {
         return None;
     }
-    let normal = pose_a.transform_vector(u);
     Some(Distance {
         status: Status::Converged,
         iterations: 1,
         distance: dist.max(lower),
         lower_bound: lower,
-        point_a: pose_a.transform_point(from3(p)),
-        point_b: pose_a.transform_point(from3(q)),
+        point_a,
+        point_b,
         normal,
         verdict: Verdict::Separated(SeparatingAxis {
             axis: normal,

@@ -45,26 +45,29 @@ use crate::math::pose::Pose3;
 use crate::shape::{Cuboid, Shape3, SupportMap};
 use glam::DVec3;
 
-/// What a lane found for its row (A's frame).
+/// What a lane found for its row: world-frame points and normals (`Pose::transform_point`
+/// and `transform_vector` of A's pose, in lanes), the best axis in A's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum BoxLane {
-    /// Separated: closest points `p ∈ A`, `q ∈ B`, `u = (q − p)/|q − p|`, `dist = |q − p|`
-    /// and the separation `lower` along `u` (`dist − lower ≤ exact`).
+    /// Separated: closest points `point_a ∈ A`, `point_b ∈ B`, the unit normal from A to B,
+    /// `dist = |q − p|` and the separation `lower` along the normal (`dist − lower ≤ exact`).
     Separated {
-        p: [f64; 3],
-        q: [f64; 3],
-        u: [f64; 3],
+        point_a: [f64; 3],
+        point_b: [f64; 3],
+        normal: [f64; 3],
         dist: f64,
         lower: f64,
         abs_tol: f64,
     },
-    /// Overlapping: the best axis `n` and its separation `sep ≤ 0`, and a common point `x`
-    /// when one of the two centre candidates is one (`None`: the scalar search goes on from
-    /// the vertices, `closed_form::box_overlap_distance`).
+    /// Overlapping: the best axis `n` (A's frame, and `normal` in the world's) and its
+    /// separation `sep ≤ 0`, and a common point `x` when one of the two centre candidates is
+    /// one (`None`: the scalar search goes on from the vertices,
+    /// `closed_form::box_overlap_distance`).
     Overlap {
         x: Option<[f64; 3]>,
         sep: f64,
         n: [f64; 3],
+        normal: [f64; 3],
         abs_tol: f64,
     },
     /// The scalar call answers this row.
@@ -147,16 +150,15 @@ pub(crate) fn distances(
         let (a, pose_a, b, pose_b) = &pairs[i];
         let d = match *lane {
             BoxLane::Separated {
-                p,
-                q,
-                u,
+                point_a,
+                point_b,
+                normal,
                 dist,
                 lower,
                 abs_tol,
             } => box_separated_answer(
-                pose_a,
-                (p, q),
-                DVec3::from_array(u),
+                (DVec3::from_array(point_a), DVec3::from_array(point_b)),
+                DVec3::from_array(normal),
                 (dist, lower),
                 abs_tol,
                 opts,
@@ -164,18 +166,16 @@ pub(crate) fn distances(
             BoxLane::Overlap {
                 x: Some(x),
                 sep,
-                n,
+                normal,
                 abs_tol,
+                ..
             } => Some(box_overlap_answer(
-                pose_a,
                 DVec3::from_array(x),
                 sep,
-                n,
+                DVec3::from_array(normal),
                 abs_tol,
             )),
-            BoxLane::Overlap {
-                x: None, sep, n, ..
-            } => {
+            BoxLane::Overlap { x: None, sep, n, .. } => {
                 // The scalar set-up again (the lanes' equals it bit for bit), for the search.
                 let (Shape3::Cuboid(ca), Shape3::Cuboid(cb)) = (a, b) else {
                     answer(i, None);
@@ -215,10 +215,18 @@ fn solve_on<L: Lanes>(rows: &[BoxInput], tols: Tolerances, out: &mut [BoxLane]) 
     for (group, res) in rows.chunks(4).zip(out.chunks_mut(4)) {
         // A short last group repeats its last row (its extra lanes are not read).
         let row = |l: usize| &group[l.min(group.len() - 1)];
-        let (pr, abs_tol, exact) = setup::<L>(&core::array::from_fn(row), tols);
-        let lanes = solve_group::<L>(&pr, abs_tol, exact);
+        let lanes = solve_group::<L>(&setup::<L>(&core::array::from_fn(row), tols));
         res.copy_from_slice(&lanes[..res.len()]);
     }
+}
+
+/// Four rows set up: the box pair in A's frame, the tolerances, A's world pose.
+struct Group<L> {
+    pair: Pair<L>,
+    abs_tol: L,
+    exact: L,
+    qa: [L; 4],
+    ta: V3<L>,
 }
 
 /// The box pair of four rows, structure of arrays (the fields of `Obb3`).
@@ -347,7 +355,7 @@ fn rotate<L: Lanes>(q: &[L; 4], v: &V3<L>) -> V3<L> {
 /// `DQuat::mul_quat` and `q̄_a (t_b − t_a)`; `DMat3::from_quat`; B's axes as the matrix
 /// times the unit vectors, `Vector::mat_mul`; `MinkowskiDifference::tolerance`).
 #[inline(always)]
-fn setup<L: Lanes>(rows: &[&BoxInput; 4], tols: Tolerances) -> (Pair<L>, L, L) {
+fn setup<L: Lanes>(rows: &[&BoxInput; 4], tols: Tolerances) -> Group<L> {
     let mut cols = [[0.0f64; 4]; 24];
     for (l, row) in rows.iter().enumerate() {
         for k in 0..4 {
@@ -416,12 +424,19 @@ fn setup<L: Lanes>(rows: &[&BoxInput; 4], tols: Tolerances) -> (Pair<L>, L, L) {
         None => L::splat(tols.rel) * scale + floor,
     };
     let exact = L::splat(BOX_DISTANCE_SLACK) * scale + floor;
-    (Pair { ha, hb, r, ar, t }, abs_tol, exact)
+    Group {
+        pair: Pair { ha, hb, r, ar, t },
+        abs_tol,
+        exact,
+        qa,
+        ta,
+    }
 }
 
 /// One group of four rows; the statements follow `box_box_distance` and `Obb3`.
 #[inline(always)]
-fn solve_group<L: Lanes>(pr: &Pair<L>, abs_tol: L, exact: L) -> [BoxLane; 4] {
+fn solve_group<L: Lanes>(g: &Group<L>) -> [BoxLane; 4] {
+    let (pr, abs_tol, exact) = (&g.pair, g.abs_tol, g.exact);
     let (ha, hb, r, ar, t) = (&pr.ha, &pr.hb, &pr.r, &pr.ar, &pr.t);
 
     // `Obb3::deepest`: the running maximum over A's faces, B's faces, the nine edge pairs.
@@ -564,22 +579,29 @@ fn solve_group<L: Lanes>(pr: &Pair<L>, abs_tol: L, exact: L) -> [BoxLane; 4] {
     let over = sep.simd_le(L::ZERO);
     let common = in1 | in0;
 
+    // World frame (`transform_point`, `transform_vector`): A's point (or the common point),
+    // B's point, the normal.
+    let on_a = sel3(apart, &p, &x);
+    let wa = add(&rotate(&g.qa, &on_a), &g.ta);
+    let wb = add(&rotate(&g.qa, &q), &g.ta);
+    let wn = rotate(&g.qa, &sel3(apart, &u, &n));
     let (apart, over, common) = (apart.to_bitmask(), over.to_bitmask(), common.to_bitmask());
     core::array::from_fn(|l| {
         if apart >> l & 1 == 1 {
             BoxLane::Separated {
-                p: lane3(&p, l),
-                q: lane3(&q, l),
-                u: lane3(&u, l),
+                point_a: lane3(&wa, l),
+                point_b: lane3(&wb, l),
+                normal: lane3(&wn, l),
                 dist: dist.to_array()[l],
                 lower: lower.to_array()[l],
                 abs_tol: abs_tol.to_array()[l],
             }
         } else if over >> l & 1 == 1 {
             BoxLane::Overlap {
-                x: (common >> l & 1 == 1).then(|| lane3(&x, l)),
+                x: (common >> l & 1 == 1).then(|| lane3(&wa, l)),
                 sep: sep.to_array()[l],
                 n: lane3(&n, l),
+                normal: lane3(&wn, l),
                 abs_tol: abs_tol.to_array()[l],
             }
         } else {
@@ -647,7 +669,8 @@ mod tests {
                     .collect();
                 let row = |l: usize| &ins[l.min(ins.len() - 1)];
                 let lanes: [&BoxInput; 4] = core::array::from_fn(row);
-                let (pr, abs_tol, exact) = setup::<wide::f64x4>(&lanes, tols);
+                let set = setup::<wide::f64x4>(&lanes, tols);
+                let (pr, abs_tol, exact) = (&set.pair, set.abs_tol, set.exact);
                 for (l, (a, pa, b, pb)) in group.iter().enumerate() {
                     let mink = MinkowskiDifference::new(a, pa, b, pb);
                     let want = BoxSetup::new(a.half_extents(), b.half_extents(), &mink, &opts);
