@@ -1462,7 +1462,12 @@ pub(crate) fn box_overlap_distance<V: Vector>(
 /// The answer of [`box_box_distance`] for overlapping boxes, from the world frame's common
 /// point `x` and normal (the best axis, separation `sep ≤ 0`).
 #[inline(always)]
-pub(crate) fn box_overlap_answer<V: Vector>(x: V, sep: f64, normal: V, abs_tol: f64) -> Distance<V> {
+pub(crate) fn box_overlap_answer<V: Vector>(
+    x: V,
+    sep: f64,
+    normal: V,
+    abs_tol: f64,
+) -> Distance<V> {
     Distance {
         status: Status::Converged,
         iterations: 1,

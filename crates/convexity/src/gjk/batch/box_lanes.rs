@@ -144,79 +144,92 @@ pub(crate) fn distances(
             answer(i, None);
         }
     }
-    let mut lanes = vec![BoxLane::Declined; inputs.len()];
-    solve(Kernel::best(), &inputs, Tolerances::of(opts), &mut lanes);
-    for (&i, lane) in at.iter().zip(&lanes) {
-        let (a, pose_a, b, pose_b) = &pairs[i];
-        let d = match *lane {
-            BoxLane::Separated {
-                point_a,
-                point_b,
-                normal,
-                dist,
-                lower,
-                abs_tol,
-            } => box_separated_answer(
-                (DVec3::from_array(point_a), DVec3::from_array(point_b)),
-                DVec3::from_array(normal),
-                (dist, lower),
-                abs_tol,
-                opts,
-            ),
-            BoxLane::Overlap {
-                x: Some(x),
-                sep,
-                normal,
-                abs_tol,
-                ..
-            } => Some(box_overlap_answer(
-                DVec3::from_array(x),
-                sep,
-                DVec3::from_array(normal),
-                abs_tol,
-            )),
-            BoxLane::Overlap { x: None, sep, n, .. } => {
-                // The scalar set-up again (the lanes' equals it bit for bit), for the search.
-                let (Shape3::Cuboid(ca), Shape3::Cuboid(cb)) = (a, b) else {
-                    answer(i, None);
-                    continue;
-                };
-                let mink = MinkowskiDifference::new(ca, pose_a, cb, pose_b);
-                let setup = BoxSetup::new(ca.half_extents(), cb.half_extents(), &mink, opts);
-                box_overlap_distance(&setup, pose_a, mink.pose_ab(), sep, n)
-            }
-            BoxLane::Declined => None,
-        };
-        answer(i, d.as_ref());
-    }
+    solve(
+        Kernel::best(),
+        &inputs,
+        Tolerances::of(opts),
+        &mut |r, lane| {
+            let i = at[r];
+            let (a, pose_a, b, pose_b) = &pairs[i];
+            let d = match *lane {
+                BoxLane::Separated {
+                    point_a,
+                    point_b,
+                    normal,
+                    dist,
+                    lower,
+                    abs_tol,
+                } => box_separated_answer(
+                    (DVec3::from_array(point_a), DVec3::from_array(point_b)),
+                    DVec3::from_array(normal),
+                    (dist, lower),
+                    abs_tol,
+                    opts,
+                ),
+                BoxLane::Overlap {
+                    x: Some(x),
+                    sep,
+                    normal,
+                    abs_tol,
+                    ..
+                } => Some(box_overlap_answer(
+                    DVec3::from_array(x),
+                    sep,
+                    DVec3::from_array(normal),
+                    abs_tol,
+                )),
+                BoxLane::Overlap {
+                    x: None, sep, n, ..
+                } => {
+                    // The scalar set-up again (the lanes' equals it bit for bit), for the search.
+                    let (Shape3::Cuboid(ca), Shape3::Cuboid(cb)) = (a, b) else {
+                        return answer(i, None);
+                    };
+                    let mink = MinkowskiDifference::new(ca, pose_a, cb, pose_b);
+                    let setup = BoxSetup::new(ca.half_extents(), cb.half_extents(), &mink, opts);
+                    box_overlap_distance(&setup, pose_a, mink.pose_ab(), sep, n)
+                }
+                BoxLane::Declined => None,
+            };
+            answer(i, d.as_ref());
+        },
+    );
 }
 
 /// Answers `rows` into `out` (same length), four at a time on `kernel` (the baseline if the
 /// CPU lacks it).
-pub(crate) fn solve(kernel: Kernel, rows: &[BoxInput], tols: Tolerances, out: &mut [BoxLane]) {
+pub(crate) fn solve(
+    kernel: Kernel,
+    rows: &[BoxInput],
+    tols: Tolerances,
+    each: &mut dyn FnMut(usize, &BoxLane),
+) {
     match kernel {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Kernel::Avx2 if kernel.available() => {
             // SAFETY: `kernel.available()` detected AVX2 on this CPU.
-            unsafe { solve_avx2(rows, tols, out) }
+            unsafe { solve_avx2(rows, tols, each) }
         }
-        _ => solve_on::<wide::f64x4>(rows, tols, out),
+        _ => solve_on::<wide::f64x4>(rows, tols, each),
     }
 }
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
-fn solve_avx2(rows: &[BoxInput], tols: Tolerances, out: &mut [BoxLane]) {
-    solve_on::<super::f64x4::F64x4>(rows, tols, out);
+fn solve_avx2(rows: &[BoxInput], tols: Tolerances, each: &mut dyn FnMut(usize, &BoxLane)) {
+    solve_on::<super::f64x4::F64x4>(rows, tols, each);
 }
 
+/// Rows four at a time; `each(i, lane)` for row `i` (no buffer of answers).
 #[inline(always)]
-fn solve_on<L: Lanes>(rows: &[BoxInput], tols: Tolerances, out: &mut [BoxLane]) {
-    for (group, res) in rows.chunks(4).zip(out.chunks_mut(4)) {
+fn solve_on<L: Lanes>(rows: &[BoxInput], tols: Tolerances, each: &mut dyn FnMut(usize, &BoxLane)) {
+    for (g, group) in rows.chunks(4).enumerate() {
         // A short last group repeats its last row (its extra lanes are not read).
         let row = |l: usize| &group[l.min(group.len() - 1)];
         let lanes = solve_group::<L>(&setup::<L>(&core::array::from_fn(row), tols));
-        res.copy_from_slice(&lanes[..res.len()]);
+        for (l, lane) in lanes.iter().take(group.len()).enumerate() {
+            each(4 * g + l, lane);
+        }
     }
 }
 
@@ -255,6 +268,28 @@ impl<L: Lanes> Pair<L> {
     fn in_b(&self, p: &V3<L>) -> V3<L> {
         let q = sub(p, &self.t);
         each(|j| dot(&q, &self.col(j)))
+    }
+
+    /// The edge pair (i, j) (`Obb3::edge_terms`): its separation (−∞ when skipped), `t·L`,
+    /// `|L|`, and `L`'s two non-zero components before scaling, `−r[i2][j]` and `r[i1][j]`.
+    #[inline(always)]
+    fn edge(&self, i: usize, j: usize) -> (L, L, L, L, L) {
+        let (r, ar, t, ha, hb) = (&self.r, &self.ar, &self.t, &self.ha, &self.hb);
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+        let len2 = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
+        let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
+        let num = tl.abs()
+            - (ha[i1] * ar[i2][j] + ha[i2] * ar[i1][j])
+            - (hb[j1] * ar[i][j2] + hb[j2] * ar[i][j1]);
+        let len = len2.sqrt();
+        // Nearly parallel edges are skipped: never a new maximum.
+        let s = sel(
+            len2.simd_gt(L::splat(1e-12)),
+            num / len,
+            L::splat(f64::NEG_INFINITY),
+        );
+        (s, tl, len, -r[i2][j], r[i1][j])
     }
 
     /// `Obb3::separation`.
@@ -356,34 +391,38 @@ fn rotate<L: Lanes>(q: &[L; 4], v: &V3<L>) -> V3<L> {
 /// times the unit vectors, `Vector::mat_mul`; `MinkowskiDifference::tolerance`).
 #[inline(always)]
 fn setup<L: Lanes>(rows: &[&BoxInput; 4], tols: Tolerances) -> Group<L> {
-    let mut cols = [[0.0f64; 4]; 24];
-    for (l, row) in rows.iter().enumerate() {
-        for k in 0..4 {
-            cols[k][l] = row.qa[k];
-            cols[7 + k][l] = row.qb[k];
-            cols[20 + k][l] = row.radii[k];
-        }
-        for k in 0..3 {
-            cols[4 + k][l] = row.ta[k];
-            cols[11 + k][l] = row.tb[k];
-            cols[14 + k][l] = row.ha[k];
-            cols[17 + k][l] = row.hb[k];
-        }
-    }
-    let v = |c: usize| {
-        let mut x = L::ZERO;
-        *x.as_mut_array() = cols[c];
-        x
+    // Each number of the four rows as one vector (no zeroed buffer in between).
+    let lanes = |x: [f64; 4]| {
+        let mut v = L::ZERO;
+        *v.as_mut_array() = x;
+        v
     };
-    let v3 = |c: usize| -> V3<L> { [v(c), v(c + 1), v(c + 2)] };
-    let (qa, ta, qb, tb) = (
-        [v(0), v(1), v(2), v(3)],
-        v3(4),
-        [v(7), v(8), v(9), v(10)],
-        v3(11),
-    );
-    let (ha, hb) = (v3(14), v3(17));
-    let (size_a, br_a, size_b, br_b) = (v(20), v(21), v(22), v(23));
+    macro_rules! gather {
+        ($field:ident [$k:expr]) => {
+            lanes([
+                rows[0].$field[$k],
+                rows[1].$field[$k],
+                rows[2].$field[$k],
+                rows[3].$field[$k],
+            ])
+        };
+    }
+    let qa = [
+        gather!(qa[0]),
+        gather!(qa[1]),
+        gather!(qa[2]),
+        gather!(qa[3]),
+    ];
+    let qb = [
+        gather!(qb[0]),
+        gather!(qb[1]),
+        gather!(qb[2]),
+        gather!(qb[3]),
+    ];
+    let (ta, tb) = (each(|k| gather!(ta[k])), each(|k| gather!(tb[k])));
+    let (ha, hb) = (each(|k| gather!(ha[k])), each(|k| gather!(hb[k])));
+    let (size_a, br_a) = (gather!(radii[0]), gather!(radii[1]));
+    let (size_b, br_b) = (gather!(radii[2]), gather!(radii[3]));
     // `Pose::relative`.
     let c = [-qa[0], -qa[1], -qa[2], qa[3]];
     let (x0, y0, z0, w0) = (c[0], c[1], c[2], c[3]);
@@ -437,7 +476,7 @@ fn setup<L: Lanes>(rows: &[&BoxInput; 4], tols: Tolerances) -> Group<L> {
 #[inline(always)]
 fn solve_group<L: Lanes>(g: &Group<L>) -> [BoxLane; 4] {
     let (pr, abs_tol, exact) = (&g.pair, g.abs_tol, g.exact);
-    let (ha, hb, r, ar, t) = (&pr.ha, &pr.hb, &pr.r, &pr.ar, &pr.t);
+    let (ha, hb, ar, t) = (&pr.ha, &pr.hb, &pr.ar, &pr.t);
 
     // `Obb3::deepest`: the running maximum over A's faces, B's faces, the nine edge pairs.
     let mut best = L::splat(f64::NEG_INFINITY);
@@ -456,27 +495,19 @@ fn solve_group<L: Lanes>(g: &Group<L>) -> [BoxLane; 4] {
     for (j, &s) in face_b.iter().enumerate() {
         take(s, (3 + j) as f64);
     }
-    // Per edge pair: `(t·L, |L|, L's two non-zero components before scaling)`.
-    let mut edges = [(L::ZERO, L::ZERO, L::ZERO, L::ZERO); 9];
-    for i in 0..3 {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        for j in 0..3 {
-            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let len2 = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
-            let tl = t[i2] * r[i1][j] - t[i1] * r[i2][j];
-            let num = tl.abs()
-                - (ha[i1] * ar[i2][j] + ha[i2] * ar[i1][j])
-                - (hb[j1] * ar[i][j2] + hb[j2] * ar[i][j1]);
-            let len = len2.sqrt();
-            // Nearly parallel edges are skipped (`edge_terms`): never a new maximum.
-            let s = sel(
-                len2.simd_gt(L::splat(1e-12)),
-                num / len,
-                L::splat(f64::NEG_INFINITY),
-            );
-            take(s, (6 + 3 * i + j) as f64);
-            edges[3 * i + j] = (tl, len, -r[i2][j], r[i1][j]);
-        }
+    let edges = [
+        pr.edge(0, 0),
+        pr.edge(0, 1),
+        pr.edge(0, 2),
+        pr.edge(1, 0),
+        pr.edge(1, 1),
+        pr.edge(1, 2),
+        pr.edge(2, 0),
+        pr.edge(2, 1),
+        pr.edge(2, 2),
+    ];
+    for (e, &(s, ..)) in edges.iter().enumerate() {
+        take(s, (6 + e) as f64);
     }
 
     // The winner's unit axis `n` and separation (an edge axis re-measured along `n`), and
@@ -494,7 +525,7 @@ fn solve_group<L: Lanes>(g: &Group<L>) -> [BoxLane; 4] {
         n = sel3(m, &scale(&pr.col(i), sign(tc[i])), &n);
         for j in 0..3 {
             let m = k.simd_eq(L::splat((6 + 3 * i + j) as f64));
-            let (tl, len, c1, c2) = edges[3 * i + j];
+            let (_, tl, len, c1, c2) = edges[3 * i + j];
             (tl_w, len_w, c1_w, c2_w) = (
                 sel(m, tl, tl_w),
                 sel(m, len, len_w),
@@ -699,10 +730,12 @@ mod tests {
             .map(|(a, pa, b, pb)| BoxInput::of(a, pa, b, pb))
             .collect();
         let tols = Tolerances::of(&Options::default());
-        let mut avx = vec![BoxLane::Declined; rows.len()];
-        let mut base = vec![BoxLane::Declined; rows.len()];
-        solve(Kernel::Avx2, &rows, tols, &mut avx);
-        solve(Kernel::Baseline, &rows, tols, &mut base);
+        let run = |kernel| {
+            let mut out = vec![BoxLane::Declined; rows.len()];
+            solve(kernel, &rows, tols, &mut |i, l| out[i] = *l);
+            out
+        };
+        let (avx, base) = (run(Kernel::Avx2), run(Kernel::Baseline));
         let key = |l: &BoxLane| format!("{l:?}");
         for (i, (x, y)) in avx.iter().zip(&base).enumerate() {
             assert_eq!(key(x), key(y), "row {i}");
