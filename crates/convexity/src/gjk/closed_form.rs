@@ -61,6 +61,7 @@ use super::epa::{EpaSpace, Options as EpaOptions, Penetration};
 use super::minkowski::MinkowskiDifference;
 use super::obb::{Feature, Obb3, Sat};
 use super::{absolute_tolerance, common_point, Distance, Intersection, Options};
+use crate::math::arr3;
 use crate::math::pose::Pose;
 use crate::math::vector::{Rotation, Vector};
 use crate::shape::{Primitive, SupportMap};
@@ -1361,11 +1362,7 @@ where
     }
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
     let setup = BoxSetup::new(ha, hb, &mink, opts);
-    let BoxSetup {
-        obb,
-        abs_tol,
-        exact,
-    } = setup;
+    let (obb, abs_tol, exact) = (&setup.obb, setup.abs_tol, setup.exact);
     let (sep, n, feature) = obb.deepest();
     if sep <= 0.0 {
         return box_overlap_distance(&setup, pose_a, mink.pose_ab(), sep, n);
@@ -1445,7 +1442,7 @@ impl BoxSetup {
 
 /// [`box_box_distance`]'s answer for overlapping 3D boxes from its set-up and best axis (`n`,
 /// separation `sep ≤ 0`): the common point search, `None` (GJK answers) when it finds none.
-#[inline]
+#[inline(always)]
 pub(crate) fn box_overlap_distance<V: Vector>(
     setup: &BoxSetup,
     pose_a: &Pose<V>,
@@ -1527,7 +1524,7 @@ fn support_edges_closest<V: Vector>(obb: &Obb3, n: [f64; 3], i: usize, j: usize)
 /// A 3D vector's coordinates.
 #[inline(always)]
 fn to3<V: Vector>(v: V) -> [f64; 3] {
-    core::array::from_fn(|i| if i < V::DIM { v.coord(i) } else { 0.0 })
+    arr3(|i| if i < V::DIM { v.coord(i) } else { 0.0 })
 }
 
 /// The vector with these coordinates (the first `V::DIM`).
@@ -1539,7 +1536,7 @@ fn from3<V: Vector>(c: [f64; 3]) -> V {
 /// The 3D box pair of [`crate::gjk::obb`] (`V::DIM == 3`).
 #[inline(always)]
 fn obb3<V: Vector>(ha: V, hb: V, rot_ab: &V::Matrix, t: V) -> Obb3 {
-    let cols = core::array::from_fn(|j| to3(V::mat_mul(rot_ab, unit::<V>(j))));
+    let cols = arr3(|j| to3(V::mat_mul(rot_ab, unit::<V>(j))));
     Obb3::new(to3(ha), to3(hb), cols, to3(t))
 }
 

@@ -40,6 +40,7 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
     MinkowskiDifference<'s, V, A, B>
 {
     /// From the world poses of A and B (the difference is expressed in A's frame).
+    #[inline(always)]
     pub fn new(a: &'s A, pose_a: &Pose<V>, b: &'s B, pose_b: &Pose<V>) -> Self {
         let mut m = Self::from_relative(a, b, pose_a.relative(pose_b));
         m.reach = pose_a.translation().length() + pose_b.translation().length();
@@ -47,6 +48,7 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
     }
 
     /// From the pose of B in A's frame.
+    #[inline(always)]
     pub fn from_relative(a: &'s A, b: &'s B, pose_ab: Pose<V>) -> Self {
         MinkowskiDifference {
             a,

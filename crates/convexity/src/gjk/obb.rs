@@ -22,6 +22,7 @@
 //! modes: none; a candidate lost to rounding (an overlap thinner than the slack) yields `None`
 //! and the caller falls back to GJK.
 
+use crate::math::arr3;
 use core::hint::select_unpredictable;
 
 /// Three coordinates (A's frame unless said otherwise).
@@ -123,8 +124,8 @@ impl Obb3 {
     /// centre `t`.
     #[inline(always)]
     pub fn new(ha: V3, hb: V3, cols: [V3; 3], t: V3) -> Self {
-        let r: [V3; 3] = core::array::from_fn(|i| core::array::from_fn(|j| cols[j][i]));
-        let abs_r = r.map(|row| row.map(f64::abs));
+        let r: [V3; 3] = arr3(|i| arr3(|j| cols[j][i]));
+        let abs_r = arr3(|i| arr3(|j| r[i][j].abs()));
         Obb3 {
             ha,
             hb,
@@ -144,13 +145,13 @@ impl Obb3 {
     #[inline(always)]
     fn in_b(&self, p: V3) -> V3 {
         let q = [p[0] - self.t[0], p[1] - self.t[1], p[2] - self.t[2]];
-        core::array::from_fn(|j| dot(q, self.col(j)))
+        arr3(|j| dot(q, self.col(j)))
     }
 
     /// `y` (B's frame) in A's frame: `R y + t`.
     #[inline(always)]
     pub fn b_to_a(&self, y: V3) -> V3 {
-        core::array::from_fn(|i| dot(self.r[i], y) + self.t[i])
+        arr3(|i| dot(self.r[i], y) + self.t[i])
     }
 
     /// The edge axis `L = aᵢ × bⱼ` (see `edge_terms`): `Some` when it separates by more than
@@ -286,13 +287,13 @@ impl Obb3 {
     /// A's corner farthest along `n`.
     #[inline(always)]
     pub fn corner_a(&self, n: V3) -> V3 {
-        core::array::from_fn(|k| sign(n[k]) * self.ha[k])
+        arr3(|k| sign(n[k]) * self.ha[k])
     }
 
     /// B's corner farthest along `−n`, in B's frame.
     #[inline(always)]
     pub fn corner_b(&self, n: V3) -> V3 {
-        core::array::from_fn(|j| -sign(dot(self.col(j), n)) * self.hb[j])
+        arr3(|j| -sign(dot(self.col(j), n)) * self.hb[j])
     }
 
     /// The ends of A's edge through `corner` (A's corner) along A's axis `i`, and of B's edge
@@ -403,7 +404,7 @@ impl Obb3 {
             for k in (0..8).filter(|k| k & (1 << j) == 0) {
                 let p = vb(k);
                 if let Some(u) = clip(p, d, self.ha) {
-                    if let Some(x) = accept(core::array::from_fn(|m| p[m] + d[m] * u)) {
+                    if let Some(x) = accept(arr3(|m| p[m] + d[m] * u)) {
                         return Some(x);
                     }
                 }
@@ -411,12 +412,12 @@ impl Obb3 {
         }
         // A's edges clipped against B (B's frame), mapped back.
         for i in 0..3 {
-            let d = core::array::from_fn(|j| self.r[i][j] * 2.0 * self.ha[i]);
+            let d = arr3(|j| self.r[i][j] * 2.0 * self.ha[i]);
             for k in (0..8).filter(|k| k & (1 << i) == 0) {
                 let s = signs(k);
                 let p = self.in_b([s[0] * self.ha[0], s[1] * self.ha[1], s[2] * self.ha[2]]);
                 if let Some(u) = clip(p, d, self.hb) {
-                    let y = core::array::from_fn(|m| p[m] + d[m] * u);
+                    let y = arr3(|m| p[m] + d[m] * u);
                     if let Some(x) = accept(self.b_to_a(y)) {
                         return Some(x);
                     }

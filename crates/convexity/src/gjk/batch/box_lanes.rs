@@ -41,6 +41,7 @@ use crate::gjk::closed_form::{
 };
 use crate::gjk::minkowski::MinkowskiDifference;
 use crate::gjk::{Distance, Options};
+use crate::math::arr3;
 use crate::math::pose::Pose3;
 use crate::shape::{Cuboid, Shape3, SupportMap};
 use glam::DVec3;
@@ -220,7 +221,7 @@ fn solve_avx2(rows: &[BoxInput], tols: Tolerances, each: &mut dyn FnMut(usize, &
     solve_on::<super::f64x4::F64x4>(rows, tols, each);
 }
 
-/// Rows four at a time; `each(i, lane)` for row `i` (no buffer of answers).
+/// Rows four at a time; `arr3(i, lane)` for row `i` (no buffer of answers).
 #[inline(always)]
 fn solve_on<L: Lanes>(rows: &[BoxInput], tols: Tolerances, each: &mut dyn FnMut(usize, &BoxLane)) {
     for (g, group) in rows.chunks(4).enumerate() {
@@ -260,14 +261,14 @@ impl<L: Lanes> Pair<L> {
     /// `Obb3::b_to_a`.
     #[inline(always)]
     fn b_to_a(&self, y: &V3<L>) -> V3<L> {
-        each(|i| dot(&self.r[i], y) + self.t[i])
+        arr3(|i| dot(&self.r[i], y) + self.t[i])
     }
 
     /// `Obb3::in_b`.
     #[inline(always)]
     fn in_b(&self, p: &V3<L>) -> V3<L> {
         let q = sub(p, &self.t);
-        each(|j| dot(&q, &self.col(j)))
+        arr3(|j| dot(&q, &self.col(j)))
     }
 
     /// The edge pair (i, j) (`Obb3::edge_terms`): its separation (−∞ when skipped), `t·L`,
@@ -306,21 +307,14 @@ impl<L: Lanes> Pair<L> {
     /// `Obb3::corner_a`.
     #[inline(always)]
     fn corner_a(&self, n: &V3<L>) -> V3<L> {
-        each(|k| sign(n[k]) * self.ha[k])
+        arr3(|k| sign(n[k]) * self.ha[k])
     }
 
     /// `Obb3::corner_b` (B's frame).
     #[inline(always)]
     fn corner_b(&self, n: &V3<L>) -> V3<L> {
-        each(|j| -sign(dot(&self.col(j), n)) * self.hb[j])
+        arr3(|j| -sign(dot(&self.col(j), n)) * self.hb[j])
     }
-}
-
-/// `[f(0), f(1), f(2)]`, spelt out: `core::array::from_fn` with a large closure was left out
-/// of line, outside the AVX2 function, and ran on SSE2 (callgrind, the box set's batch).
-#[inline(always)]
-fn each<L>(f: impl Fn(usize) -> L) -> [L; 3] {
-    [f(0), f(1), f(2)]
 }
 
 /// `a` where the mask `m` is set, else `b`.
@@ -351,7 +345,7 @@ fn clamp<L: Lanes>(x: L, lo: L, hi: L) -> L {
 /// `obb::clamp`: the point of the box `[-h, h]` nearest `p`.
 #[inline(always)]
 fn clamp_box<L: Lanes>(p: &V3<L>, h: &V3<L>) -> V3<L> {
-    each(|k| clamp(p[k], -h[k], h[k]))
+    arr3(|k| clamp(p[k], -h[k], h[k]))
 }
 
 /// `obb::outside2`: the squared distance from `p` to the box `[-h, h]`.
@@ -382,7 +376,7 @@ fn rotate<L: Lanes>(q: &[L; 4], v: &V3<L>) -> V3<L> {
     let s2 = dot(v, &b) * L::splat(2.0);
     let s3 = w * L::splat(2.0);
     let c = cross(&b, v);
-    each(|k| v[k] * s1 + b[k] * s2 + c[k] * s3)
+    arr3(|k| v[k] * s1 + b[k] * s2 + c[k] * s3)
 }
 
 /// The box pair of four rows in A's frame and its tolerances: `BoxSetup::new` on
@@ -419,8 +413,8 @@ fn setup<L: Lanes>(rows: &[&BoxInput; 4], tols: Tolerances) -> Group<L> {
         gather!(qb[2]),
         gather!(qb[3]),
     ];
-    let (ta, tb) = (each(|k| gather!(ta[k])), each(|k| gather!(tb[k])));
-    let (ha, hb) = (each(|k| gather!(ha[k])), each(|k| gather!(hb[k])));
+    let (ta, tb) = (arr3(|k| gather!(ta[k])), arr3(|k| gather!(tb[k])));
+    let (ha, hb) = (arr3(|k| gather!(ha[k])), arr3(|k| gather!(hb[k])));
     let (size_a, br_a) = (gather!(radii[0]), gather!(radii[1]));
     let (size_b, br_b) = (gather!(radii[2]), gather!(radii[3]));
     // `Pose::relative`.
@@ -448,7 +442,7 @@ fn setup<L: Lanes>(rows: &[&BoxInput; 4], tols: Tolerances) -> Group<L> {
     // `Obb3::new` on the columns `mat_mul(m, e_j)`: `r[i][j]` is column j's entry i.
     let e = |j: usize, k: usize| if j == k { L::ONE } else { L::ZERO };
     let r: [V3<L>; 3] =
-        each(|i| each(|j| m[0][i] * e(j, 0) + m[1][i] * e(j, 1) + m[2][i] * e(j, 2)));
+        arr3(|i| arr3(|j| m[0][i] * e(j, 0) + m[1][i] * e(j, 1) + m[2][i] * e(j, 2)));
     let ar = r.map(|row| row.map(Lanes::abs));
     // `MinkowskiDifference::{scale, magnitude, tolerance}`.
     let len = |x: &V3<L>| dot(x, x).sqrt();
@@ -489,9 +483,9 @@ fn solve_group<L: Lanes>(g: &Group<L>) -> [BoxLane; 4] {
     for i in 0..3 {
         take(t[i].abs() - ha[i] - dot(hb, &ar[i]), i as f64);
     }
-    let tc: V3<L> = each(|j| dot(t, &pr.col(j)));
+    let tc: V3<L> = arr3(|j| dot(t, &pr.col(j)));
     let face_b: V3<L> =
-        each(|j| tc[j].abs() - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j]) - hb[j]);
+        arr3(|j| tc[j].abs() - (ha[0] * ar[0][j] + ha[1] * ar[1][j] + ha[2] * ar[2][j]) - hb[j]);
     for (j, &s) in face_b.iter().enumerate() {
         take(s, (3 + j) as f64);
     }
