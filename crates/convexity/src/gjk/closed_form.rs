@@ -1380,7 +1380,7 @@ where
             (u, obb.nearest_in_b(u))
         }
         Feature::Edge(i, j) => {
-            let (p, q) = support_edges_closest::<V>(&obb, n, i, j);
+            let (p, q) = support_edges_closest::<V>(obb, n, i, j);
             (to3(p), to3(q))
         }
     };
