@@ -19,11 +19,12 @@
 //!   `epa::penetration` on `Pose3::from_parts` / `Pose2::from_angle` of the same raw pose):
 //!   same status, same verdict kind, distance and depth within 1e-12 relative (to the
 //!   shapes' size or the value, whichever is larger) plus the pair's rounding floor
-//!   `4ε · (|t_a| + |t_b| + reach)` (`rel_close`); certificates verify;
+//!   `4ε · (|t_a| + |t_b| + reach)` (`rel_close`); certificates verify; a distance row of two
+//!   boxes (the box lanes, `gjk/batch/box_lanes.rs`) equals it bit for bit;
 //! * past one chunk, the parallel run and the single-threaded run agree bit for bit;
 //! * the lane path's two kernels (`lanes::run_on`: AVX2, which the batch takes when the CPU
 //!   has it, and the baseline) give the same bits on every good row whose shapes the lanes
-//!   take — box pairs too, which the batch sends to the scalar closed form — in both modes.
+//!   take — box pairs too, whose batch distance takes the box lanes instead — in both modes.
 #![no_main]
 
 use convexity::batch::lanes::{self, Kernel, LaneRow, LaneShape, Mode};
@@ -323,6 +324,15 @@ fn check<V>(
         );
         assert!(it[i] <= gopts.max_iterations, "{}", msg(i));
         assert!(pa[i].is_finite() && pb[i].is_finite() && nr[i].is_finite());
+        if V::closed_form_pair(a, b) {
+            // Two boxes: the box lanes reproduce the scalar closed form bit for bit.
+            let bits = |x: &dyn std::fmt::Debug| format!("{x:?}");
+            assert_eq!(d[i].to_bits(), s.distance.to_bits(), "{}", msg(i));
+            assert_eq!(bits(&pa[i]), bits(&s.point_a), "{}", msg(i));
+            assert_eq!(bits(&pb[i]), bits(&s.point_b), "{}", msg(i));
+            assert_eq!(bits(&nr[i]), bits(&s.normal), "{}", msg(i));
+            assert_eq!(bits(&v[i]), bits(&s.verdict), "{}", msg(i));
+        }
         if v[i].intersecting().is_some() {
             let tol = tolerance_for(a, &qa, b, &qb).max(1e-9 * scale);
             if let Err(err) = verify(a, &qa, b, &qb, &v[i], tol) {

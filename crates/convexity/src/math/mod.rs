@@ -7,7 +7,7 @@
 //! * [`hull2d`]: the one planar convex hull (Andrew's monotone chain), generic over the turn test.
 //! * `wide_scan`: the small point-set support scan on AVX2, chosen at run time.
 //! * `test_rng` (tests only): the unit tests' seeded generator.
-//! * [`arr3`]: a three-element array from a function of the index.
+//! * `arr3`: a three-element array from a function of the index.
 //! * [`pair_key`]: the key that ties a warm-start cache to one pair of shapes.
 //! * [`halfspaces`]: systems of half-spaces and Farkas certificates, in any dimension.
 //! * [`seidel_lp`]: Seidel's small-dimension LP solver over such systems. It sits here, not in

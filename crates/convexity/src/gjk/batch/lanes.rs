@@ -31,7 +31,7 @@
 //! at once, so no lane idles behind a slower neighbour. Two boxes run with sign-selection
 //! supports (the arithmetic of `Cuboid::core_support` inside
 //! `MinkowskiDifference::support`) when [`run`] is given them, but the batch API sends them
-//! to the scalar call, whose box–box closed form is faster; other pairs scan vertex lists padded to 8 or to
+//! to the box–box closed form, which is faster; other pairs scan vertex lists padded to 8 or to
 //! [`MAX_VERTS`], with B's vertices placed in A's frame once per row (`R_ab v + t_ab`, the
 //! scalar support's own arithmetic). Tolerances, the start direction and the termination tests
 //! are those of the scalar run, term for term.
@@ -74,7 +74,8 @@
 //! 1.50× for one of this code (which runs the same AVX2 kernel): on this CPU, which has
 //! AVX-512, the native build blends masks with `vpternlogq` (one instruction where AVX2
 //! takes `and`, `andn`, `or`) — an AVX-512VL copy of the kernel is not built. Box pairs go
-//! to the scalar closed form, not the lanes. FMA is not used: it would change the last bits
+//! to the box–box closed form (in lanes of its own, `batch/box_lanes.rs`), not to this GJK.
+//! FMA is not used: it would change the last bits
 //! against the baseline kernel.
 //!
 //! Complexity: per step and per four lanes, the two supports (a 2·n-vertex scan, or 24 flops

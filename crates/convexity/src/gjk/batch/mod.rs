@@ -14,12 +14,15 @@
 //!
 //! How: rows are cut into chunks of [`CHUNK`]; with the feature `parallel` (on by default) the
 //! calling thread and rayon tasks (one fewer than the pool's threads) take chunks from one
-//! shared counter, so the caller never waits idle for the pool. Within a chunk, 3D rows whose two shapes are small
-//! polytopes (boxes, point hulls of at most [`lanes::MAX_VERTS`] points) go four at a time
-//! through a lane-wise GJK ([`lanes`]), except two boxes, whose scalar closed form (the 15 SAT
-//! axes) is faster than GJK in lanes; every other row, and every lane the lane path declines
-//! (near the touch tolerance, a stall, the iteration cap), goes through the scalar call. Each
-//! row's answer depends on its own inputs only — never on the chunking or on its lane
+//! shared counter, so the caller never waits idle for the pool. Within a chunk, 3D rows whose
+//! two shapes are small polytopes (boxes, point hulls of at most [`lanes::MAX_VERTS`] points)
+//! go four at a time through a lane-wise GJK ([`lanes`]), except two boxes: their distance rows
+//! go four at a time through the box–box closed form in lanes (`box_lanes`, bit-identical to
+//! the scalar closed form), their boolean and penetration rows through the scalar closed form
+//! (the 15 SAT axes), which is faster than GJK in lanes; every other row, and every lane the
+//! lane paths decline (near the touch tolerance, a stall, the iteration cap), goes through the
+//! scalar call. Each row's answer depends on its own inputs only — never on the chunking or on
+//! its lane
 //! neighbours — so the parallel and the single-threaded runs agree bit for bit.
 //!
 //! Source: GJK as in [`crate::gjk`]; the lane path is a structure-of-arrays GJK with one query
@@ -249,9 +252,9 @@ pub trait BatchSpace: EpaSpace + Send + Sync {
     type RawPose: RowPose<Self>;
     /// The lane-path view of a shape, if it has one.
     fn lane_shape(shape: &Self::Shape) -> Option<lanes::LaneShape>;
-    /// Whether the scalar call answers the pair in closed form faster than the lanes (two
-    /// boxes in 3D: `gjk::closed_form` takes 1.6 k instructions per distance query, the lanes
-    /// run GJK), so that the row skips the lanes.
+    /// Whether the pair has a closed form faster than the GJK lanes (two boxes in 3D), so that
+    /// the row skips them: its distance goes to [`BatchSpace::closed_form_distances`], its
+    /// boolean and penetration to the scalar call.
     fn closed_form_pair(a: &Self::Shape, b: &Self::Shape) -> bool;
     /// The scalar distance call on a row (with two boxes in 3D, on the boxes themselves: the
     /// enum's per-call dispatch of sizes and radii is skipped, the answer is the same).
