@@ -131,9 +131,9 @@ impl Tolerances {
     }
 }
 
-/// The batch's closed-form distance rows: two boxes answered through the lanes on the best
-/// kernel, `None` for every other pair and every declined row (the caller runs the scalar
-/// call).
+/// The batch's closed-form distance rows: `answer(i, Some(d))` for a pair of boxes the lanes
+/// (on the best kernel) answer, `answer(i, None)` for every other pair and every declined row
+/// (the caller runs the scalar call).
 pub(crate) fn distances(
     pairs: &[ClosedPair<'_, DVec3>],
     opts: &Options,
@@ -208,8 +208,8 @@ pub(crate) fn distances(
     );
 }
 
-/// Answers `rows` into `out` (same length), four at a time on `kernel` (the baseline if the
-/// CPU lacks it).
+/// Runs `rows` four at a time on `kernel` (the baseline if the CPU lacks it), handing row `i`'s
+/// lane to `each(i, lane)`.
 pub(crate) fn solve(
     kernel: Kernel,
     rows: &[BoxInput],
@@ -232,7 +232,7 @@ fn solve_avx2(rows: &[BoxInput], tols: Tolerances, each: &mut dyn FnMut(usize, &
     solve_on::<super::f64x4::F64x4>(rows, tols, each);
 }
 
-/// Rows four at a time; `arr3(i, lane)` for row `i` (no buffer of answers).
+/// Rows four at a time; `each(i, lane)` for row `i` (no buffer of answers).
 #[inline(always)]
 fn solve_on<L: Lanes>(rows: &[BoxInput], tols: Tolerances, each: &mut dyn FnMut(usize, &BoxLane)) {
     for (g, group) in rows.chunks(4).enumerate() {

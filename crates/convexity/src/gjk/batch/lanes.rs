@@ -227,11 +227,11 @@ pub struct Answer<V> {
 pub(super) type V3<L> = [L; 3];
 
 #[inline(always)]
-pub(super) fn sel<L: Lanes>(m: L, a: L, b: L) -> L {
+fn sel<L: Lanes>(m: L, a: L, b: L) -> L {
     m.bitselect(a, b)
 }
 #[inline(always)]
-pub(super) fn sel3<L: Lanes>(m: L, a: &V3<L>, b: &V3<L>) -> V3<L> {
+fn sel3<L: Lanes>(m: L, a: &V3<L>, b: &V3<L>) -> V3<L> {
     [sel(m, a[0], b[0]), sel(m, a[1], b[1]), sel(m, a[2], b[2])]
 }
 #[inline(always)]

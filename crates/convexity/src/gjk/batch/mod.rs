@@ -22,8 +22,7 @@
 //! (the 15 SAT axes), which is faster than GJK in lanes; every other row, and every lane the
 //! lane paths decline (near the touch tolerance, a stall, the iteration cap), goes through the
 //! scalar call. Each row's answer depends on its own inputs only — never on the chunking or on
-//! its lane
-//! neighbours — so the parallel and the single-threaded runs agree bit for bit.
+//! its lane neighbours — so the parallel and the single-threaded runs agree bit for bit.
 //!
 //! Source: GJK as in [`crate::gjk`]; the lane path is a structure-of-arrays GJK with one query
 //! per SIMD lane and per-lane termination masks (see [`lanes`] for its design and its measured
@@ -669,6 +668,12 @@ fn triage<'s, 'l, V: BatchSpace, S: Borrow<V::Shape>>(
                     }
                     (Some(_), Some(_)) if closed.is_some() => {
                         if let Some((ks, c)) = closed.as_deref_mut() {
+                            // Sized once, at the first such row (growing by `realloc` cost a
+                            // box row 60 instructions).
+                            if c.is_empty() {
+                                ks.reserve(pairs.len() - k);
+                                c.reserve(pairs.len() - k);
+                            }
                             ks.push(k);
                             c.push((row.a, row.pose_a, row.b, row.pose_b));
                         }
@@ -753,14 +758,7 @@ fn distance_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
             &V::scalar_distance((row.a, &row.pose_a), (row.b, &row.pose_b), opts),
         )
     };
-    let mut closed = if lane_shapes.is_empty() {
-        (Vec::new(), Vec::new())
-    } else {
-        (
-            Vec::with_capacity(pairs.len()),
-            Vec::with_capacity(pairs.len()),
-        )
-    };
+    let mut closed = (Vec::new(), Vec::new());
     for e in error.iter_mut() {
         *e = None;
     }
