@@ -454,7 +454,7 @@ fn setup<L: Lanes>(rows: &[&BoxInput; 4], tols: Tolerances) -> Group<L> {
     let e = |j: usize, k: usize| if j == k { L::ONE } else { L::ZERO };
     let r: [V3<L>; 3] =
         arr3(|i| arr3(|j| m[0][i] * e(j, 0) + m[1][i] * e(j, 1) + m[2][i] * e(j, 2)));
-    let ar = r.map(|row| row.map(Lanes::abs));
+    let ar = arr3(|i| arr3(|j| r[i][j].abs()));
     // `MinkowskiDifference::{scale, magnitude, tolerance}`.
     let len = |x: &V3<L>| dot(x, x).sqrt();
     let reach = len(&ta) + len(&tb);
