@@ -3,7 +3,8 @@
 Shapes (``Points``, ``Box``, ``Sphere``, ``Circle``, ``Capsule``, ``Segment``, ``Triangle``,
 ``Cylinder``, ``Cone``, ``Polygon``, ``Rounded``, ``Halfspaces``, ``Transformed``,
 ``shape_from_dict``, mesh files by ``load_mesh``), closed non-convex triangle meshes
-(``TriMesh``: point location, ``mesh_intersection``), compounds of convex parts queried as one
+(``TriMesh``: point location, ``mesh_intersection``; against a convex shape
+``mesh_shape_distance``, ``mesh_shape_intersects``), compounds of convex parts queried as one
 body (``Compound``, ``compound_distance``, ``compound_intersects``, ``compound_contacts``),
 single queries (``distance``, ``intersects``, ``penetration``,
 ``query``, ``verify``), numpy batches (``distance_batch``, ``intersects_batch``,
@@ -29,6 +30,8 @@ from ._convexity import (
     Cone,
     Cylinder,
     Halfspaces,
+    MeshShapeDistance,
+    MeshShapeIntersection,
     PartContact,
     Points,
     Polygon,
@@ -52,6 +55,8 @@ from ._convexity import (
     intersects_batch,
     load_mesh,
     mesh_intersection,
+    mesh_shape_distance,
+    mesh_shape_intersects,
     penetration,
     penetration_batch,
     query,
@@ -73,6 +78,8 @@ __all__ = [
     "Cone",
     "Cylinder",
     "Halfspaces",
+    "MeshShapeDistance",
+    "MeshShapeIntersection",
     "PartContact",
     "Points",
     "Polygon",
@@ -96,6 +103,8 @@ __all__ = [
     "intersects_batch",
     "load_mesh",
     "mesh_intersection",
+    "mesh_shape_distance",
+    "mesh_shape_intersects",
     "penetration",
     "penetration_batch",
     "query",

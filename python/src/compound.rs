@@ -36,16 +36,25 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// A 3D shape argument as a library shape; a 2D or n-dimensional shape is an error naming
-/// `field`.
-fn shape3(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<convexity::Shape3> {
+/// `field` and saying that `what` ("compounds", "meshes") are 3D.
+pub(crate) fn shape3_for(
+    obj: &Bound<'_, PyAny>,
+    field: &str,
+    what: &str,
+) -> PyResult<convexity::Shape3> {
     let data = shape_arg(obj, field)?;
     match &data.geom {
         Geom::D3(s) => Ok(s.clone()),
         g => Err(value_error(
             field,
-            format!("compounds are 3D, found a {} shape", dim_name(g.dim())),
+            format!("{what} are 3D, found a {} shape", dim_name(g.dim())),
         )),
     }
+}
+
+/// [`shape3_for`] a compound's part or side.
+fn shape3(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<convexity::Shape3> {
+    shape3_for(obj, field, "compounds")
 }
 
 /// One item of `parts`: a shape (identity pose) or a `(shape, pose)` pair.

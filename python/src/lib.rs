@@ -1,9 +1,9 @@
 //! Python bindings of convexity (PyO3 + rust-numpy, abi3), imported as `convexity`.
 //!
-//! Shapes (`shapes`), mesh files (`mesh`), closed triangle meshes (`trimesh`), compounds of
-//! convex parts (`compound`), poses (`pose`), one-pair queries (`single`), batches over numpy
-//! arrays with the GIL released (`batch`), n-dimensional point sets (`nd`) and the result
-//! classes (`results`). Every entry point runs inside `convert::guard`, which turns a Rust
+//! Shapes (`shapes`), mesh files (`mesh`), closed triangle meshes (`trimesh`) and a mesh against
+//! a convex shape (`mesh_shape`), compounds of convex parts (`compound`), poses (`pose`),
+//! one-pair queries (`single`), batches over numpy arrays with the GIL released (`batch`),
+//! n-dimensional point sets (`nd`) and the result classes (`results`). Every entry point runs inside `convert::guard`, which turns a Rust
 //! panic into `RuntimeError` (never `PanicException`); bad input is a `ValueError` naming the
 //! field.
 
@@ -11,6 +11,7 @@ mod batch;
 mod compound;
 mod convert;
 mod mesh;
+mod mesh_shape;
 mod nd;
 mod pose;
 mod results;
@@ -47,12 +48,16 @@ fn _convexity(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<compound::PyCompoundDistance>()?;
     m.add_class::<compound::PyCompoundIntersection>()?;
     m.add_class::<compound::PyPartContact>()?;
+    m.add_class::<mesh_shape::PyMeshShapeDistance>()?;
+    m.add_class::<mesh_shape::PyMeshShapeIntersection>()?;
     m.add_class::<results::PyCertificate>()?;
     m.add_class::<results::PyQueryResult>()?;
     m.add_class::<results::PyBatchResult>()?;
     m.add_function(wrap_pyfunction!(shapes::shape_from_dict, m)?)?;
     m.add_function(wrap_pyfunction!(mesh::load_mesh, m)?)?;
     m.add_function(wrap_pyfunction!(trimesh::mesh_intersection, m)?)?;
+    m.add_function(wrap_pyfunction!(mesh_shape::mesh_shape_distance, m)?)?;
+    m.add_function(wrap_pyfunction!(mesh_shape::mesh_shape_intersects, m)?)?;
     m.add_function(wrap_pyfunction!(compound::compound_distance, m)?)?;
     m.add_function(wrap_pyfunction!(compound::compound_intersects, m)?)?;
     m.add_function(wrap_pyfunction!(compound::compound_contacts, m)?)?;

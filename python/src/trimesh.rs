@@ -5,7 +5,9 @@
 //! exact predicates and symbolic perturbation, exact triangle–triangle tests).
 //!
 //! A `TriMesh` is not a convex shape: the pair queries (`distance`, `intersects`, …) do not take
-//! it, and a list of convex parts (`load_mesh(path, as_="parts")`) is the way to those.
+//! it; `mesh_shape_distance` and `mesh_shape_intersects` (`mesh_shape`) answer it against one
+//! convex shape, and a list of convex parts (`load_mesh(path, as_="parts")`) is the way to the
+//! rest.
 //!
 //! Errors: an open, non-manifold or inconsistently oriented mesh, an index out of range or a
 //! non-integer index, and non-finite coordinates are `ValueError`s naming the field.

@@ -5,7 +5,8 @@ use convexity::gjk::certificate::tolerance_for;
 use convexity::gjk::{self, epa, Options};
 use convexity::polytope::compound::{
     contacts, distance, intersects, mesh_convex_distance, mesh_convex_intersects,
-    verify_intersection, Compound, Part,
+    verify_intersection, verify_mesh_intersection, Compound, MeshCheckError, MeshIntersection,
+    Part,
 };
 use convexity::primitives::mesh::{MeshLocation, TriMesh};
 use convexity::{verify, Ball, Capsule, Cuboid, DVec3, Points, Pose3, Shape3, Triangle, Verdict};
@@ -422,6 +423,11 @@ fn mesh_convex_queries_agree_with_brute_force_over_triangles() {
 
         let i = mesh_convex_intersects(&mesh, &pm, &shape, &ps, &o);
         let d = mesh_convex_distance(&mesh, &pm, &shape, &ps, &o);
+        assert_eq!(
+            verify_mesh_intersection(&mesh, &pm, &shape, &ps, &i),
+            Ok(()),
+            "case {case}"
+        );
         if any_hit {
             crossing += 1;
             assert_eq!(i.intersecting, Some(true), "case {case}");
@@ -457,6 +463,106 @@ fn mesh_convex_queries_agree_with_brute_force_over_triangles() {
     assert!(
         inside > 5 && crossing > 50 && apart > 50,
         "{inside} {crossing} {apart}"
+    );
+}
+
+/// `verify_mesh_intersection` rejects each way a mesh–convex answer can be wrong: a verdict
+/// flipped, a separated triangle dropped from the list, a witness replaced by another
+/// triangle's, an inside point moved, a triangle index out of range, an undetermined answer.
+#[test]
+fn mesh_check_rejects_tampered_answers() {
+    let mesh = two_octahedra();
+    let o = Options::default();
+    let pm = Pose3::new(
+        DVec3::new(0.3, -0.2, 0.1),
+        random_quat(&mut case_rng(0x3E55, 0)),
+    )
+    .unwrap();
+    let at = |p: DVec3| {
+        Pose3::new(pm.transform_point(p), random_quat(&mut case_rng(0x3E55, 1))).unwrap()
+    };
+    let check = |s: &Shape3, ps: &Pose3, r: &MeshIntersection| {
+        verify_mesh_intersection(&mesh, &pm, s, ps, r)
+    };
+    let ball = |r: f64| Shape3::Sphere(Ball::new(r).unwrap());
+
+    // Apart, 0.29 off the first octahedron's (+x, +y, +z) face: the triangles whose boxes
+    // overlap the ball's listed as separated.
+    let (s, ps) = (ball(0.1), at(DVec3::new(0.9, 0.3, 0.3)));
+    let apart = mesh_convex_intersects(&mesh, &pm, &s, &ps, &o);
+    assert_eq!(apart.intersecting, Some(false));
+    assert!(!apart.separated.is_empty());
+    assert_eq!(check(&s, &ps, &apart), Ok(()));
+    let mut dropped = apart.clone();
+    let (t0, _) = dropped.separated.remove(0);
+    assert_eq!(
+        check(&s, &ps, &dropped),
+        Err(MeshCheckError::Uncovered { triangle: t0 })
+    );
+    let mut flipped = apart.clone();
+    flipped.intersecting = Some(true);
+    assert_eq!(check(&s, &ps, &flipped), Err(MeshCheckError::NoCertificate));
+    let mut out_of_range = apart.clone();
+    out_of_range.separated[0].0 = 99;
+    assert_eq!(
+        check(&s, &ps, &out_of_range),
+        Err(MeshCheckError::Triangle {
+            triangle: 99,
+            error: None
+        })
+    );
+    let mut undetermined = apart.clone();
+    undetermined.intersecting = None;
+    assert_eq!(
+        check(&s, &ps, &undetermined),
+        Err(MeshCheckError::NoCertificate)
+    );
+
+    // Crossing the surface: a witness triangle with a common point.
+    let (s, ps) = (ball(0.3), at(DVec3::new(0.9, 0.3, 0.3)));
+    let crossing = mesh_convex_intersects(&mesh, &pm, &s, &ps, &o);
+    assert_eq!(crossing.intersecting, Some(true));
+    let (tw, _) = crossing.witness.unwrap();
+    assert_eq!(check(&s, &ps, &crossing), Ok(()));
+    let mut flipped = crossing.clone();
+    flipped.intersecting = Some(false);
+    assert!(check(&s, &ps, &flipped).is_err());
+    // Another triangle's separation certificate passed off as the witness.
+    let (ts, vs) = apart.separated[0];
+    let mut swapped = crossing.clone();
+    swapped.witness = Some((ts, vs));
+    assert!(
+        check(&s, &ps, &swapped).is_err(),
+        "witness {tw} replaced by {ts}"
+    );
+
+    // Wholly inside: the shape's centre is the certificate.
+    let (s, ps) = (ball(0.1), at(DVec3::new(0.1, 0.05, 0.0)));
+    let inside = mesh_convex_intersects(&mesh, &pm, &s, &ps, &o);
+    assert_eq!(inside.intersecting, Some(true));
+    assert!(inside.witness.is_none() && inside.inside_point.is_some());
+    assert_eq!(check(&s, &ps, &inside), Ok(()));
+    let mut moved = inside.clone();
+    moved.inside_point = Some(inside.inside_point.unwrap() + DVec3::splat(1e-3));
+    assert_eq!(check(&s, &ps, &moved), Err(MeshCheckError::NotInside));
+    // The shape inside is separated from every triangle, each with a valid certificate: only
+    // the centre's location tells "inside" from "apart".
+    let separated = (0..mesh.triangles().len())
+        .map(|t| {
+            let [p, q, r] = mesh.triangle(t).unwrap();
+            let tri = Triangle::new(p, q, r).unwrap();
+            (t, gjk::intersects(&tri, &pm, &s, &ps, &o, None).verdict)
+        })
+        .collect();
+    let claimed_apart = MeshIntersection {
+        intersecting: Some(false),
+        witness: None,
+        inside_point: None,
+        separated,
+    };
+    assert_eq!(
+        check(&s, &ps, &claimed_apart),
+        Err(MeshCheckError::CentreInside)
     );
 }
 

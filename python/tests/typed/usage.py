@@ -41,7 +41,12 @@ def meshes(path: str) -> int:
     where: str = solid.locate([0.1, 0.1, 0.1])
     held: npt.NDArray[np.bool_] = solid.contains(np.zeros((4, 3)))
     hit: bool = cx.mesh_intersection(solid, solid, pose_b=[1.0, 0, 0, 0, 0, 0, 1])["intersecting"]
-    return hull.dim + len(parts) + len(solid) + len(where) + int(held.sum()) + int(hit)
+    near: cx.MeshShapeDistance = cx.mesh_shape_distance(solid, None, cx.Sphere(0.5), [3.0, 0, 0, 0, 0, 0, 1])
+    meets: cx.MeshShapeIntersection = cx.mesh_shape_intersects(solid, None, cx.Box([1.0, 1.0, 1.0]), None)
+    axes: List[Tuple[int, Optional[cx.Certificate]]] = meets.separated
+    tri: Optional[int] = near.triangle
+    gap = near.distance + len(axes) + (tri or 0) + int(meets.verified)
+    return hull.dim + len(parts) + len(solid) + len(where) + int(held.sum()) + int(hit) + int(gap)
 
 
 def compounds(path: str) -> float:

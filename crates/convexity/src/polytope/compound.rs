@@ -23,7 +23,7 @@
 //!   `contacts` call), otherwise EPA's one point.
 //! * [`mesh_convex_intersects`], [`mesh_convex_distance`]: the same over the triangles of a
 //!   [`TriMesh`] (through its AABB tree), plus exact point location for a shape wholly inside
-//!   the solid.
+//!   the solid; [`verify_mesh_intersection`] re-checks the boolean answer.
 //!
 //! Complexity: building O(n log n) for n parts; a query O(m log n + k) GJK calls for the k
 //! candidate pairs (k ≤ n·m, small when parts are spread out).
@@ -598,6 +598,128 @@ pub fn mesh_convex_intersects<S: SupportMap<DVec3> + ?Sized>(
         }
     }
     out
+}
+
+/// Why a mesh–convex boolean answer failed its check ([`verify_mesh_intersection`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MeshCheckError {
+    /// A listed triangle's certificate failed the independent checker (`error`), or the index
+    /// is not a proper triangle of the mesh (`None`).
+    Triangle {
+        /// Index of the triangle in the mesh.
+        triangle: usize,
+        /// What the certificate checker rejected.
+        error: Option<CertificateError>,
+    },
+    /// "Separated", but this triangle's box overlaps the shape's and no certificate covers it.
+    Uncovered {
+        /// Index of the triangle in the mesh.
+        triangle: usize,
+    },
+    /// "Separated", but the shape's centre lies in the solid.
+    CentreInside,
+    /// "Intersecting" by a point inside the solid that is not the shape's centre, or not inside.
+    NotInside,
+    /// An undetermined answer, or one whose certificates do not back its verdict.
+    NoCertificate,
+}
+
+impl core::fmt::Display for MeshCheckError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            MeshCheckError::Triangle {
+                triangle,
+                error: Some(e),
+            } => write!(f, "triangle {triangle}: {e}"),
+            MeshCheckError::Triangle {
+                triangle,
+                error: None,
+            } => write!(f, "no triangle {triangle}"),
+            MeshCheckError::Uncovered { triangle } => {
+                write!(f, "triangle {triangle} is not covered")
+            }
+            MeshCheckError::CentreInside => f.write_str("the shape's centre is inside the solid"),
+            MeshCheckError::NotInside => {
+                f.write_str("the point is not the shape's centre inside the solid")
+            }
+            MeshCheckError::NoCertificate => f.write_str("no certificate"),
+        }
+    }
+}
+
+/// Checks a [`MeshIntersection`] independently. Intersecting: the witness triangle's common
+/// point with [`verify`] at its [`tolerance_for`], or, for a shape wholly inside, that the
+/// point is the shape's centre and exact point location puts it in the solid. Separated:
+/// every listed triangle's separating axis with [`verify`], every unlisted triangle's box
+/// disjoint from the shape's (a scan over all triangles: a checker, not a query), and the
+/// shape's centre outside the solid (a closed surface the shape does not cross bounds a
+/// solid that holds all of the shape or none of it).
+pub fn verify_mesh_intersection<S: SupportMap<DVec3> + ?Sized>(
+    mesh: &TriMesh,
+    pose_m: &Pose3,
+    shape: &S,
+    pose_s: &Pose3,
+    answer: &MeshIntersection,
+) -> Result<(), MeshCheckError> {
+    let one = |t: usize, v: &Verdict<DVec3>, intersecting: bool| {
+        let tri = triangle(mesh, t).ok_or(MeshCheckError::Triangle {
+            triangle: t,
+            error: None,
+        })?;
+        verify(
+            &tri,
+            pose_m,
+            shape,
+            pose_s,
+            v,
+            tolerance_for(&tri, pose_m, shape, pose_s),
+        )
+        .map_err(|e| MeshCheckError::Triangle {
+            triangle: t,
+            error: Some(e),
+        })?;
+        if v.intersecting() == Some(intersecting) {
+            Ok(())
+        } else {
+            Err(MeshCheckError::NoCertificate)
+        }
+    };
+    let centre = pose_s.transform_point(shape.center());
+    match answer.intersecting {
+        None => Err(MeshCheckError::NoCertificate),
+        Some(true) => match (&answer.witness, answer.inside_point) {
+            (Some((t, v)), _) => one(*t, v, true),
+            (None, Some(p)) => {
+                let inside =
+                    mesh.locate(pose_m.inverse_transform_point(p)) != MeshLocation::Outside;
+                if inside && centre.distance(p) <= 1e-12 * (1.0 + centre.abs().max_element()) {
+                    Ok(())
+                } else {
+                    Err(MeshCheckError::NotInside)
+                }
+            }
+            (None, None) => Err(MeshCheckError::NoCertificate),
+        },
+        Some(false) => {
+            for (t, v) in &answer.separated {
+                one(*t, v, false)?;
+            }
+            let q = support_box(shape, &pose_m.relative(pose_s));
+            for t in 0..mesh.triangles().len() {
+                let listed = answer.separated.iter().any(|(u, _)| *u == t);
+                let [x, y, z] = mesh.triangle(t).unwrap_or([DVec3::ZERO; 3]);
+                let (lo, hi) = (x.min(y).min(z), x.max(y).max(z));
+                if !listed && lo.cmple(q.max).all() && q.min.cmple(hi).all() {
+                    return Err(MeshCheckError::Uncovered { triangle: t });
+                }
+            }
+            if mesh.locate(pose_m.inverse_transform_point(centre)) == MeshLocation::Outside {
+                Ok(())
+            } else {
+                Err(MeshCheckError::CentreInside)
+            }
+        }
+    }
 }
 
 /// Distance between a closed mesh (its solid) and a convex shape: 0 when they intersect,

@@ -1,16 +1,16 @@
 //! A closed mesh against a convex shape, through [`compound::mesh_convex_intersects`] and
 //! [`compound::mesh_convex_distance`]: the certificate is a common point (on a triangle, or
 //! the shape's centre inside the solid) or every candidate triangle's separating axis, checked
-//! before printing by [`check_mesh`].
+//! before printing by [`compound::verify_mesh_intersection`].
 
 use super::coords;
 use crate::output::{Answer, Certificate, ElementAxis};
 use convexity::gjk::certificate::tolerance_for;
 use convexity::gjk::Options;
-use convexity::polytope::compound::{self, support_box};
-use convexity::primitives::mesh::{MeshLocation, TriMesh};
+use convexity::polytope::compound::{self, MeshCheckError};
+use convexity::primitives::mesh::TriMesh;
 use convexity::query::Method;
-use convexity::{verify, DVec3, Pose3, Shape3, SupportMap, Triangle, Verdict};
+use convexity::{DVec3, Pose3, Shape3, Triangle, Verdict};
 
 /// A closed mesh against a convex shape; `swapped` when the shape is the pair's A (then the
 /// points, normal and axes are turned to read A → B).
@@ -70,7 +70,11 @@ pub(super) fn mesh_convex(
         }
         _ => (None, 0.0),
     };
-    let check = check_mesh(mesh, pm, shape, ps, &inter);
+    let check =
+        compound::verify_mesh_intersection(mesh, pm, shape, ps, &inter).map_err(|e| match e {
+            MeshCheckError::NoCertificate => e.to_string(),
+            _ => format!("rejected: {e}"),
+        });
     let intersecting = if check.is_ok() {
         inter.intersecting
     } else {
@@ -112,65 +116,5 @@ pub(super) fn mesh_convex(
             Ok(()) => "verified".to_string(),
             Err(e) => e,
         },
-    }
-}
-
-/// Checks a mesh–convex answer: the witness triangle's certificate with `verify`; a point
-/// inside the solid by exact location and by being a point of the shape; "separated" by every
-/// listed triangle's axis, every other triangle's box being disjoint from the shape's, and
-/// the shape's centre lying outside the solid.
-fn check_mesh(
-    mesh: &TriMesh,
-    pm: &Pose3,
-    shape: &Shape3,
-    ps: &Pose3,
-    inter: &compound::MeshIntersection,
-) -> Result<(), String> {
-    let tri = |t: usize| {
-        mesh.triangle(t)
-            .and_then(|[x, y, z]| Triangle::new(x, y, z).ok())
-            .ok_or_else(|| format!("rejected: no triangle {t}"))
-    };
-    let one = |t: usize, v: &Verdict<DVec3>| -> Result<(), String> {
-        let tr = tri(t)?;
-        verify(&tr, pm, shape, ps, v, tolerance_for(&tr, pm, shape, ps))
-            .map_err(|e| format!("rejected: triangle {t}: {e}"))
-    };
-    match inter.intersecting {
-        None => Err("no certificate".to_string()),
-        Some(true) => match (&inter.witness, inter.inside_point) {
-            (Some((t, v)), _) => one(*t, v),
-            (None, Some(p)) => {
-                let inside = mesh.locate(pm.inverse_transform_point(p)) != MeshLocation::Outside;
-                let c = ps.transform_point(shape.center());
-                if inside && c.distance(p) <= 1e-12 * (1.0 + c.abs().max_element()) {
-                    Ok(())
-                } else {
-                    Err("rejected: the point is not the shape's centre inside the solid".into())
-                }
-            }
-            _ => Err("no certificate".to_string()),
-        },
-        Some(false) => {
-            for (t, v) in &inter.separated {
-                one(*t, v)?;
-            }
-            let q = support_box(shape, &pm.relative(ps));
-            for t in 0..mesh.triangles().len() {
-                let listed = inter.separated.iter().any(|(u, _)| *u == t);
-                let [x, y, z] = mesh.triangle(t).unwrap_or([DVec3::ZERO; 3]);
-                let (lo, hi) = (x.min(y).min(z), x.max(y).max(z));
-                let overlap = lo.cmple(q.max).all() && q.min.cmple(hi).all();
-                if overlap && !listed {
-                    return Err(format!("rejected: triangle {t} is not covered"));
-                }
-            }
-            let c = pm.inverse_transform_point(ps.transform_point(shape.center()));
-            if mesh.locate(c) == MeshLocation::Outside {
-                Ok(())
-            } else {
-                Err("rejected: the shape's centre is inside the solid".to_string())
-            }
-        }
     }
 }
