@@ -13,9 +13,11 @@
 //!
 //! Batch (convexity only, sets `hull8` and `box`): query `batch` runs `batch::distance`
 //! single-core (`parallel: false`) on the pairs, the lane kernel chosen at run time;
-//! `batch-all` the same on every core; `lanes-avx2` and `lanes-baseline` run the lane path
-//! alone (`batch::lanes::run_on`, distance mode) on the chosen kernel — box pairs included,
-//! which `batch::distance` answers by the scalar closed form instead.
+//! `batch-all` the same on every core; `batch-bool` runs `batch::intersects` single-core (`batch-bool-scalar`
+//! with the lane paths off);
+//! `lanes-avx2` and `lanes-baseline` run the GJK lane path alone (`batch::lanes::run_on`,
+//! distance mode) on the chosen kernel — box pairs included, which the batch answers by the
+//! box lanes instead.
 //!
 //! Mixed pairs: sets `sphere-box` and `sphere-hull8` (A from the sphere set, B from the box or
 //! hull8 set, the `speed` binary's pairs), queries `distance`, `boolean`, `penetration`, both
@@ -33,10 +35,10 @@
 //! (the toggle excludes data generation from the counts).
 
 use convexity::batch::lanes::{self, Kernel, LaneRow, LaneShape, Mode};
-use convexity::batch::{self, BatchOptions, Pair3};
+use convexity::batch::{self, BatchOptions, IntersectOut, Pair3};
 use convexity::gjk::minkowski::MinkowskiDifference;
 use convexity::{gjk, gjk::epa, ConvexPolyhedron, DVec3, SupportMap};
-use convexity::{Pose3, Shape3};
+use convexity::{Pose3, Shape3, Status, Verdict};
 use convexity_bench::{
     box_set_with_pairs, checksum_of, directions, hull_set_with_pairs, overlapping, pose_pairs,
     raw_pose, sphere_set_with_pairs, trajectories, BatchDistanceBuffers, DataSet, Kind,
@@ -223,6 +225,35 @@ fn drive_batch(table: &[Shape3], pairs: &[Pair3], repeats: usize, parallel: bool
     acc
 }
 
+/// `batch::intersects` on one core over `pairs`, `repeats` times.
+#[inline(never)]
+fn drive_batch_bool(table: &[Shape3], pairs: &[Pair3], repeats: usize, lanes: bool) -> f64 {
+    let n = pairs.len();
+    let (mut status, mut iterations) = (vec![Status::Converged; n], vec![0u32; n]);
+    let (mut verdict, mut error) = (vec![Verdict::Undetermined; n], vec![None; n]);
+    let one = BatchOptions {
+        parallel: false,
+        lanes,
+        ..BatchOptions::default()
+    };
+    let mut acc = 0.0;
+    for _ in 0..repeats {
+        let out = IntersectOut {
+            status: &mut status,
+            iterations: &mut iterations,
+            verdict: &mut verdict,
+            error: &mut error,
+        };
+        let r = batch::intersects(table, pairs, &one, out).expect("batch refused");
+        acc += r.lane_rows as f64
+            + verdict
+                .iter()
+                .map(|v| f64::from(u8::from(v.intersecting() == Some(true))))
+                .sum::<f64>();
+    }
+    acc
+}
+
 /// The lane path alone on `kernel`, distance mode, over `rows`, `repeats` times.
 #[inline(never)]
 fn drive_lanes(rows: &[LaneRow<'_, DVec3>], kernel: Kernel, repeats: usize) -> f64 {
@@ -240,7 +271,8 @@ fn drive_lanes(rows: &[LaneRow<'_, DVec3>], kernel: Kernel, repeats: usize) -> f
     acc
 }
 
-/// The batch queries (`batch`, `lanes-avx2`, `lanes-baseline`) on the set as a `Shape3` table.
+/// The batch queries (`batch`, `batch-all`, `batch-bool`, `lanes-avx2`, `lanes-baseline`) on the
+/// set as a `Shape3` table.
 fn go_batch<S>(set: &DataSet<S>, table: &[Shape3], query: &str, n: usize, r: usize) {
     let n = n.min(set.pairs.len());
     let pairs: Vec<Pair3> = (0..n)
@@ -273,6 +305,8 @@ fn go_batch<S>(set: &DataSet<S>, table: &[Shape3], query: &str, n: usize, r: usi
     let acc = match query {
         "batch" => drive_batch(table, &pairs, r, false),
         "batch-all" => drive_batch(table, &pairs, r, true),
+        "batch-bool" => drive_batch_bool(table, &pairs, r, true),
+        "batch-bool-scalar" => drive_batch_bool(table, &pairs, r, false),
         "lanes-avx2" => drive_lanes(&rows, Kernel::Avx2, r),
         "lanes-baseline" => drive_lanes(&rows, Kernel::Baseline, r),
         _ => panic!("unknown batch query {query}"),
