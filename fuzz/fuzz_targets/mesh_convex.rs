@@ -1,0 +1,235 @@
+//! Fuzz target: a closed triangle mesh (the solid it bounds) against a convex shape,
+//! `compound::mesh_convex_intersects` with its checker `verify_mesh_intersection`, and
+//! `compound::mesh_convex_distance` — the queries the Python `mesh_shape_*` functions and the
+//! CLI's mesh pairs run.
+//!
+//! Input: a mesh from one of three families with drawn dimensions — an L-shaped prism (its
+//! notch inside its convex hull), a star prism of 3 to 8 spikes (inner radius down to 0.1% of
+//! the outer: thin spikes), two separate octahedra of different sizes — placed at an offset
+//! of 0 to 1e6 with a drawn rotation; a shape (ball, box incl. flat, capsule incl. zero
+//! length, hull of 1 to 12 points incl. flat and collinear sets) of size 1e-2 to 1e2 near it.
+//!
+//! Oracle: brute force over every triangle with `gjk::distance` / `gjk::intersects`, and exact
+//! point location of the shape's centre. Properties:
+//! * no panic; a finite distance ≥ 0;
+//! * a decided boolean answer passes `verify_mesh_intersection`;
+//! * centre inside the solid: intersecting, distance 0; else the distance is the least
+//!   triangle distance (within 1e-9 relative: the tree must not prune the closest triangle);
+//! * intersecting answers have a distance within four tolerances of 0; separated ones a
+//!   positive distance, and no triangle's own boolean test says intersecting.
+#![no_main]
+
+use convexity::gjk::certificate::tolerance_for;
+use convexity::gjk::{self, Options};
+use convexity::polytope::compound::{
+    mesh_convex_distance, mesh_convex_intersects, verify_mesh_intersection,
+};
+use convexity::primitives::mesh::{MeshLocation, TriMesh};
+use convexity::{Ball, Capsule, Cuboid, DQuat, DVec3, Points, Pose3, Shape3, SupportMap, Triangle};
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../common/bytes.rs"]
+mod bytes;
+use bytes::Bytes;
+
+/// This target's draws, on top of the shared reader.
+trait Draw {
+    fn size(&mut self) -> f64;
+    fn quat(&mut self) -> DQuat;
+}
+
+impl Draw for Bytes<'_> {
+    fn size(&mut self) -> f64 {
+        [1e-2, 0.1, 1.0, 1.0, 1.0, 10.0, 1e2][self.u8() as usize % 7] * (0.5 + 0.25 * self.unit())
+    }
+    fn quat(&mut self) -> DQuat {
+        let q = DQuat::from_xyzw(self.unit(), self.unit(), self.unit(), self.unit());
+        let n = q.length();
+        if n > 1e-3 {
+            q / n
+        } else {
+            DQuat::IDENTITY
+        }
+    }
+}
+
+/// The polygon (counter-clockwise, star-shaped from `fan_from`) extruded over z in [0, h],
+/// outward-oriented, the caps fanned from vertex `fan_from`.
+fn prism(poly: &[(f64, f64)], h: f64, fan_from: usize) -> Option<TriMesh> {
+    let n = poly.len();
+    let mut v: Vec<DVec3> = poly.iter().map(|&(x, y)| DVec3::new(x, y, 0.0)).collect();
+    v.extend(poly.iter().map(|&(x, y)| DVec3::new(x, y, h)));
+    let mut t = Vec::new();
+    for k in 1..n - 1 {
+        let (a, b, c) = (fan_from, (fan_from + k) % n, (fan_from + k + 1) % n);
+        t.push([a, c, b]);
+        t.push([n + a, n + b, n + c]);
+    }
+    for i in 0..n {
+        let j = (i + 1) % n;
+        t.push([i, j, n + j]);
+        t.push([i, n + j, n + i]);
+    }
+    TriMesh::new(v, t).ok()
+}
+
+fn mesh(r: &mut Bytes) -> Option<TriMesh> {
+    let s = r.size();
+    match r.u8() % 3 {
+        0 => {
+            // The L: a bar [0, a] x [0, w1] and a bar [0, w2] x [0, b].
+            let (w1, w2) = (0.1 + r.frac(), 0.1 + r.frac());
+            let (a, b) = (w2 + 0.1 + 2.0 * r.frac(), w1 + 0.1 + 2.0 * r.frac());
+            let poly = [(0.0, 0.0), (a, 0.0), (a, w1), (w2, w1), (w2, b), (0.0, b)];
+            let poly: Vec<(f64, f64)> = poly.iter().map(|&(x, y)| (x * s, y * s)).collect();
+            prism(&poly, s * (0.1 + r.frac()), 0)
+        }
+        1 => {
+            // A star: the centre first, then outer and inner tips alternating.
+            let k = 3 + r.u8() as usize % 6;
+            let inner = [1e-3, 0.05, 0.3, 0.6, 0.9][r.u8() as usize % 5];
+            let mut poly = Vec::with_capacity(2 * k);
+            for i in 0..2 * k {
+                let a = std::f64::consts::PI * i as f64 / k as f64;
+                let rad = if i % 2 == 0 { 1.0 } else { inner } * s;
+                poly.push((rad * a.cos(), rad * a.sin()));
+            }
+            // A star prism fanned from a tip is not valid: fan from the centre instead, by
+            // putting it in the ring between two tips (a degenerate vertex of the outline).
+            let mut ring = vec![(0.0, 0.0)];
+            ring.extend(poly.iter().skip(1));
+            ring.push(poly[0]);
+            prism(&ring, s * (0.1 + r.frac()), 0)
+        }
+        _ => {
+            // Two octahedra, radii s and s·f, apart along x.
+            let f = 0.1 + 2.0 * r.frac();
+            let gap = s * (2.5 + f + 3.0 * r.frac());
+            let mut v = Vec::new();
+            let mut t = Vec::new();
+            for (c, rad) in [(0.0, s), (gap, s * f)] {
+                let o = v.len();
+                v.extend([
+                    DVec3::new(c + rad, 0.0, 0.0),
+                    DVec3::new(c - rad, 0.0, 0.0),
+                    DVec3::new(c, rad, 0.0),
+                    DVec3::new(c, -rad, 0.0),
+                    DVec3::new(c, 0.0, rad),
+                    DVec3::new(c, 0.0, -rad),
+                ]);
+                for (sx, ix) in [(1.0, 0), (-1.0, 1)] {
+                    for (sy, iy) in [(1.0, 2), (-1.0, 3)] {
+                        for (sz, iz) in [(1.0, 4), (-1.0, 5)] {
+                            t.push(if sx * sy * sz > 0.0 {
+                                [o + ix, o + iy, o + iz]
+                            } else {
+                                [o + ix, o + iz, o + iy]
+                            });
+                        }
+                    }
+                }
+            }
+            TriMesh::new(v, t).ok()
+        }
+    }
+}
+
+fn shape(r: &mut Bytes) -> Option<Shape3> {
+    let s = r.size();
+    Some(match r.u8() % 4 {
+        0 => Shape3::Sphere(Ball::new(s * r.frac()).ok()?),
+        1 => {
+            let mut h = DVec3::new(r.frac(), r.frac(), r.frac()) * s;
+            if r.u8() % 4 == 0 {
+                h.y = 0.0;
+            }
+            Shape3::Cuboid(Cuboid::new(h).ok()?)
+        }
+        2 => {
+            let d = r.v3() * s * r.frac();
+            Shape3::Capsule(Capsule::new(-d, d, s * r.frac()).ok()?)
+        }
+        _ => {
+            let n = 1 + r.u8() as usize % 12;
+            let flat = r.u8() % 4;
+            let pts: Vec<DVec3> = (0..n)
+                .map(|_| {
+                    let mut p = r.v3() * s;
+                    if flat == 0 {
+                        p.z = 0.0;
+                    } else if flat == 1 {
+                        p = DVec3::X * p.x;
+                    }
+                    p
+                })
+                .collect();
+            Shape3::Points(Points::new(&pts).ok()?)
+        }
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut r = Bytes::new(data);
+    let Some(mesh) = mesh(&mut r) else {
+        return;
+    };
+    let Some(shape) = shape(&mut r) else {
+        return;
+    };
+    let far = [0.0, 1.0, 1e3, 1e6][r.u8() as usize % 4];
+    let Ok(pm) = Pose3::new(r.v3() * far, r.quat()) else {
+        return;
+    };
+    // The shape's centre somewhere around the mesh's box (in the mesh's frame).
+    let lo = mesh.vertices().iter().fold(DVec3::INFINITY, |m, v| m.min(*v));
+    let hi = mesh.vertices().iter().fold(DVec3::NEG_INFINITY, |m, v| m.max(*v));
+    let local = lo + (hi - lo) * (DVec3::new(r.frac(), r.frac(), r.frac()) * 1.6 - 0.3);
+    let Ok(ps) = Pose3::new(pm.transform_point(local), r.quat()) else {
+        return;
+    };
+    let o = Options::default();
+    let inter = mesh_convex_intersects(&mesh, &pm, &shape, &ps, &o);
+    let dist = mesh_convex_distance(&mesh, &pm, &shape, &ps, &o);
+    assert!(
+        dist.distance.is_finite() && dist.distance >= 0.0,
+        "{dist:?}"
+    );
+    if inter.intersecting.is_some() {
+        let check = verify_mesh_intersection(&mesh, &pm, &shape, &ps, &inter);
+        assert!(check.is_ok(), "{check:?} {inter:?}");
+    }
+    // Brute force.
+    let mut least = f64::INFINITY;
+    let mut band = 0.0f64;
+    let mut any_hit = false;
+    for t in 0..mesh.triangles().len() {
+        let [a, b, c] = mesh.triangle(t).expect("a triangle");
+        let Ok(tri) = Triangle::new(a, b, c) else {
+            continue;
+        };
+        let d = gjk::distance(&tri, &pm, &shape, &ps, &o, None);
+        least = least.min(d.distance);
+        band = band.max(4.0 * d.tolerance + tolerance_for(&tri, &pm, &shape, &ps));
+        any_hit |= gjk::intersects(&tri, &pm, &shape, &ps, &o, None).intersecting() == Some(true);
+    }
+    let centre = pm.relative(&ps).transform_point(shape.center());
+    if mesh.locate(centre) != MeshLocation::Outside {
+        assert_eq!(inter.intersecting, Some(true), "{inter:?}");
+        assert_eq!(dist.distance, 0.0, "{dist:?}");
+    } else {
+        let slack = 1e-9 * least.max(1e-300) + 1e-12 * (1.0 + far);
+        assert!(
+            (dist.distance - least).abs() <= slack,
+            "{} vs brute force {least}",
+            dist.distance
+        );
+    }
+    match inter.intersecting {
+        Some(true) => assert!(dist.distance <= band, "{dist:?} band {band}"),
+        Some(false) => {
+            assert!(!any_hit, "separated, but a triangle intersects: {inter:?}");
+            assert!(dist.distance > 0.0, "{dist:?}");
+        }
+        None => {}
+    }
+});
