@@ -1,7 +1,8 @@
 //! The byte reader the structured fuzz targets (`closed_forms`, `batch`, `warm_epa`,
 //! `mesh_convex`) draw their inputs from: one byte or a small grid value at a time, zeros past
-//! the end of the input, so every input decodes and a longer input only refines a shorter one. Each target adds its own
-//! draws (sizes, rotations, coordinates) through a local extension trait.
+//! the end of the input, so every input decodes and a longer input only refines a shorter one.
+//! Each target adds its own draws (sizes, rotations, coordinates) through a local extension
+//! trait.
 
 // Each target includes this file as its own module and uses part of it.
 #![allow(dead_code)]

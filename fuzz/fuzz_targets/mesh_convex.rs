@@ -181,8 +181,14 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // The shape's centre somewhere around the mesh's box (in the mesh's frame).
-    let lo = mesh.vertices().iter().fold(DVec3::INFINITY, |m, v| m.min(*v));
-    let hi = mesh.vertices().iter().fold(DVec3::NEG_INFINITY, |m, v| m.max(*v));
+    let lo = mesh
+        .vertices()
+        .iter()
+        .fold(DVec3::INFINITY, |m, v| m.min(*v));
+    let hi = mesh
+        .vertices()
+        .iter()
+        .fold(DVec3::NEG_INFINITY, |m, v| m.max(*v));
     let local = lo + (hi - lo) * (DVec3::new(r.frac(), r.frac(), r.frac()) * 1.6 - 0.3);
     let Ok(ps) = Pose3::new(pm.transform_point(local), r.quat()) else {
         return;
