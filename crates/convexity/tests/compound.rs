@@ -585,3 +585,64 @@ fn parts_from_a_mesh_file_form_a_compound() {
     assert!((d.distance - 0.25).abs() < 1e-12, "{}", d.distance);
     assert_eq!(d.closest.unwrap().part_a, 1);
 }
+
+/// Regression (fuzz `mesh_convex`): a shape within the touch tolerance of a face but whose box
+/// misses every triangle's box (a point 1e-13 above the top face of a cube) was answered
+/// "separated" with no triangle tested, while its distance, 1e-13, is a touch; touching counts
+/// as intersecting, so the boolean answer must say so, with a triangle's common point.
+#[test]
+fn mesh_convex_touch_within_tolerance_of_a_face_intersects() {
+    let v = vec![
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(1.0, 0.0, 0.0),
+        DVec3::new(1.0, 1.0, 0.0),
+        DVec3::new(0.0, 1.0, 0.0),
+        DVec3::new(0.0, 0.0, 1.0),
+        DVec3::new(1.0, 0.0, 1.0),
+        DVec3::new(1.0, 1.0, 1.0),
+        DVec3::new(0.0, 1.0, 1.0),
+    ];
+    let t = vec![
+        [0, 2, 1],
+        [0, 3, 2],
+        [4, 5, 6],
+        [4, 6, 7],
+        [0, 1, 5],
+        [0, 5, 4],
+        [1, 2, 6],
+        [1, 6, 5],
+        [2, 3, 7],
+        [2, 7, 6],
+        [3, 0, 4],
+        [3, 4, 7],
+    ];
+    let mesh = TriMesh::new(v, t).unwrap();
+    let o = Options::default();
+    for (offset, gap) in [(0.0, 1e-13), (0.0, 0.0), (1e6, 1e-10), (0.0, -1e-13)] {
+        let pm = Pose3::from_translation(DVec3::splat(offset)).unwrap();
+        for shape in [
+            Shape3::Sphere(Ball::new(0.0).unwrap()),
+            Shape3::Points(Points::new(&[DVec3::ZERO]).unwrap()),
+            Shape3::Cuboid(Cuboid::new(DVec3::new(0.1, 0.1, 0.0)).unwrap()),
+        ] {
+            let ps = Pose3::from_translation(DVec3::new(0.3, 0.6, 1.0 + gap) + offset).unwrap();
+            let i = mesh_convex_intersects(&mesh, &pm, &shape, &ps, &o);
+            let d = mesh_convex_distance(&mesh, &pm, &shape, &ps, &o);
+            assert_eq!(
+                i.intersecting,
+                Some(true),
+                "offset {offset} gap {gap}: {i:?}"
+            );
+            assert_eq!(
+                verify_mesh_intersection(&mesh, &pm, &shape, &ps, &i),
+                Ok(()),
+                "offset {offset} gap {gap}"
+            );
+            // The distance agrees: a touching closest triangle, or the centre on the surface.
+            match &d.closest {
+                Some((_, r)) => assert_eq!(r.verdict.intersecting(), Some(true), "{d:?}"),
+                None => assert!(d.inside_point.is_some() && d.distance == 0.0, "{d:?}"),
+            }
+        }
+    }
+}

@@ -562,7 +562,9 @@ pub fn mesh_convex_intersects<S: SupportMap<DVec3> + ?Sized>(
     opts: &Options,
 ) -> MeshIntersection {
     let pose_ms = pose_m.relative(pose_s);
-    let q = support_box(shape, &pose_ms);
+    // The shape's box grown by the touch tolerance: a triangle within it of the shape but whose
+    // box misses the shape's box must still be tested (touching counts as intersecting).
+    let q = support_box(shape, &pose_ms).padded(touch_pad(mesh, pose_m, shape, pose_s, opts));
     let mut cand = Vec::new();
     mesh.tree().query(&q, |t| cand.push(t));
     cand.sort_unstable();
@@ -589,8 +591,10 @@ pub fn mesh_convex_intersects<S: SupportMap<DVec3> + ?Sized>(
         }
     }
     if out.intersecting == Some(false) {
-        // No triangle meets the shape: the shape is wholly inside or wholly outside.
-        let c = pose_ms.transform_point(shape.center());
+        // No triangle meets the shape: the shape is wholly inside or wholly outside, and its
+        // centre farther than the touch tolerance from the surface (more than the rounding
+        // of its placement, so the side does not depend on how it is computed).
+        let c = centre_in_mesh(pose_m, shape, pose_s);
         if mesh.locate(c) != MeshLocation::Outside {
             out.intersecting = Some(true);
             out.inside_point = Some(pose_m.transform_point(c));
@@ -598,6 +602,42 @@ pub fn mesh_convex_intersects<S: SupportMap<DVec3> + ?Sized>(
         }
     }
     out
+}
+
+/// The shape's centre in the mesh's frame: the world point mapped back (as the checker
+/// [`verify_mesh_intersection`] maps it).
+fn centre_in_mesh<S: SupportMap<DVec3> + ?Sized>(
+    pose_m: &Pose3,
+    shape: &S,
+    pose_s: &Pose3,
+) -> DVec3 {
+    pose_m.inverse_transform_point(pose_s.transform_point(shape.center()))
+}
+
+/// An upper bound on GJK's touch tolerance between the shape and any triangle of the mesh
+/// (`MinkowskiDifference::tolerance`: `rel · (size_A + size_B) + 4ε · magnitude`, with each
+/// triangle's size and bounding radius bounded by the mesh's box — its diagonal, its farthest
+/// corner plus the diagonal), doubled for the rounding of the boxes themselves. A triangle
+/// that touches the shape within its tolerance lies within this of the shape.
+fn touch_pad<S: SupportMap<DVec3> + ?Sized>(
+    mesh: &TriMesh,
+    pose_m: &Pose3,
+    shape: &S,
+    pose_s: &Pose3,
+    opts: &Options,
+) -> f64 {
+    let b = mesh.aabb();
+    let diag = (b.max - b.min).length();
+    let far = b.min.abs().max(b.max.abs()).length() + diag;
+    let tol = opts.abs_tolerance.unwrap_or_else(|| {
+        let magnitude = pose_m.translation().length()
+            + pose_s.translation().length()
+            + far
+            + pose_m.relative(pose_s).translation().length()
+            + shape.bounding_radius();
+        opts.rel_tolerance * (diag + shape.size()) + 4.0 * f64::EPSILON * magnitude
+    });
+    2.0 * tol
 }
 
 /// Why a mesh–convex boolean answer failed its check ([`verify_mesh_intersection`]).
@@ -685,6 +725,7 @@ pub fn verify_mesh_intersection<S: SupportMap<DVec3> + ?Sized>(
         }
     };
     let centre = pose_s.transform_point(shape.center());
+    let in_mesh = centre_in_mesh(pose_m, shape, pose_s);
     match answer.intersecting {
         None => Err(MeshCheckError::NoCertificate),
         Some(true) => match (&answer.witness, answer.inside_point) {
@@ -713,7 +754,7 @@ pub fn verify_mesh_intersection<S: SupportMap<DVec3> + ?Sized>(
                     return Err(MeshCheckError::Uncovered { triangle: t });
                 }
             }
-            if mesh.locate(pose_m.inverse_transform_point(centre)) == MeshLocation::Outside {
+            if mesh.locate(in_mesh) == MeshLocation::Outside {
                 Ok(())
             } else {
                 Err(MeshCheckError::CentreInside)
@@ -755,7 +796,7 @@ pub fn mesh_convex_distance<S: SupportMap<DVec3> + ?Sized>(
         triangles_tested: 0,
         inside_point: None,
     };
-    let c = pose_ms.transform_point(shape.center());
+    let c = centre_in_mesh(pose_m, shape, pose_s);
     if mesh.locate(c) != MeshLocation::Outside {
         out.distance = 0.0;
         out.inside_point = Some(pose_m.transform_point(c));
