@@ -646,3 +646,25 @@ fn mesh_convex_touch_within_tolerance_of_a_face_intersects() {
         }
     }
 }
+
+/// Regression (the mesh case's twin): two compounds whose parts touch within the touch
+/// tolerance but whose boxes are disjoint by less than it (boxes 1e-10 apart at an offset of
+/// 1e6, below the rounding of the coordinates there) were "separated" with no pair tested;
+/// touching counts as intersecting, and the pair's own GJK test says so.
+#[test]
+fn compound_touch_within_tolerance_with_disjoint_boxes_intersects() {
+    let part = || Shape3::Cuboid(Cuboid::new(DVec3::ONE).unwrap());
+    let a = Compound::single(part()).unwrap();
+    let b = Compound::single(part()).unwrap();
+    let o = Options::default();
+    for (offset, gap) in [(1e6, 1e-10), (0.0, 1e-13), (1e6, 0.0)] {
+        let pa = Pose3::from_translation(DVec3::splat(offset)).unwrap();
+        let pb = Pose3::from_translation(DVec3::new(2.0 + gap, 0.0, 0.0) + offset).unwrap();
+        let direct = gjk::intersects(&part(), &pa, &part(), &pb, &o, None);
+        let r = intersects(&a, &pa, &b, &pb, &o);
+        assert_eq!(r.intersecting, direct.intersecting(), "offset {offset} gap {gap}: {r:?}");
+        assert_eq!(verify_intersection(&a, &pa, &b, &pb, &r), Ok(()));
+        let d = distance(&a, &pa, &b, &pb, &o);
+        assert!(d.distance <= direct.tolerance, "{d:?}");
+    }
+}

@@ -12,9 +12,11 @@
 //!   pairs whose boxes are closer than that. The pair achieving the minimum is always tested
 //!   (its boxes are no farther apart than it is), so the answer is the minimum over all part
 //!   pairs of the same GJK distances, up to GJK's own tolerance.
-//! * [`intersects`]: GJK's boolean test on the pairs whose boxes overlap; the first pair proved
-//!   intersecting answers with its common point. Separated means every box-overlapping pair was
-//!   proved separated (each with its separating axis) and every other pair's boxes are disjoint;
+//! * [`intersects`]: GJK's boolean test on the pairs whose boxes overlap once grown by a bound
+//!   on the pair's touch tolerance (parts touching within it are tested even when rounding at
+//!   large coordinates leaves their boxes a hair apart); the first pair proved intersecting
+//!   answers with its common point. Separated means every such pair was proved separated (each
+//!   with its separating axis) and every other pair's boxes are disjoint;
 //!   [`verify_intersection`] re-checks all of that with the independent checker.
 //! * [`contacts`]: EPA on every box-overlapping pair; the pairs that intersect, each with its
 //!   depth, normal, witness points and contact manifold: for two polytope parts (point hulls,
@@ -22,8 +24,9 @@
 //!   ([`crate::polytope::sat3d::polyhedron_manifold_with`], on hulls built once, on the first
 //!   `contacts` call), otherwise EPA's one point.
 //! * [`mesh_convex_intersects`], [`mesh_convex_distance`]: the same over the triangles of a
-//!   [`TriMesh`] (through its AABB tree), plus exact point location for a shape wholly inside
-//!   the solid; [`verify_mesh_intersection`] re-checks the boolean answer.
+//!   [`TriMesh`] (through its AABB tree, the shape's box grown by the touch tolerance as
+//!   above), plus exact point location for a shape wholly inside the solid;
+//!   [`verify_mesh_intersection`] re-checks the boolean answer.
 //!
 //! Complexity: building O(n log n) for n parts; a query O(m log n + k) GJK calls for the k
 //! candidate pairs (k ≤ n·m, small when parts are spread out).
@@ -196,20 +199,53 @@ fn boxes_in_a(a_pose: &Pose3, b: &Compound, b_pose: &Pose3) -> Vec<Aabb<DVec3>> 
     b.boxes.iter().map(|bx| bx.transformed(&pose_ab)).collect()
 }
 
-/// Part pairs `(i of A, j of B)` whose boxes overlap, sorted.
+/// Part pairs `(i of A, j of B)` whose boxes overlap once B's are grown by a bound on the
+/// pairs' touch tolerance ([`compound_touch_pad`]: parts that touch within it are tested even
+/// when their boxes miss each other by less, as they may by rounding at large coordinates),
+/// sorted.
 fn overlapping_pairs(
     a: &Compound,
     pose_a: &Pose3,
     b: &Compound,
     pose_b: &Pose3,
+    opts: &Options,
 ) -> Vec<(usize, usize)> {
+    let pad = compound_touch_pad(a, pose_a, b, pose_b, opts);
     let bb = boxes_in_a(pose_a, b, pose_b);
     let mut pairs = Vec::new();
     for (j, q) in bb.iter().enumerate() {
-        a.tree.query(q, |i| pairs.push((i, j)));
+        a.tree.query(&q.padded(pad), |i| pairs.push((i, j)));
     }
     pairs.sort_unstable();
     pairs
+}
+
+/// An upper bound on GJK's touch tolerance over the part pairs (`MinkowskiDifference::
+/// tolerance`: `rel · (size_A + size_B) + 4ε · magnitude`, each term bounded by its largest
+/// part: a part's world translation by the compound's plus the part's, its bounding radius,
+/// the relative translation by the sum of the two world ones), doubled for the rounding of
+/// the boxes.
+fn compound_touch_pad(
+    a: &Compound,
+    pose_a: &Pose3,
+    b: &Compound,
+    pose_b: &Pose3,
+    opts: &Options,
+) -> f64 {
+    let side = |c: &Compound, pose: &Pose3| {
+        c.parts.iter().fold((0.0f64, 0.0f64), |(size, mag), p| {
+            let reach = pose.translation().length() + p.pose.translation().length();
+            (
+                size.max(p.shape.size()),
+                mag.max(2.0 * reach + p.shape.bounding_radius()),
+            )
+        })
+    };
+    let ((sa, ma), (sb, mb)) = (side(a, pose_a), side(b, pose_b));
+    let tol = opts
+        .abs_tolerance
+        .unwrap_or_else(|| opts.rel_tolerance * (sa + sb) + 4.0 * f64::EPSILON * (ma + mb));
+    2.0 * tol
 }
 
 /// The GJK distance of one part pair.
@@ -326,8 +362,8 @@ pub struct PairVerdict {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompoundIntersection {
     /// `Some(true)`: `pairs` holds one intersecting pair with its common point.
-    /// `Some(false)`: `pairs` holds every box-overlapping pair, each proved separated; every
-    /// other pair has disjoint boxes. `None`: some pair was undetermined and none intersected.
+    /// `Some(false)`: `pairs` holds every pair whose boxes overlap (grown by the touch
+    /// tolerance), each proved separated; every other pair has disjoint boxes. `None`: some pair was undetermined and none intersected.
     pub intersecting: Option<bool>,
     /// The part pairs that back the answer (see `intersecting`).
     pub pairs: Vec<PairVerdict>,
@@ -348,7 +384,7 @@ pub fn intersects(
         pairs: Vec::new(),
         iterations: 0,
     };
-    for (i, j) in overlapping_pairs(a, pose_a, b, pose_b) {
+    for (i, j) in overlapping_pairs(a, pose_a, b, pose_b, opts) {
         let (Some(pa), Some(pb)) = (a.part_pose(i, pose_a), b.part_pose(j, pose_b)) else {
             continue;
         };
@@ -500,7 +536,7 @@ pub fn contacts(
     let mut ctx = epa::Context::new();
     let mut sat_ctx = SatContext::new();
     let mut out = Vec::new();
-    for (i, j) in overlapping_pairs(a, pose_a, b, pose_b) {
+    for (i, j) in overlapping_pairs(a, pose_a, b, pose_b, &opts.gjk) {
         let (Some(pa), Some(pb)) = (a.part_pose(i, pose_a), b.part_pose(j, pose_b)) else {
             continue;
         };
