@@ -662,7 +662,11 @@ fn compound_touch_within_tolerance_with_disjoint_boxes_intersects() {
         let pb = Pose3::from_translation(DVec3::new(2.0 + gap, 0.0, 0.0) + offset).unwrap();
         let direct = gjk::intersects(&part(), &pa, &part(), &pb, &o, None);
         let r = intersects(&a, &pa, &b, &pb, &o);
-        assert_eq!(r.intersecting, direct.intersecting(), "offset {offset} gap {gap}: {r:?}");
+        assert_eq!(
+            r.intersecting,
+            direct.intersecting(),
+            "offset {offset} gap {gap}: {r:?}"
+        );
         assert_eq!(verify_intersection(&a, &pa, &b, &pb, &r), Ok(()));
         let d = distance(&a, &pa, &b, &pb, &o);
         assert!(d.distance <= direct.tolerance, "{d:?}");
