@@ -244,7 +244,7 @@ fn compound_touch_pad(
     let ((sa, ma), (sb, mb)) = (side(a, pose_a), side(b, pose_b));
     let tol = opts
         .abs_tolerance
-        .unwrap_or_else(|| opts.rel_tolerance * (sa + sb) + 4.0 * f64::EPSILON * (ma + mb));
+        .unwrap_or(opts.rel_tolerance * (sa + sb) + 4.0 * f64::EPSILON * (ma + mb));
     2.0 * tol
 }
 
