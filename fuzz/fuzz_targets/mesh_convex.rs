@@ -13,8 +13,9 @@
 //! point location of the shape's centre. Properties:
 //! * no panic; a finite distance ≥ 0;
 //! * a decided boolean answer passes `verify_mesh_intersection`;
-//! * centre inside the solid: intersecting, distance 0; else the distance is the least
-//!   triangle distance (within 1e-9 relative: the tree must not prune the closest triangle);
+//! * centre inside the solid: intersecting, distance 0 (or a touch for a centre on the
+//!   surface up to rounding); else the distance is the least triangle distance (within 1e-9
+//!   relative: the tree must not prune the closest triangle);
 //! * intersecting answers have a distance within four tolerances of 0; separated ones a
 //!   positive distance, and no triangle's own boolean test says intersecting.
 #![no_main]
@@ -220,8 +221,10 @@ fuzz_target!(|data: &[u8]| {
     }
     let centre = pm.relative(&ps).transform_point(shape.center());
     if mesh.locate(centre) != MeshLocation::Outside {
+        // Distance 0 (the library places the centre inside too), or a touch (a centre on the
+        // surface up to the rounding of its placement, which the library may put outside).
         assert_eq!(inter.intersecting, Some(true), "{inter:?}");
-        assert_eq!(dist.distance, 0.0, "{dist:?}");
+        assert!(dist.distance <= band, "{dist:?} band {band}");
     } else {
         let slack = 1e-9 * least.max(1e-300) + 1e-12 * (1.0 + far);
         assert!(
