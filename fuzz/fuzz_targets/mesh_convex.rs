@@ -1,7 +1,8 @@
 //! Fuzz target: a closed triangle mesh (the solid it bounds) against a convex shape,
 //! `compound::mesh_convex_intersects` with its checker `verify_mesh_intersection`, and
 //! `compound::mesh_convex_distance` — the queries the Python `mesh_shape_*` functions and the
-//! CLI's mesh pairs run.
+//! CLI's mesh pairs run — then compounds of the same shapes (`compound::intersects`,
+//! `distance`).
 //!
 //! Input: a mesh from one of three families with drawn dimensions — an L-shaped prism (its
 //! notch inside its convex hull), a star prism of 3 to 8 spikes (inner radius down to 0.1% of
@@ -17,13 +18,17 @@
 //!   surface up to rounding); else the distance is the least triangle distance (within 1e-9
 //!   relative: the tree must not prune the closest triangle);
 //! * intersecting answers have a distance within four tolerances of 0; separated ones a
-//!   positive distance, and no triangle's own boolean test says intersecting.
+//!   positive distance, and no triangle's own boolean test says intersecting;
+//! * the same shape and two more as compounds (`compound::intersects`, `distance`): the answer
+//!   passes `verify_intersection`, agrees with brute force over the part pairs, and the
+//!   distance is the least pair distance.
 #![no_main]
 
 use convexity::gjk::certificate::tolerance_for;
 use convexity::gjk::{self, Options};
 use convexity::polytope::compound::{
-    mesh_convex_distance, mesh_convex_intersects, verify_mesh_intersection,
+    self, mesh_convex_distance, mesh_convex_intersects, verify_intersection,
+    verify_mesh_intersection, Compound, Part,
 };
 use convexity::primitives::mesh::{MeshLocation, TriMesh};
 use convexity::{Ball, Capsule, Cuboid, DQuat, DVec3, Points, Pose3, Shape3, SupportMap, Triangle};
@@ -241,4 +246,81 @@ fuzz_target!(|data: &[u8]| {
         }
         None => {}
     }
+    compounds(&mut r, shape, &pm, &ps);
 });
+
+/// Two compounds, A = the shape and a second one beside it (placed as the mesh was), B = a
+/// third shape (placed as the shape was, or moved onto A's first part's surface): the boolean
+/// answer passes `verify_intersection` and agrees with brute force over the part pairs (a
+/// pair that intersects makes it intersecting; separated means no pair does), and the
+/// distance is the least pair distance.
+fn compounds(r: &mut Bytes, first: Shape3, pm: &Pose3, ps: &Pose3) {
+    let (Some(second), Some(third)) = (shape(r), shape(r)) else {
+        return;
+    };
+    let Ok(off) = Pose3::new(r.v3() * r.size(), r.quat()) else {
+        return;
+    };
+    let o = Options::default();
+    // Half the time B is moved along the separating direction to a gap of 0 to 1e-8 from the
+    // first part (the touch band, where box tests and GJK's tolerance meet).
+    let mut ps = *ps;
+    if r.u8() % 2 == 0 {
+        let g = gjk::distance(&first, pm, &third, &ps, &o, None);
+        let gap = [0.0, 1e-13, 1e-10, 1e-8][r.u8() as usize % 4];
+        if g.distance > 0.0 && g.distance.is_finite() {
+            let t = ps.translation() - g.normal * (g.distance - gap);
+            let Ok(moved) = Pose3::new(t, ps.rotation()) else {
+                return;
+            };
+            ps = moved;
+        }
+    }
+    let ps = &ps;
+    let Ok(a) = Compound::new(vec![
+        Part {
+            shape: first,
+            pose: Pose3::IDENTITY,
+        },
+        Part {
+            shape: second,
+            pose: off,
+        },
+    ]) else {
+        return;
+    };
+    let Ok(b) = Compound::single(third) else {
+        return;
+    };
+    let i = compound::intersects(&a, pm, &b, ps, &o);
+    if i.intersecting.is_some() {
+        let check = verify_intersection(&a, pm, &b, ps, &i);
+        assert!(check.is_ok(), "{check:?} {i:?}");
+    }
+    let d = compound::distance(&a, pm, &b, ps, &o);
+    let (mut least, mut any_hit, mut band) = (f64::INFINITY, false, 0.0f64);
+    for k in 0..a.parts().len() {
+        let (Some(pa), Some(pb)) = (a.part_pose(k, pm), b.part_pose(0, ps)) else {
+            return;
+        };
+        let (sa, sb) = (&a.parts()[k].shape, &b.parts()[0].shape);
+        let g = gjk::distance(sa, &pa, sb, &pb, &o, None);
+        least = least.min(g.distance);
+        band = band.max(4.0 * g.tolerance + tolerance_for(sa, &pa, sb, &pb));
+        any_hit |= gjk::intersects(sa, &pa, sb, &pb, &o, None).intersecting() == Some(true);
+    }
+    match i.intersecting {
+        Some(true) => assert!(d.distance <= band, "{d:?} band {band}"),
+        Some(false) => assert!(!any_hit, "separated, but a part pair intersects: {i:?}"),
+        None => {}
+    }
+    if any_hit {
+        assert_ne!(i.intersecting, Some(false), "{i:?}");
+    }
+    let slack = 1e-9 * least.max(1e-300) + 1e-12 * (1.0 + pm.translation().length());
+    assert!(
+        (d.distance - least).abs() <= slack,
+        "{} vs brute force {least}",
+        d.distance
+    );
+}
