@@ -7,7 +7,7 @@
 // Each target includes this file as its own module and uses part of it.
 #![allow(dead_code)]
 
-use convexity::{DVec2, DVec3};
+use convexity::{DQuat, DVec2, DVec3};
 
 /// A cursor over the fuzzer's input.
 pub struct Bytes<'a> {
@@ -42,5 +42,19 @@ impl<'a> Bytes<'a> {
     }
     pub fn v2(&mut self) -> DVec2 {
         DVec2::new(self.unit(), self.unit())
+    }
+    /// A size from 1e-2 to 1e2 (mostly 1), each decade's value times [0.25, 0.75].
+    pub fn log_size(&mut self) -> f64 {
+        [1e-2, 0.1, 1.0, 1.0, 1.0, 10.0, 1e2][self.u8() as usize % 7] * (0.5 + 0.25 * self.unit())
+    }
+    /// A unit quaternion from four grid values (the identity when they are nearly all 0).
+    pub fn unit_quat(&mut self) -> DQuat {
+        let q = DQuat::from_xyzw(self.unit(), self.unit(), self.unit(), self.unit());
+        let n = q.length();
+        if n > 1e-3 {
+            q / n
+        } else {
+            DQuat::IDENTITY
+        }
     }
 }

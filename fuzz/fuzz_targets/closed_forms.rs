@@ -74,15 +74,7 @@ impl Draw for Bytes<'_> {
                 let axis = [DVec3::X, DVec3::Y, DVec3::Z][self.u8() as usize % 3];
                 DQuat::from_axis_angle(axis, std::f64::consts::FRAC_PI_2 * (self.u8() % 4) as f64)
             }
-            _ => {
-                let q = DQuat::from_xyzw(self.unit(), self.unit(), self.unit(), self.unit());
-                let n = q.length();
-                if n > 1e-3 {
-                    q / n
-                } else {
-                    DQuat::IDENTITY
-                }
-            }
+            _ => self.unit_quat(),
         }
     }
     fn offset(&mut self) -> f64 {

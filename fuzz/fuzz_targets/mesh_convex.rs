@@ -31,33 +31,12 @@ use convexity::polytope::compound::{
     verify_mesh_intersection, Compound, Part,
 };
 use convexity::primitives::mesh::{MeshLocation, TriMesh};
-use convexity::{Ball, Capsule, Cuboid, DQuat, DVec3, Points, Pose3, Shape3, SupportMap, Triangle};
+use convexity::{Ball, Capsule, Cuboid, DVec3, Points, Pose3, Shape3, SupportMap, Triangle};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "../common/bytes.rs"]
 mod bytes;
 use bytes::Bytes;
-
-/// This target's draws, on top of the shared reader.
-trait Draw {
-    fn size(&mut self) -> f64;
-    fn quat(&mut self) -> DQuat;
-}
-
-impl Draw for Bytes<'_> {
-    fn size(&mut self) -> f64 {
-        [1e-2, 0.1, 1.0, 1.0, 1.0, 10.0, 1e2][self.u8() as usize % 7] * (0.5 + 0.25 * self.unit())
-    }
-    fn quat(&mut self) -> DQuat {
-        let q = DQuat::from_xyzw(self.unit(), self.unit(), self.unit(), self.unit());
-        let n = q.length();
-        if n > 1e-3 {
-            q / n
-        } else {
-            DQuat::IDENTITY
-        }
-    }
-}
 
 /// The polygon (counter-clockwise, star-shaped from `fan_from`) extruded over z in [0, h],
 /// outward-oriented, the caps fanned from vertex `fan_from`.
@@ -80,7 +59,7 @@ fn prism(poly: &[(f64, f64)], h: f64, fan_from: usize) -> Option<TriMesh> {
 }
 
 fn mesh(r: &mut Bytes) -> Option<TriMesh> {
-    let s = r.size();
+    let s = r.log_size();
     match r.u8() % 3 {
         0 => {
             // The L: a bar [0, a] x [0, w1] and a bar [0, w2] x [0, b].
@@ -141,7 +120,7 @@ fn mesh(r: &mut Bytes) -> Option<TriMesh> {
 }
 
 fn shape(r: &mut Bytes) -> Option<Shape3> {
-    let s = r.size();
+    let s = r.log_size();
     Some(match r.u8() % 4 {
         0 => Shape3::Sphere(Ball::new(s * r.frac()).ok()?),
         1 => {
@@ -183,7 +162,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let far = [0.0, 1.0, 1e3, 1e6][r.u8() as usize % 4];
-    let Ok(pm) = Pose3::new(r.v3() * far, r.quat()) else {
+    let Ok(pm) = Pose3::new(r.v3() * far, r.unit_quat()) else {
         return;
     };
     // The shape's centre somewhere around the mesh's box (in the mesh's frame).
@@ -196,7 +175,7 @@ fuzz_target!(|data: &[u8]| {
         .iter()
         .fold(DVec3::NEG_INFINITY, |m, v| m.max(*v));
     let local = lo + (hi - lo) * (DVec3::new(r.frac(), r.frac(), r.frac()) * 1.6 - 0.3);
-    let Ok(ps) = Pose3::new(pm.transform_point(local), r.quat()) else {
+    let Ok(ps) = Pose3::new(pm.transform_point(local), r.unit_quat()) else {
         return;
     };
     let o = Options::default();
@@ -258,7 +237,7 @@ fn compounds(r: &mut Bytes, first: Shape3, pm: &Pose3, ps: &Pose3) {
     let (Some(second), Some(third)) = (shape(r), shape(r)) else {
         return;
     };
-    let Ok(off) = Pose3::new(r.v3() * r.size(), r.quat()) else {
+    let Ok(off) = Pose3::new(r.v3() * r.log_size(), r.unit_quat()) else {
         return;
     };
     let o = Options::default();

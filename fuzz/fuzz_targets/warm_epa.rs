@@ -32,27 +32,6 @@ use libfuzzer_sys::fuzz_target;
 mod bytes;
 use bytes::Bytes;
 
-/// This target's draws, on top of the shared reader.
-trait Draw {
-    fn size(&mut self) -> f64;
-    fn quat(&mut self) -> DQuat;
-}
-
-impl Draw for Bytes<'_> {
-    fn size(&mut self) -> f64 {
-        [1e-2, 0.1, 1.0, 1.0, 1.0, 10.0, 1e2][self.u8() as usize % 7] * (0.5 + 0.25 * self.unit())
-    }
-    fn quat(&mut self) -> DQuat {
-        let q = DQuat::from_xyzw(self.unit(), self.unit(), self.unit(), self.unit());
-        let n = q.length();
-        if n > 1e-3 {
-            q / n
-        } else {
-            DQuat::IDENTITY
-        }
-    }
-}
-
 fn points(r: &mut Bytes, s: f64) -> Vec<DVec3> {
     let n = 1 + r.u8() as usize % 16;
     let flat = r.u8() % 5;
@@ -179,7 +158,7 @@ impl SupportMap<DVec3> for S {
 }
 
 fn shape(r: &mut Bytes) -> Option<S> {
-    let s = r.size();
+    let s = r.log_size();
     if r.u8() % 6 == 2 {
         let p = if r.u8() % 3 == 0 {
             ConvexPolyhedron::from_points_any(&many_points(r, s)).ok()?
@@ -283,10 +262,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let offset = [0.0, 1.0, 1e3, 1e6][r.u8() as usize % 4];
     let reach = a.size() + b.size();
-    let Ok(mut pa) = Pose3::new(r.v3() * offset, r.quat()) else {
+    let Ok(mut pa) = Pose3::new(r.v3() * offset, r.unit_quat()) else {
         return;
     };
-    let Ok(mut pb) = Pose3::new(pa.translation() + r.v3() * reach, r.quat()) else {
+    let Ok(mut pb) = Pose3::new(pa.translation() + r.v3() * reach, r.unit_quat()) else {
         return;
     };
     let opts = epa::Options::default();
@@ -302,7 +281,7 @@ fuzz_target!(|data: &[u8]| {
         let step = 0.02 * reach;
         let next_b = match kind % 16 {
             // A jump.
-            0 => Pose3::new(pa.translation() + r.v3() * reach, r.quat()),
+            0 => Pose3::new(pa.translation() + r.v3() * reach, r.unit_quat()),
             // Back to the first poses.
             1 => {
                 pa = first.0;

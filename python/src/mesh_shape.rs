@@ -21,9 +21,24 @@ use crate::results::{coords, vector, PyCertificate};
 use crate::trimesh::PyTriMesh;
 use convexity::gjk;
 use convexity::polytope::compound::{self, MeshCheckError};
-use convexity::{Status, Verdict};
+use convexity::primitives::mesh::TriMesh;
+use convexity::{Pose3, Shape3, Status, Verdict};
 use pyo3::prelude::*;
 use std::sync::Arc;
+
+/// Both queries' arguments, read in order (the first bad one is the error): the mesh, its
+/// pose, the shape (3D) and its pose.
+fn args(
+    mesh: &PyTriMesh,
+    pose_mesh: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    pose_shape: &Bound<'_, PyAny>,
+) -> PyResult<(Arc<TriMesh>, Pose3, Shape3, Pose3)> {
+    let pm = pose::pose3(pose_mesh, "pose_mesh")?;
+    let s = shape3_for(shape, "shape", "meshes")?;
+    let ps = pose::pose3(pose_shape, "pose_shape")?;
+    Ok((Arc::clone(&mesh.mesh), pm, s, ps))
+}
 
 fn bool_str(b: Option<bool>) -> &'static str {
     match b {
@@ -144,10 +159,7 @@ pub fn mesh_shape_distance(
     pose_shape: &Bound<'_, PyAny>,
 ) -> PyResult<PyMeshShapeDistance> {
     guard(|| {
-        let pm = pose::pose3(pose_mesh, "pose_mesh")?;
-        let s = shape3_for(shape, "shape", "meshes")?;
-        let ps = pose::pose3(pose_shape, "pose_shape")?;
-        let m = Arc::clone(&mesh.mesh);
+        let (m, pm, s, ps) = args(mesh, pose_mesh, shape, pose_shape)?;
         let d = py.detach(move || {
             compound::mesh_convex_distance(&m, &pm, &s, &ps, &gjk::Options::default())
         });
@@ -281,10 +293,7 @@ pub fn mesh_shape_intersects(
     pose_shape: &Bound<'_, PyAny>,
 ) -> PyResult<PyMeshShapeIntersection> {
     guard(|| {
-        let pm = pose::pose3(pose_mesh, "pose_mesh")?;
-        let s = shape3_for(shape, "shape", "meshes")?;
-        let ps = pose::pose3(pose_shape, "pose_shape")?;
-        let m = Arc::clone(&mesh.mesh);
+        let (m, pm, s, ps) = args(mesh, pose_mesh, shape, pose_shape)?;
         let (r, check) = py.detach(move || {
             let r = compound::mesh_convex_intersects(&m, &pm, &s, &ps, &gjk::Options::default());
             let check = compound::verify_mesh_intersection(&m, &pm, &s, &ps, &r);
