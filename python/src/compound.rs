@@ -443,8 +443,8 @@ impl PyCompoundIntersection {
     }
     /// The part pairs backing the answer, as `(part_a, part_b, certificate)` (world frame;
     /// the certificate None for an undetermined pair): when intersecting, the one pair found
-    /// with a common point; when separated, every pair whose boxes overlap, each with its
-    /// separating axis (every other pair's boxes are disjoint).
+    /// with a common point; when separated, every pair whose boxes overlap (grown by the touch
+    /// tolerance), each with its separating axis (every other pair's boxes are disjoint).
     #[getter]
     fn pairs(&self) -> Vec<(usize, usize, Option<PyCertificate>)> {
         self.pairs.clone()
@@ -478,9 +478,9 @@ impl PyCompoundIntersection {
 }
 
 /// Whether `a` at `pose_a` and `b` at `pose_b` (each a `Compound` or one 3D shape) share a
-/// point: GJK's boolean test on the part pairs whose boxes overlap, stopping at the first
-/// intersecting pair; touching counts. The answer is checked independently before it is
-/// returned (`verified`, `check_error`).
+/// point: GJK's boolean test on the part pairs whose boxes overlap (grown by the touch
+/// tolerance), stopping at the first intersecting pair; touching counts. The answer is
+/// checked independently before it is returned (`verified`, `check_error`).
 ///
 /// >>> import convexity as cx
 /// >>> a = cx.Compound([cx.Box([1, 1, 1]), (cx.Sphere(1), [3, 0, 0, 0, 0, 0, 1])])

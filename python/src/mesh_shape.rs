@@ -227,8 +227,9 @@ fn check_error_text(e: &MeshCheckError) -> String {
 #[pymethods]
 impl PyMeshShapeIntersection {
     /// True when the shape meets the solid (a triangle, or wholly inside; touching counts),
-    /// False when every triangle whose box overlaps the shape's is proved separated and the
-    /// shape's centre is outside the solid, None when some triangle was undetermined.
+    /// False when every triangle whose box overlaps the shape's (grown by the touch tolerance)
+    /// is proved separated and the shape's centre is outside the solid, None when some
+    /// triangle was undetermined.
     #[getter]
     fn intersecting(&self) -> Option<bool> {
         self.intersecting
@@ -244,9 +245,9 @@ impl PyMeshShapeIntersection {
     fn certificate(&self) -> Option<PyCertificate> {
         self.certificate.clone()
     }
-    /// When separated, every triangle whose box overlaps the shape's, as `(triangle,
-    /// certificate)` with its separating axis (every other triangle's box is disjoint from the
-    /// shape's).
+    /// When separated, every triangle whose box overlaps the shape's (grown by the touch
+    /// tolerance), as `(triangle, certificate)` with its separating axis (every other
+    /// triangle's box is disjoint from the shape's).
     #[getter]
     fn separated(&self) -> Vec<(usize, Option<PyCertificate>)> {
         self.separated.clone()
@@ -274,9 +275,9 @@ impl PyMeshShapeIntersection {
 }
 
 /// Whether `shape` at `pose_shape` meets the solid bounded by `mesh` at `pose_mesh` (None: the
-/// identity): GJK's boolean test on the triangles whose boxes overlap the shape's, then exact
-/// point location of the shape's centre; touching counts. The answer is checked independently
-/// before it is returned (`verified`, `check_error`).
+/// identity): GJK's boolean test on the triangles whose boxes overlap the shape's (grown by
+/// the touch tolerance), then exact point location of the shape's centre; touching counts.
+/// The answer is checked independently before it is returned (`verified`, `check_error`).
 ///
 /// >>> import convexity as cx
 /// >>> tet = cx.TriMesh([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]],

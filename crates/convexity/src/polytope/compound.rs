@@ -18,7 +18,7 @@
 //!   answers with its common point. Separated means every such pair was proved separated (each
 //!   with its separating axis) and every other pair's boxes are disjoint;
 //!   [`verify_intersection`] re-checks all of that with the independent checker.
-//! * [`contacts`]: EPA on every box-overlapping pair; the pairs that intersect, each with its
+//! * [`contacts`]: EPA on every such pair; the pairs that intersect, each with its
 //!   depth, normal, witness points and contact manifold: for two polytope parts (point hulls,
 //!   boxes, triangles, segments) the SAT manifold of up to four points by face clipping
 //!   ([`crate::polytope::sat3d::polyhedron_manifold_with`], on hulls built once, on the first
@@ -363,7 +363,8 @@ pub struct PairVerdict {
 pub struct CompoundIntersection {
     /// `Some(true)`: `pairs` holds one intersecting pair with its common point.
     /// `Some(false)`: `pairs` holds every pair whose boxes overlap (grown by the touch
-    /// tolerance), each proved separated; every other pair has disjoint boxes. `None`: some pair was undetermined and none intersected.
+    /// tolerance), each proved separated; every other pair has disjoint boxes. `None`: some
+    /// pair was undetermined and none intersected.
     pub intersecting: Option<bool>,
     /// The part pairs that back the answer (see `intersecting`).
     pub pairs: Vec<PairVerdict>,
@@ -583,8 +584,8 @@ pub struct MeshIntersection {
     /// A point of the shape (world frame) that the mesh's exact point location puts inside
     /// the solid, when no triangle meets the shape.
     pub inside_point: Option<DVec3>,
-    /// The candidate triangles (boxes overlapping the shape's) proved separated, when the
-    /// answer is separated.
+    /// The candidate triangles (boxes overlapping the shape's, grown by the touch tolerance)
+    /// proved separated, when the answer is separated.
     pub separated: Vec<(usize, Verdict<DVec3>)>,
 }
 
