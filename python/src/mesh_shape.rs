@@ -83,7 +83,8 @@ impl PyMeshShapeDistance {
         self.distance
     }
     /// True when the shape meets the solid (a triangle, or wholly inside; touching counts),
-    /// False when the closest triangle is proved separated, None when undetermined.
+    /// False when the closest triangle is proved separated (every other triangle is at least
+    /// as far, and the centre is outside), None when undetermined.
     #[getter]
     fn intersecting(&self) -> Option<bool> {
         self.intersecting
@@ -119,8 +120,11 @@ impl PyMeshShapeDistance {
     fn triangles_tested(&self) -> usize {
         self.triangles_tested
     }
-    /// The evidence for `intersecting`: the closest triangle's separating axis or common
-    /// point, or the shape's centre inside the solid (a common point).
+    /// The closest triangle's certificate against the shape: a common point (a point of the
+    /// solid's surface in the shape: evidence for `intersecting`), or a separating axis with
+    /// its gap, which proves the shape apart from that triangle only — the checked answer for
+    /// the whole solid is `mesh_shape_intersects`'; or the shape's centre when it lies inside
+    /// the solid (a common point).
     #[getter]
     fn certificate(&self) -> Option<PyCertificate> {
         self.certificate.clone()
