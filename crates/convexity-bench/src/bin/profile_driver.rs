@@ -13,11 +13,10 @@
 //!
 //! Batch (convexity only, sets `hull8` and `box`): query `batch` runs `batch::distance`
 //! single-core (`parallel: false`) on the pairs, the lane kernel chosen at run time;
-//! `batch-all` the same on every core; `batch-bool` runs `batch::intersects` single-core (`batch-bool-scalar`
-//! with the lane paths off);
-//! `lanes-avx2` and `lanes-baseline` run the GJK lane path alone (`batch::lanes::run_on`,
-//! distance mode) on the chosen kernel — box pairs included, which the batch answers by the
-//! box lanes instead.
+//! `batch-all` the same on every core; `batch-bool` runs `batch::intersects` single-core
+//! (`batch-bool-scalar` with the lane paths off); `lanes-avx2` and `lanes-baseline` run the GJK
+//! lane path alone (`batch::lanes::run_on`, distance mode) on the chosen kernel — box pairs
+//! included, which the batch answers by the box lanes instead.
 //!
 //! Mixed pairs: sets `sphere-box` and `sphere-hull8` (A from the sphere set, B from the box or
 //! hull8 set, the `speed` binary's pairs), queries `distance`, `boolean`, `penetration`, both
