@@ -13,9 +13,10 @@
 //! The answers go straight into the columns handed to Python ([`Columns`], written block by
 //! block in place): no per-row `Result` in between, and the shapes' dimension check only for
 //! rows whose shapes have no table entry. Against a per-row `Vec<Result<Row, String>>` turned
-//! into columns afterwards: sphere rows 114 → 92 ns, box 206 → 188 ns, hull32 660 → 635 ns per
-//! distance row on one thread (`distance_batch(..., threads=1)`, 100,000 rows, two interleaved
-//! runs of nine); callgrind, the extension's own instructions per sphere row 1,080 → 946.
+//! into columns afterwards: sphere rows 114 → 92 ns, box 206 → 188 ns, hull32 660 → 635 ns
+//! per distance row on one thread (`distance_batch(..., threads=1)`, 100,000 rows, two
+//! interleaved runs of nine); callgrind, the extension's own instructions per sphere row
+//! 1,080 → 946.
 
 use crate::convert::{self, guard, panic_message, value_error};
 use crate::pose::{self, Layout};

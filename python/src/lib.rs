@@ -3,9 +3,9 @@
 //! Shapes (`shapes`), mesh files (`mesh`), closed triangle meshes (`trimesh`) and a mesh against
 //! a convex shape (`mesh_shape`), compounds of convex parts (`compound`), poses (`pose`),
 //! one-pair queries (`single`), batches over numpy arrays with the GIL released (`batch`),
-//! n-dimensional point sets (`nd`) and the result classes (`results`). Every entry point runs inside `convert::guard`, which turns a Rust
-//! panic into `RuntimeError` (never `PanicException`); bad input is a `ValueError` naming the
-//! field.
+//! n-dimensional point sets (`nd`) and the result classes (`results`). Every entry point runs
+//! inside `convert::guard`, which turns a Rust panic into `RuntimeError` (never
+//! `PanicException`); bad input is a `ValueError` naming the field.
 
 mod batch;
 mod compound;
