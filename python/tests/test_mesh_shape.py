@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 import convexity as cx
+from conftest import random_quat
 from test_trimesh import L_TRIS, L_VERTS, in_l
 
 # The L as two boxes: [0, 2] x [0, 1] x [0, 1] and [0, 1] x [0, 2] x [0, 1].
 BARS = [((1.0, 0.5, 0.5), (1.0, 0.5, 0.5)), ((0.5, 1.0, 0.5), (0.5, 1.0, 0.5))]
-IDENTITY = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
 
 
 @pytest.fixture(scope="module")
@@ -33,11 +33,6 @@ def point_to_l(p: np.ndarray) -> float:
         q = np.maximum(np.abs(p - np.array(centre)) - np.array(half), 0.0)
         d.append(float(np.linalg.norm(q)))
     return min(d)
-
-
-def random_quat(rng: np.random.Generator) -> list[float]:
-    q = rng.normal(size=4)
-    return list(q / np.linalg.norm(q))
 
 
 def random_shape(rng: np.random.Generator) -> cx.Shape:
@@ -88,36 +83,6 @@ def test_sphere_distance_matches_the_analytic_l(l_mesh: cx.TriMesh) -> None:
     assert inside > 20 and outside > 200 and notch > 5, (inside, outside, notch)
 
 
-def test_any_shape_agrees_with_the_two_bars_and_with_every_triangle(l_mesh: cx.TriMesh) -> None:
-    rng = np.random.default_rng(11)
-    tris = triangles_of(l_mesh)
-    # One rigid motion for everything: the answers must not depend on where the L stands.
-    pose_m = [*rng.uniform(-5, 5, size=3), *random_quat(rng)]
-    apart = hit = 0
-    for case in range(200):
-        shape = random_shape(rng)
-        local = np.array([*rng.uniform(-0.5, 2.5, size=3), *random_quat(rng)])
-        # B's world pose: pose_m ∘ local (rotate the translation, compose the quaternions).
-        world = compose(pose_m, local)
-        d = cx.mesh_shape_distance(l_mesh, pose_m, shape, world)
-        i = cx.mesh_shape_intersects(l_mesh, pose_m, shape, world)
-        assert i.verified, (case, i.check_error)
-        bars = [cx.distance(cx.Box(h), compose(pose_m, [*c, 0, 0, 0, 1]), shape, world) for c, h in BARS]
-        near = min(b.distance for b in bars)
-        if all(b.intersecting is False for b in bars) and near > 1e-6:
-            apart += 1
-            assert i.intersecting is False and d.intersecting is False, case
-            assert abs(d.distance - near) <= 1e-9 * max(1.0, near), (case, d.distance, near)
-            brute = min(cx.distance(t, pose_m, shape, world).distance for t in tris)
-            assert abs(d.distance - brute) <= 1e-12 * max(1.0, brute), (case, d.distance, brute)
-        elif any(b.intersecting is True for b in bars):
-            hit += 1
-            assert i.intersecting is True and d.intersecting is True, case
-            assert d.distance <= 1e-9, case
-            assert i.certificate is not None and i.certificate.kind == "common_point"
-    assert apart > 40 and hit > 40, (apart, hit)
-
-
 def compose(p: list[float] | np.ndarray, q: list[float] | np.ndarray) -> list[float]:
     """The pose `p ∘ q` as `[t, quaternion xyzw]`."""
     tp, rp = np.array(p[:3], dtype=float), np.array(p[3:], dtype=float)
@@ -137,6 +102,36 @@ def compose(p: list[float] | np.ndarray, q: list[float] | np.ndarray) -> list[fl
     rotated = mul(mul(rp, np.array([*tq, 0.0])), conj)[:3]
     r = mul(rp, rq)
     return [*(tp + rotated), *(r / np.linalg.norm(r))]
+
+
+def test_any_shape_agrees_with_the_two_bars_and_with_every_triangle(l_mesh: cx.TriMesh) -> None:
+    rng = np.random.default_rng(11)
+    tris = triangles_of(l_mesh)
+    # One rigid motion for everything: the answers must not depend on where the L stands.
+    pose_m = [*rng.uniform(-5, 5, size=3), *random_quat(rng, 1)[0]]
+    apart = hit = 0
+    for case in range(200):
+        shape = random_shape(rng)
+        local = np.array([*rng.uniform(-0.5, 2.5, size=3), *random_quat(rng, 1)[0]])
+        # B's world pose: pose_m ∘ local (rotate the translation, compose the quaternions).
+        world = compose(pose_m, local)
+        d = cx.mesh_shape_distance(l_mesh, pose_m, shape, world)
+        i = cx.mesh_shape_intersects(l_mesh, pose_m, shape, world)
+        assert i.verified, (case, i.check_error)
+        bars = [cx.distance(cx.Box(h), compose(pose_m, [*c, 0, 0, 0, 1]), shape, world) for c, h in BARS]
+        near = min(b.distance for b in bars)
+        if all(b.intersecting is False for b in bars) and near > 1e-6:
+            apart += 1
+            assert i.intersecting is False and d.intersecting is False, case
+            assert abs(d.distance - near) <= 1e-9 * max(1.0, near), (case, d.distance, near)
+            brute = min(cx.distance(t, pose_m, shape, world).distance for t in tris)
+            assert abs(d.distance - brute) <= 1e-12 * max(1.0, brute), (case, d.distance, brute)
+        elif any(b.intersecting is True for b in bars):
+            hit += 1
+            assert i.intersecting is True and d.intersecting is True, case
+            assert d.distance <= 1e-9, case
+            assert i.certificate is not None and i.certificate.kind == "common_point"
+    assert apart > 40 and hit > 40, (apart, hit)
 
 
 def test_touching_and_gaps_across_the_tolerance(l_mesh: cx.TriMesh) -> None:
