@@ -15,6 +15,7 @@ import pytest
 
 import convexity as cx
 from conftest import random_quat
+from test_compound import compose
 from test_trimesh import L_TRIS, L_VERTS, in_l
 
 # The L as two boxes: [0, 2] x [0, 1] x [0, 1] and [0, 1] x [0, 2] x [0, 1].
@@ -81,27 +82,6 @@ def test_sphere_distance_matches_the_analytic_l(l_mesh: cx.TriMesh) -> None:
         else:
             assert d.intersecting is True and d.distance <= 1e-9
     assert inside > 20 and outside > 200 and notch > 5, (inside, outside, notch)
-
-
-def compose(p: list[float] | np.ndarray, q: list[float] | np.ndarray) -> list[float]:
-    """The pose `p ∘ q` as `[t, quaternion xyzw]`."""
-    tp, rp = np.array(p[:3], dtype=float), np.array(p[3:], dtype=float)
-    tq, rq = np.array(q[:3], dtype=float), np.array(q[3:], dtype=float)
-
-    def mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        ax, ay, az, aw = a
-        bx, by, bz, bw = b
-        return np.array([
-            aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw,
-            aw * bw - ax * bx - ay * by - az * bz,
-        ])
-
-    conj = rp * np.array([-1, -1, -1, 1])
-    rotated = mul(mul(rp, np.array([*tq, 0.0])), conj)[:3]
-    r = mul(rp, rq)
-    return [*(tp + rotated), *(r / np.linalg.norm(r))]
 
 
 def test_any_shape_agrees_with_the_two_bars_and_with_every_triangle(l_mesh: cx.TriMesh) -> None:
