@@ -1288,7 +1288,7 @@ fn box_box<V: Vector>(
                 gap,
             })),
             Sat::Close => None,
-            Sat::Overlap => box_common_point(&obb, ha, hb, pose_ab, tol)
+            Sat::Overlap => box_common_point(&obb, (ha, hb), pose_ab, tol, None)
                 .map(|point| Verdict::Intersecting(CommonPoint { point })),
         };
     }
@@ -1451,7 +1451,7 @@ pub(crate) fn box_overlap_distance<V: Vector>(
     n: [f64; 3],
 ) -> Option<Distance<V>> {
     let (ha, hb) = (from3::<V>(setup.obb.ha), from3::<V>(setup.obb.hb));
-    let x = box_common_point(&setup.obb, ha, hb, pose_ab, setup.abs_tol)?;
+    let x = box_common_point(&setup.obb, (ha, hb), pose_ab, setup.abs_tol, Some(n))?;
     let (x, normal) = (pose_a.transform_point(x), pose_a.transform_vector(from3(n)));
     Some(box_overlap_answer(x, sep, normal, setup.abs_tol))
 }
@@ -1543,9 +1543,15 @@ fn obb3<V: Vector>(ha: V, hb: V, rot_ab: &V::Matrix, t: V) -> Obb3 {
 /// A common point of two overlapping 3D boxes (A's frame): vertex tests and edge clipping,
 /// then alternating projections; `None` when both miss (the caller asks GJK).
 #[inline]
-fn box_common_point<V: Vector>(obb: &Obb3, ha: V, hb: V, pose_ab: &Pose<V>, tol: f64) -> Option<V> {
+fn box_common_point<V: Vector>(
+    obb: &Obb3,
+    (ha, hb): (V, V),
+    pose_ab: &Pose<V>,
+    tol: f64,
+    deepest: Option<[f64; 3]>,
+) -> Option<V> {
     let slack = 0.25 * tol;
-    obb.common_point(slack).map(from3).or_else(|| {
+    obb.common_point(slack, deepest).map(from3).or_else(|| {
         box_touch_point(
             ha,
             hb,
@@ -1725,8 +1731,8 @@ where
     let t = pose_ab.translation();
     let obb = obb3(ha, hb, mink.rot_ab(), t);
     // The best axis: (separation, unit axis toward B, the edge pair of an edge axis).
-    let (sep, n, feature) = obb.deepest();
-    let n: V = from3(n);
+    let (sep, n3, feature) = obb.deepest();
+    let n: V = from3(n3);
     if !(sep <= tol) {
         return None;
     }
@@ -1734,7 +1740,7 @@ where
     let slack = 0.25 * tol;
     // The certificate: a common point by the search of `box_common_point`, else GJK's boolean
     // (an overlap thinner than the slack can defeat the search).
-    let common = match box_common_point(&obb, ha, hb, pose_ab, tol) {
+    let common = match box_common_point(&obb, (ha, hb), pose_ab, tol, Some(n3)) {
         Some(x) => Verdict::Intersecting(CommonPoint {
             point: pose_a.transform_point(x),
         }),

@@ -24,9 +24,11 @@
 //! scalar call on random, touching (gaps of 0.5–2× the tolerance), parallel, flat, far-offset
 //! (1e6) and 1e4-ratio pairs; the `batch` fuzz target compares box rows bit for bit too.
 //!
-//! Not answered in the lanes: overlapping boxes whose common point is neither centre candidate
-//! take `closed_form::box_overlap_distance`'s vertex tests and edge clips on the scalar set-up
-//! (10% of the speed set's box rows); and the caller runs the whole scalar call (`Declined`)
+//! Not answered in the lanes: overlapping boxes whose common point is none of
+//! `Obb3::common_point`'s five cheap candidates (the centres, A's centre's nearest point in B,
+//! the two corners deepest along the best axis) take `closed_form::box_overlap_distance`'s
+//! vertex tests and edge clips on the scalar set-up (3% of the speed set's box rows; 10% with
+//! the centres alone); and the caller runs the whole scalar call (`Declined`)
 //! for a best separation in `(0, 2·tol]` (GJK decides), separated boxes whose start pair does
 //! not meet the agreement `exact` at once (the scalar code then runs alternating projections),
 //! an edge pair with a zero-length edge (a flat box), and any non-finite intermediate —
@@ -38,7 +40,10 @@
 //! --rounds 9`, five interleaved runs each, parry3d-f64 ÷ the batch on one core: 2.26× →
 //! 4.06× (medians; 3.98–4.12×). The AVX2 kernel gains from `Lanes::blend` (one `vblendvpd`
 //! per select, 8% of the instructions) and from spelling three-element arrays out
-//! (`crate::math::arr3`: an out-of-line `array::from_fn` ran on SSE2).
+//! (`crate::math::arr3`: an out-of-line `array::from_fn` ran on SSE2). The three candidates
+//! after the centres: 1,298 → 1,251 instructions a row (`profile_driver`, 2,000 rows), and
+//! 3.97× → 4.13× on one core (`speed --sets box --rounds 9`, the builds before and after
+//! alternated ten times, medians).
 //!
 //! Complexity: O(1) per row, about 2,000 instructions per four rows on AVX2; no allocation
 //! beyond the row list. Preconditions: validated boxes and poses. Failure modes: none; every
@@ -557,7 +562,8 @@ fn solve_group<L: Lanes>(g: &Group<L>) -> [BoxLane; 4] {
     let v = pr.b_to_a(&cb);
     let (pa_f, qa_f) = (clamp_box(&v, ha), v);
     // Face of B: A's corner along n and its nearest point in B.
-    let qb_f = pr.b_to_a(&clamp_box(&pr.in_b(&ca), hb));
+    let ca_b = pr.in_b(&ca);
+    let qb_f = pr.b_to_a(&clamp_box(&ca_b, hb));
     // Edge pair: the support edges' closest points (`segment_segment`).
     let (mut a0, mut a1, mut b0, mut b1) = (ca, ca, cb, cb);
     for c in 0..3 {
@@ -604,16 +610,26 @@ fn solve_group<L: Lanes>(g: &Group<L>) -> [BoxLane; 4] {
         & dist.simd_lt(L::splat(f64::INFINITY))
         & !(dist - lower).simd_gt(exact);
 
-    // Overlapping: `Obb3::common_point`'s first two candidates, B's centre clamped into A and
-    // A's centre.
+    // Overlapping: `Obb3::common_point`'s first five candidates in its order — B's centre
+    // clamped into A, A's centre, A's centre's nearest point in B clamped into A, B's corner
+    // along −n clamped into A (the face-of-A start point `pa_f`), A's corner along n.
     let slack = L::splat(0.25) * abs_tol;
     let s2 = slack * slack;
     let x1 = clamp_box(t, ha);
     let in1 = outside2(&pr.in_b(&x1), hb).simd_le(s2);
-    let in0 = outside2(&pr.in_b(&[L::ZERO; 3]), hb).simd_le(s2);
-    let x = sel3(in1, &x1, &[L::ZERO; 3]);
+    let o_b = pr.in_b(&[L::ZERO; 3]);
+    let in0 = outside2(&o_b, hb).simd_le(s2);
+    let x2 = clamp_box(&pr.b_to_a(&clamp_box(&o_b, hb)), ha);
+    let in2 = outside2(&pr.in_b(&x2), hb).simd_le(s2);
+    let in3 = outside2(&pr.in_b(&pa_f), hb).simd_le(s2);
+    let in4 = outside2(&ca_b, hb).simd_le(s2);
+    let x = sel3(
+        in1,
+        &x1,
+        &sel3(in0, &[L::ZERO; 3], &sel3(in2, &x2, &sel3(in3, &pa_f, &ca))),
+    );
     let over = sep.simd_le(L::ZERO);
-    let common = in1 | in0;
+    let common = in1 | in0 | in2 | in3 | in4;
 
     // World frame (`transform_point`, `transform_vector`): A's point (or the common point),
     // B's point, the normal.
