@@ -281,18 +281,32 @@ pub trait BatchSpace: EpaSpace + Send + Sync {
     ) -> epa::Penetration<Self> {
         epa::penetration(a, pose_a, b, pose_b, opts, ctx)
     }
-    /// The distances of closed-form pairs (`closed_form_pair`) answered four at a time where a
-    /// lane path exists (two boxes in 3D: `box_lanes`): `answer(i, Some(d))` for `pairs[i]`,
-    /// or `answer(i, None)` (the default, and every declined pair) for the caller to run
-    /// [`BatchSpace::scalar_distance`].
+    /// A closed-form pair as [`BatchSpace::closed_form_distances`] reads it, built straight
+    /// from the validated row (two boxes in 3D: their half extents, sizes and poses).
+    #[doc(hidden)]
+    type Closed: Copy + Send + Sync;
+    /// The closed-form view of a row for [`BatchSpace::closed_form_distances`]; `None` (the
+    /// default) when the pair has none.
+    #[doc(hidden)]
+    fn closed_row(
+        (a, pose_a): (&Self::Shape, &Pose<Self>),
+        (b, pose_b): (&Self::Shape, &Pose<Self>),
+    ) -> Option<Self::Closed> {
+        let _ = (a, pose_a, b, pose_b);
+        None
+    }
+    /// The distances of closed-form pairs ([`BatchSpace::closed_row`]) answered four at a time
+    /// where a lane path exists (two boxes in 3D: `box_lanes`): `answer(i, Some(d))` for
+    /// `rows[i]`, or `answer(i, None)` (the default, and every declined pair) for the caller
+    /// to run [`BatchSpace::scalar_distance`].
     #[doc(hidden)]
     fn closed_form_distances(
-        pairs: &[ClosedPair<'_, Self>],
+        rows: &[Self::Closed],
         opts: &Options,
         answer: &mut dyn FnMut(usize, Option<&gjk::Distance<Self>>),
     ) {
         let _ = opts;
-        for i in 0..pairs.len() {
+        for i in 0..rows.len() {
             answer(i, None);
         }
     }
@@ -304,16 +318,6 @@ pub trait BatchSpace: EpaSpace + Send + Sync {
         answers: &mut Vec<Option<lanes::Answer<Self>>>,
     );
 }
-
-/// A closed-form pair of [`BatchSpace::closed_form_distances`]: shape A, its pose, shape B,
-/// its pose.
-#[doc(hidden)]
-pub type ClosedPair<'s, V> = (
-    &'s <V as BatchSpace>::Shape,
-    Pose<V>,
-    &'s <V as BatchSpace>::Shape,
-    Pose<V>,
-);
 
 impl BatchSpace for DVec3 {
     type Shape = Shape3;
@@ -361,12 +365,25 @@ impl BatchSpace for DVec3 {
             _ => gjk::intersects(a, pose_a, b, pose_b, opts, None),
         }
     }
+    type Closed = box_lanes::BoxInput;
+    #[inline(always)]
+    fn closed_row(
+        (a, pose_a): (&Shape3, &Pose3),
+        (b, pose_b): (&Shape3, &Pose3),
+    ) -> Option<box_lanes::BoxInput> {
+        match (a, b) {
+            (Shape3::Cuboid(a), Shape3::Cuboid(b)) => {
+                Some(box_lanes::BoxInput::of(a, pose_a, b, pose_b))
+            }
+            _ => None,
+        }
+    }
     fn closed_form_distances(
-        pairs: &[ClosedPair<'_, DVec3>],
+        rows: &[box_lanes::BoxInput],
         opts: &Options,
         answer: &mut dyn FnMut(usize, Option<&gjk::Distance<DVec3>>),
     ) {
-        box_lanes::distances(pairs, opts, answer);
+        box_lanes::distances(rows, opts, answer);
     }
     fn run_lanes(
         rows: &[lanes::LaneRow<'_, DVec3>],
@@ -381,6 +398,7 @@ impl BatchSpace for DVec3 {
 impl BatchSpace for DVec2 {
     type Shape = Shape2;
     type RawPose = [f64; 3];
+    type Closed = ();
     fn lane_shape(_: &Shape2) -> Option<lanes::LaneShape> {
         None
     }
@@ -640,7 +658,7 @@ fn triage<'s, 'l, V: BatchSpace, S: Borrow<V::Shape>>(
     pairs: &[Pair<impl RowPose<V>>],
     mut reject: impl FnMut(usize, InputError),
     mut scalar: impl FnMut(usize, &Row<'s, V>),
-    mut closed: Option<&mut (Vec<usize>, Vec<ClosedPair<'s, V>>)>,
+    mut closed: Option<&mut (Vec<usize>, Vec<V::Closed>)>,
 ) -> (Vec<lanes::LaneRow<'l, V>>, Report) {
     let mut report = Report {
         rows: pairs.len(),
@@ -667,15 +685,19 @@ fn triage<'s, 'l, V: BatchSpace, S: Borrow<V::Shape>>(
                         })
                     }
                     (Some(_), Some(_)) if closed.is_some() => {
-                        if let Some((ks, c)) = closed.as_deref_mut() {
-                            // Sized once, at the first such row (growing by `realloc` cost a
-                            // box row 60 instructions).
-                            if c.is_empty() {
-                                ks.reserve(pairs.len() - k);
-                                c.reserve(pairs.len() - k);
+                        let view = V::closed_row((row.a, &row.pose_a), (row.b, &row.pose_b));
+                        match (closed.as_deref_mut(), view) {
+                            (Some((ks, c)), Some(view)) => {
+                                // Sized once, at the first such row (growing by `realloc` cost
+                                // a box row 60 instructions).
+                                if c.is_empty() {
+                                    ks.reserve(pairs.len() - k);
+                                    c.reserve(pairs.len() - k);
+                                }
+                                ks.push(k);
+                                c.push(view);
                             }
-                            ks.push(k);
-                            c.push((row.a, row.pose_a, row.b, row.pose_b));
+                            _ => scalar(k, &row),
                         }
                     }
                     _ => scalar(k, &row),
@@ -782,8 +804,10 @@ fn distance_chunk<V: BatchSpace, S: Borrow<V::Shape>>(
                 write(ks[i], d);
             }
             None => {
-                let (a, pose_a, b, pose_b) = &closed[i];
-                write(ks[i], &V::scalar_distance((a, pose_a), (b, pose_b), opts));
+                let k = ks[i];
+                if let Ok(row) = validate::<V, _>(shapes, first + k, &pairs[k]) {
+                    scalar(k, &row);
+                }
             }
         });
     }
