@@ -1488,7 +1488,17 @@ fn box_lanes_equal_the_scalar_closed_form() {
     let opts = BatchOptions::default();
     let bits = |v: DVec3| v.to_array().map(f64::to_bits);
     let mut kinds = [0usize; 3];
-    for parallel in [false, true] {
+    // The default tolerances, then an absolute tolerance far below the coordinates' rounding:
+    // there the lanes' common-point candidates miss and the scalar search answers overlapping
+    // rows (`box_lane_kernels_agree_bit_for_bit` counts them), still bit for bit.
+    let tiny = BatchOptions {
+        gjk: gjk::Options {
+            abs_tolerance: Some(1e-17),
+            ..opts.gjk
+        },
+        ..opts
+    };
+    for (parallel, opts) in [(false, opts), (true, opts), (false, tiny)] {
         let (o, rep) = run_distance(&shapes, &pairs, &BatchOptions { parallel, ..opts });
         assert_eq!(rep.error_rows, 0);
         for (i, p) in pairs.iter().enumerate() {
@@ -1506,6 +1516,9 @@ fn box_lanes_equal_the_scalar_closed_form() {
             );
             let tol =
                 convexity::gjk::certificate::tolerance_for(&shapes[p.a], &pa, &shapes[p.b], &pb);
+            if !parallel && opts == tiny {
+                continue;
+            }
             if !parallel {
                 kinds[match kind(&o.v[i]) {
                     Some(true) => 0,
@@ -1525,6 +1538,7 @@ fn box_lanes_equal_the_scalar_closed_form() {
         );
     }
     assert!(kinds[0] > 1000 && kinds[1] > 1000, "{kinds:?}");
+    let opts = BatchOptions::default();
     // The same rows with the lanes off: the scalar path, the same answers.
     let (off, rep) = run_distance(
         &shapes,

@@ -1365,7 +1365,7 @@ where
     let (obb, abs_tol, exact) = (&setup.obb, setup.abs_tol, setup.exact);
     let (sep, n, feature) = obb.deepest();
     if sep <= 0.0 {
-        return box_overlap_distance(&setup, pose_a, mink.pose_ab(), sep, n);
+        return box_overlap_distance(&setup, pose_a, mink.pose_ab(), sep, (n, feature));
     }
     if !(sep > 2.0 * abs_tol) {
         return None;
@@ -1448,10 +1448,16 @@ pub(crate) fn box_overlap_distance<V: Vector>(
     pose_a: &Pose<V>,
     pose_ab: &Pose<V>,
     sep: f64,
-    n: [f64; 3],
+    (n, feature): ([f64; 3], Feature),
 ) -> Option<Distance<V>> {
     let (ha, hb) = (from3::<V>(setup.obb.ha), from3::<V>(setup.obb.hb));
-    let x = box_common_point(&setup.obb, (ha, hb), pose_ab, setup.abs_tol, Some(n))?;
+    let x = box_common_point(
+        &setup.obb,
+        (ha, hb),
+        pose_ab,
+        setup.abs_tol,
+        Some((n, feature)),
+    )?;
     let (x, normal) = (pose_a.transform_point(x), pose_a.transform_vector(from3(n)));
     Some(box_overlap_answer(x, sep, normal, setup.abs_tol))
 }
@@ -1510,6 +1516,16 @@ pub(crate) fn box_separated_answer<V: Vector>(
     })
 }
 
+/// For an edge pair, the closest point of A's support edge to B's: what [`Obb3::common_point`]
+/// tries after the deepest corners.
+#[inline(always)]
+fn edge_point<V: Vector>(obb: &Obb3, n: [f64; 3], feature: Feature) -> Option<[f64; 3]> {
+    match feature {
+        Feature::Edge(i, j) => Some(to3(support_edges_closest::<V>(obb, n, i, j).0)),
+        Feature::FaceA | Feature::FaceB => None,
+    }
+}
+
 /// The closest points (A's frame) of A's support edge along `n` in direction `i` and B's
 /// support edge along `−n` in direction `j`: the feature pair of the edge axis `aᵢ × bⱼ`.
 #[inline(always)]
@@ -1548,8 +1564,9 @@ fn box_common_point<V: Vector>(
     (ha, hb): (V, V),
     pose_ab: &Pose<V>,
     tol: f64,
-    deepest: Option<[f64; 3]>,
+    deepest: Option<([f64; 3], Feature)>,
 ) -> Option<V> {
+    let deepest = deepest.map(|(n, feature)| (n, move || edge_point::<V>(obb, n, feature)));
     let slack = 0.25 * tol;
     obb.common_point(slack, deepest).map(from3).or_else(|| {
         box_touch_point(
@@ -1740,7 +1757,7 @@ where
     let slack = 0.25 * tol;
     // The certificate: a common point by the search of `box_common_point`, else GJK's boolean
     // (an overlap thinner than the slack can defeat the search).
-    let common = match box_common_point(&obb, (ha, hb), pose_ab, tol, Some(n3)) {
+    let common = match box_common_point(&obb, (ha, hb), pose_ab, tol, Some((n3, feature))) {
         Some(x) => Verdict::Intersecting(CommonPoint {
             point: pose_a.transform_point(x),
         }),

@@ -15,8 +15,9 @@
 //! the 8 + 8 vertices are tested, then the 12 + 12 edges are clipped against the other box's
 //! slabs (Liang–Barsky) and the middle of the clipped part is taken. Cheaper candidates go
 //! first: the two centres, A's centre moved to its nearest point in B, and — when the caller
-//! has the deepest axis — the two corners deepest along it. On the speed set's box pairs the
-//! vertex and edge search ran for 205 of 2,000 rows with the centres alone, 61 with all five.
+//! has the deepest axis — the two corners deepest along it and, for an edge pair, the closest
+//! point of the two support edges. On the speed set's box pairs the vertex and edge search ran
+//! for 205 of 2,000 rows with the centres alone, 61 with the corners, none with the edge point.
 //! Every candidate is clamped into A and accepted only when it is within `slack` of B, the same
 //! acceptance test as the alternating projections it replaces.
 //!
@@ -359,9 +360,15 @@ impl Obb3 {
 
     /// A point in A and within `slack` of B (A's frame), for boxes the test found overlapping;
     /// `None` when every candidate misses by more than the slack (see the module header).
-    /// `deepest`: the best axis of [`Obb3::deepest`] when the caller has it (its two deepest
-    /// corners are tried before the other vertices).
-    pub fn common_point(&self, slack: f64, deepest: Option<V3>) -> Option<V3> {
+    /// `deepest`: the best axis of [`Obb3::deepest`] when the caller has it, with what gives,
+    /// for an edge pair, the closest point of A's support edge to B's
+    /// (`closed_form::support_edges_closest`; formed only if the corners miss): the two
+    /// deepest corners and that point are tried before the other vertices.
+    pub fn common_point(
+        &self,
+        slack: f64,
+        deepest: Option<(V3, impl FnOnce() -> Option<V3>)>,
+    ) -> Option<V3> {
         let s2 = slack * slack;
         let accept = |x: V3| {
             let x = clamp(x, self.ha);
@@ -377,17 +384,24 @@ impl Obb3 {
         // A's centre moved to its nearest point in B (and clamped back into A): the first
         // round of alternating projections from A's centre. On random boxes of comparable
         // size it finds half of the overlaps the centres miss, the deepest corners half of
-        // the rest; both are candidates the box lanes already hold (`batch::box_lanes`).
+        // the rest, the support edges' closest point all the others; all are points the box
+        // lanes already hold (`batch::box_lanes`).
         if let Some(x) = accept(self.nearest_in_b([0.0; 3])) {
             return Some(x);
         }
-        if let Some(n) = deepest {
+        if let Some((n, edge_point)) = deepest {
             if let Some(x) = accept(self.b_to_a(self.corner_b(n))) {
                 return Some(x);
             }
             let u = self.corner_a(n);
             if outside2(self.in_b(u), self.hb) <= s2 {
                 return Some(u);
+            }
+            // Boxes whose best axis is an edge pair and whose deepest corners lie outside the
+            // other box cross edge through edge: the closest point of the two support edges
+            // is then common (on random boxes, every pair the candidates above missed).
+            if let Some(x) = edge_point().and_then(accept) {
+                return Some(x);
             }
         }
         let signs = |k: usize| {
@@ -504,7 +518,7 @@ mod tests {
         pairs.extend(touching);
         for (obb, m, t) in &pairs {
             let (_, n, _) = obb.deepest();
-            for hint in [None, Some(n)] {
+            for hint in [None, Some((n, || None))] {
                 let Some(x) = obb.common_point(slack, hint) else {
                     continue;
                 };
