@@ -1556,8 +1556,10 @@ fn obb3<V: Vector>(ha: V, hb: V, rot_ab: &V::Matrix, t: V) -> Obb3 {
     Obb3::new(to3(ha), to3(hb), cols, to3(t))
 }
 
-/// A common point of two overlapping 3D boxes (A's frame): vertex tests and edge clipping,
-/// then alternating projections; `None` when both miss (the caller asks GJK).
+/// A common point of two overlapping 3D boxes (A's frame): [`Obb3::common_point`]'s
+/// candidates (with the deepest axis and its family when the caller has them), vertex tests
+/// and edge clipping, then alternating projections; `None` when both miss (the caller asks
+/// GJK).
 #[inline]
 fn box_common_point<V: Vector>(
     obb: &Obb3,
