@@ -404,8 +404,8 @@ fn vertex_gap<V: Vector>(prim: Primitive<'_, V>, p: V, n: V, point_is_a: bool) -
 }
 
 /// GJK's absolute tolerance (`MinkowskiDifference::tolerance`) formed without the relative
-/// pose, for the ball paths: the option's value, else `rel · (size_A + size_B) + 4ε · (|t_a| +
-/// |t_b| + reach_A + |t_b − t_a| + reach_B)` (`|t_b − t_a|` is the relative pose's `|t_ab|`,
+/// pose, for the ball paths: the option's value, else `rel · (size_A + size_B) + 4ε · (‖t_a‖₁ +
+/// ‖t_b‖₁ + reach_A + |t_b − t_a| + reach_B)` (`|t_b − t_a|` is the relative pose's `|t_ab|`,
 /// rotation-invariant, equal to rounding).
 #[inline(always)]
 fn world_tolerance<V, A, B>(
@@ -421,8 +421,8 @@ where
     opts.abs_tolerance.unwrap_or_else(|| {
         let (ta, tb) = (pose_a.translation(), pose_b.translation());
         let scale = (a.size() + b.size()).max(f64::MIN_POSITIVE);
-        let magnitude = ta.length()
-            + tb.length()
+        let magnitude = ta.abs_sum()
+            + tb.abs_sum()
             + a.bounding_radius()
             + (tb - ta).length()
             + b.bounding_radius();
@@ -1055,7 +1055,7 @@ impl<V: Vector> Balls<V> {
         } else {
             (tb - ta).length()
         };
-        let magnitude = ta.length() + tb.length() + tab + reach(a0) + ra + reach(b0) + rb;
+        let magnitude = ta.abs_sum() + tb.abs_sum() + tab + reach(a0) + ra + reach(b0) + rb;
         let scale = (ra + rb).max(f64::MIN_POSITIVE);
         let abs_tol = opts.rel_tolerance * scale + 4.0 * f64::EPSILON * magnitude;
         let tol = abs_tol.max(opts.rel_tolerance * dist);

@@ -32,7 +32,7 @@ pub struct MinkowskiDifference<'s, V: Vector, A: ?Sized, B: ?Sized> {
     pub b: &'s B,
     pose_ab: Pose<V>,
     rot_ab: V::Matrix,
-    /// `|t_a| + |t_b|` of the world poses (0 when built from a relative pose).
+    /// `‖t_a‖₁ + ‖t_b‖₁` of the world poses (0 when built from a relative pose).
     reach: f64,
 }
 
@@ -43,7 +43,7 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
     #[inline(always)]
     pub fn new(a: &'s A, pose_a: &Pose<V>, b: &'s B, pose_b: &Pose<V>) -> Self {
         let mut m = Self::from_relative(a, b, pose_a.relative(pose_b));
-        m.reach = pose_a.translation().length() + pose_b.translation().length();
+        m.reach = pose_a.translation().abs_sum() + pose_b.translation().abs_sum();
         m
     }
 
@@ -113,9 +113,13 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
         4.0 * f64::EPSILON * self.magnitude()
     }
 
-    /// Magnitude of the coordinates the query works with: the world translations and the
-    /// shapes' bounding radii about their origins, in A's frame. Input rounding is `ε` times this, so no answer can
-    /// resolve a gap below a few `ε·magnitude`; GJK's tolerance has that as its floor.
+    /// Magnitude of the coordinates the query works with: the world translations (as the sums
+    /// of their absolute coordinates, `‖t‖₁ ≥ |t|`: a bound of the same rounding without a
+    /// square root), the shapes' bounding radii about their origins and `|t_ab|`. Input
+    /// rounding is `ε` times this, so no answer can resolve a gap below a few `ε·magnitude`;
+    /// GJK's tolerance has that as its floor. (With `|t_a| + |t_b|` the ball–ball closed form
+    /// took three square roots a query, two of them for this; `speed --sets sphere`, eight
+    /// interleaved runs each, parry ÷ ours: distance 1.67 → 1.78×, boolean 1.63 → 1.73×.)
     pub fn magnitude(&self) -> f64 {
         self.reach
             + self.a.bounding_radius()

@@ -56,6 +56,10 @@ pub trait Vector:
     fn is_finite(self) -> bool;
     /// Largest absolute coordinate.
     fn max_abs(self) -> f64;
+    /// The sum of the absolute coordinates `‖self‖₁` (`≥ |self|`, with no square root), in
+    /// coordinate order: the world translations' share of the rounding floor's magnitude
+    /// (`MinkowskiDifference::magnitude`).
+    fn abs_sum(self) -> f64;
     /// Coordinates as a slice-like array copy.
     fn to_vec(self) -> Vec<f64>;
     /// Builds a vector from exactly `DIM` coordinates; `None` on a length mismatch.
@@ -148,6 +152,10 @@ impl Vector for DVec3 {
     #[inline]
     fn max_abs(self) -> f64 {
         self.abs().max_element()
+    }
+    #[inline(always)]
+    fn abs_sum(self) -> f64 {
+        self.x.abs() + self.y.abs() + self.z.abs()
     }
     fn to_vec(self) -> Vec<f64> {
         vec![self.x, self.y, self.z]
@@ -245,6 +253,10 @@ impl Vector for DVec2 {
     #[inline]
     fn max_abs(self) -> f64 {
         self.abs().max_element()
+    }
+    #[inline(always)]
+    fn abs_sum(self) -> f64 {
+        self.x.abs() + self.y.abs()
     }
     fn to_vec(self) -> Vec<f64> {
         vec![self.x, self.y]

@@ -43,6 +43,7 @@ use crate::gjk::certificate::{tolerance_for, verify};
 use crate::gjk::{self, epa, Distance, Options};
 use crate::hull::ConvexPolyhedron;
 use crate::math::pose::Pose3;
+use crate::math::vector::Vector;
 use crate::polytope::manifold::{ContactPoint, Feature, Manifold};
 use crate::polytope::sat3d::{polyhedron_manifold_with, SatContext};
 use crate::primitives::bounds::Aabb;
@@ -222,8 +223,9 @@ fn overlapping_pairs(
 
 /// An upper bound on GJK's touch tolerance over the part pairs (`MinkowskiDifference::
 /// tolerance`: `rel · (size_A + size_B) + 4ε · magnitude`, each term bounded by its largest
-/// part: a part's world translation by the compound's plus the part's, its bounding radius,
-/// the relative translation by the sum of the two world ones), doubled for the rounding of
+/// part: a part's world translation `t + R·t_part` by `‖t‖₁ + √3·|t_part|` in the magnitude's
+/// ‖·‖₁ and by `|t| + |t_part|` in length, its bounding radius, the relative translation by
+/// the sum of the two world ones), doubled for the rounding of
 /// the boxes.
 fn compound_touch_pad(
     a: &Compound,
@@ -234,10 +236,12 @@ fn compound_touch_pad(
 ) -> f64 {
     let side = |c: &Compound, pose: &Pose3| {
         c.parts.iter().fold((0.0f64, 0.0f64), |(size, mag), p| {
-            let reach = pose.translation().length() + p.pose.translation().length();
+            let part = p.pose.translation().length();
+            let reach = pose.translation().length() + part;
+            let l1 = pose.translation().abs_sum() + 3f64.sqrt() * part;
             (
                 size.max(p.shape.size()),
-                mag.max(2.0 * reach + p.shape.bounding_radius()),
+                mag.max(reach + l1 + p.shape.bounding_radius()),
             )
         })
     };
@@ -667,8 +671,8 @@ fn touch_pad<S: SupportMap<DVec3> + ?Sized>(
     let diag = (b.max - b.min).length();
     let far = b.min.abs().max(b.max.abs()).length() + diag;
     let tol = opts.abs_tolerance.unwrap_or_else(|| {
-        let magnitude = pose_m.translation().length()
-            + pose_s.translation().length()
+        let magnitude = pose_m.translation().abs_sum()
+            + pose_s.translation().abs_sum()
             + far
             + pose_m.relative(pose_s).translation().length()
             + shape.bounding_radius();

@@ -479,7 +479,8 @@ fn setup<L: Lanes>(rows: &[&BoxInput; 4], tols: Tolerances) -> Group<L> {
     let ar = arr3(|i| arr3(|j| r[i][j].abs()));
     // `MinkowskiDifference::{scale, magnitude, tolerance}`.
     let len = |x: &V3<L>| dot(x, x).sqrt();
-    let reach = len(&ta) + len(&tb);
+    let l1 = |x: &V3<L>| x[0].abs() + x[1].abs() + x[2].abs();
+    let reach = l1(&ta) + l1(&tb);
     let magnitude = reach + br_a + len(&t) + br_b;
     let floor = L::splat(4.0 * f64::EPSILON) * magnitude;
     let sum = size_a + size_b;

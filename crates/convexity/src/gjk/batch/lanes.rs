@@ -486,7 +486,7 @@ fn load<L: Lanes, S: Supports<L>>(
     let rot = pose_ab.rotation().to_matrix();
     let t = pose_ab.translation();
     sup.load(r, l, &rot, t);
-    let reach = r.pose_a.translation().length() + r.pose_b.translation().length();
+    let reach = r.pose_a.translation().abs_sum() + r.pose_b.translation().abs_sum();
     let scale = (r.a.size + r.b.size).max(f64::MIN_POSITIVE);
     let magnitude = reach + r.a.radius + t.length() + r.b.radius;
     let tol = opts
