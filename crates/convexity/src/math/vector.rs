@@ -58,8 +58,11 @@ pub trait Vector:
     fn max_abs(self) -> f64;
     /// The sum of the absolute coordinates `‖self‖₁` (`≥ |self|`, with no square root), in
     /// coordinate order: the world translations' share of the rounding floor's magnitude
-    /// (`MinkowskiDifference::magnitude`).
-    fn abs_sum(self) -> f64;
+    /// (`MinkowskiDifference::magnitude`). (Provided, so that an existing implementation of
+    /// the trait keeps compiling; `DVec2` and `DVec3` spell it out.)
+    fn abs_sum(self) -> f64 {
+        (0..Self::DIM).map(|i| self.coord(i).abs()).sum()
+    }
     /// Coordinates as a slice-like array copy.
     fn to_vec(self) -> Vec<f64>;
     /// Builds a vector from exactly `DIM` coordinates; `None` on a length mismatch.
