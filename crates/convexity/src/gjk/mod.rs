@@ -27,8 +27,8 @@
 //! Precision: the returned distance is within `max(abs_tol, rel_tol·d)` of the distance of
 //! the shapes as given, where `abs_tol = rel_tol · (size_A + size_B) + 4ε · magnitude`,
 //! `rel_tol = 1e-10` by default and the magnitude sums the world translations (`‖t‖₁`), the
-//! centres and the sizes. Poses enter the geometry only through `pose_a⁻¹ ∘ pose_b`, formed from the
-//! difference of the translations, so a common offset of 1e6 adds no error beyond the
+//! centres and the sizes. Poses enter the geometry only through `pose_a⁻¹ ∘ pose_b`, formed
+//! from the difference of the translations, so a common offset of 1e6 adds no error beyond the
 //! rounding of the input translations themselves (≈ 1.2e-10 per coordinate at 1e6, which the
 //! `4ε · magnitude` floor of ≈ 9e-10 covers). Gaps below that floor cannot be represented in
 //! the input and are reported as touching.

@@ -225,8 +225,7 @@ fn overlapping_pairs(
 /// tolerance`: `rel · (size_A + size_B) + 4ε · magnitude`, each term bounded by its largest
 /// part: a part's world translation `t + R·t_part` by `‖t‖₁ + √3·|t_part|` in the magnitude's
 /// ‖·‖₁ and by `|t| + |t_part|` in length, its bounding radius, the relative translation by
-/// the sum of the two world ones), doubled for the rounding of
-/// the boxes.
+/// the sum of the two world ones), doubled for the rounding of the boxes.
 fn compound_touch_pad(
     a: &Compound,
     pose_a: &Pose3,
