@@ -22,9 +22,9 @@
 //!   `4ε · (|t_a| + |t_b| + reach)` (`rel_close`); certificates verify; a distance row of two
 //!   boxes (the box lanes, `gjk/batch/box_lanes.rs`) equals it bit for bit;
 //! * past one chunk, the parallel run and the single-threaded run agree bit for bit;
-//! * the lane path's two kernels (`lanes::run_on`: AVX2, which the batch takes when the CPU
-//!   has it, and the baseline) give the same bits on every good row whose shapes the lanes
-//!   take — box pairs too, whose batch distance takes the box lanes instead — in both modes.
+//! * the lane path's kernels (`lanes::run_on`: AVX2 and AVX-512VL, which the batch takes
+//!   when the CPU has them, and the baseline) give the same bits on every good row whose shapes
+//!   the lanes take — box pairs too, whose batch distance takes the box lanes instead — in both modes.
 #![no_main]
 
 use convexity::batch::lanes::{self, Kernel, LaneRow, LaneShape, Mode};
@@ -552,7 +552,8 @@ fn run3(r: &mut Bytes, big: bool) {
     kernels_agree(&shapes, &pairs, &expect, pose);
 }
 
-/// The AVX2 and the baseline kernel of the lane path write the same bits on the good rows
+/// The AVX2 and AVX-512VL kernels of the lane path (where the CPU has them) and the baseline
+/// kernel write the same bits on the good rows
 /// whose two shapes the lanes take, in both modes.
 fn kernels_agree(
     shapes: &[Shape3],
@@ -583,13 +584,20 @@ fn kernels_agree(
     }
     let opts = gjk::Options::default();
     for mode in [Mode::Distance, Mode::Boolean] {
-        let (mut fast, mut base) = (Vec::new(), Vec::new());
-        let ran = lanes::run_on(Kernel::Avx2, &rows, mode, &opts, &mut fast);
-        assert_eq!(ran == Kernel::Avx2, Kernel::Avx2.available());
+        let mut base = Vec::new();
         lanes::run_on(Kernel::Baseline, &rows, mode, &opts, &mut base);
-        assert_eq!(fast.len(), rows.len());
-        for (i, (f, b)) in fast.iter().zip(&base).enumerate() {
-            assert_eq!(format!("{f:?}"), format!("{b:?}"), "{mode:?}: row {i}");
+        for kernel in [Kernel::Avx2, Kernel::Avx512] {
+            let mut fast = Vec::new();
+            let ran = lanes::run_on(kernel, &rows, mode, &opts, &mut fast);
+            assert_eq!(ran == kernel, kernel.available());
+            assert_eq!(fast.len(), rows.len());
+            for (i, (f, b)) in fast.iter().zip(&base).enumerate() {
+                assert_eq!(
+                    format!("{f:?}"),
+                    format!("{b:?}"),
+                    "{kernel:?} {mode:?}: row {i}"
+                );
+            }
         }
     }
 }

@@ -1240,8 +1240,9 @@ fn fuzz_flat_boxes_near_touch_distance_equals_scalar() {
     );
 }
 
-/// The AVX2 kernel of the lane path against the baseline kernel (SSE2 pairs on x86-64): the
-/// same IEEE operations in the same order, so the same bits — every answer field, declines
+/// The AVX2 and AVX-512VL kernels of the lane path (each where the CPU has it) against the
+/// baseline kernel (SSE2 pairs on x86-64): the same IEEE operations in the same order, so the
+/// same bits — every answer field, declines
 /// included, in both modes — on boxes and hulls of 8 and 16 points (box pairs too, which
 /// `lanes::run` takes although the batch API sends them to the scalar closed form),
 /// overlapping, touching and separated.
@@ -1272,11 +1273,18 @@ fn lane_kernels_agree_bit_for_bit() {
     let avx2 = Kernel::Avx2.available();
     if !avx2 {
         eprintln!("lane_kernels_agree_bit_for_bit: no AVX2 on this CPU, baseline kernel only");
+    } else if !Kernel::Avx512.available() {
+        eprintln!("lane_kernels_agree_bit_for_bit: no AVX-512VL on this CPU, AVX2 kernel only");
     }
-    for mode in [Mode::Distance, Mode::Boolean] {
+    for (mode, kernel) in [
+        (Mode::Distance, Kernel::Avx2),
+        (Mode::Boolean, Kernel::Avx2),
+        (Mode::Distance, Kernel::Avx512),
+        (Mode::Boolean, Kernel::Avx512),
+    ] {
         let (mut fast, mut base) = (Vec::new(), Vec::new());
-        let ran = lanes::run_on(Kernel::Avx2, &rows, mode, &opts, &mut fast);
-        assert_eq!(ran == Kernel::Avx2, avx2);
+        let ran = lanes::run_on(kernel, &rows, mode, &opts, &mut fast);
+        assert_eq!(ran == kernel, kernel.available());
         assert_eq!(
             lanes::run_on(Kernel::Baseline, &rows, mode, &opts, &mut base),
             Kernel::Baseline

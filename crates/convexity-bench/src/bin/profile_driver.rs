@@ -14,8 +14,8 @@
 //! Batch (convexity only, sets `hull8` and `box`): query `batch` runs `batch::distance`
 //! single-core (`parallel: false`) on the pairs, the lane kernel chosen at run time;
 //! `batch-all` the same on every core; `batch-bool` runs `batch::intersects` single-core
-//! (`batch-bool-scalar` with the lane paths off); `lanes-avx2` and `lanes-baseline` run the GJK
-//! lane path alone (`batch::lanes::run_on`, distance mode) on the chosen kernel — box pairs
+//! (`batch-bool-scalar` with the lane paths off); `lanes-avx2`, `lanes-avx512` and
+//! `lanes-baseline` run the GJK lane path alone (`batch::lanes::run_on`, distance mode) on the chosen kernel — box pairs
 //! included, which the batch answers by the box lanes instead.
 //!
 //! Mixed pairs: sets `sphere-box` and `sphere-hull8` (A from the sphere set, B from the box or
@@ -270,8 +270,8 @@ fn drive_lanes(rows: &[LaneRow<'_, DVec3>], kernel: Kernel, repeats: usize) -> f
     acc
 }
 
-/// The batch queries (`batch`, `batch-all`, `batch-bool`, `lanes-avx2`, `lanes-baseline`) on the
-/// set as a `Shape3` table.
+/// The batch queries (`batch`, `batch-all`, `batch-bool`, `lanes-*`) on the set as a `Shape3`
+/// table.
 fn go_batch<S>(set: &DataSet<S>, table: &[Shape3], query: &str, n: usize, r: usize) {
     let n = n.min(set.pairs.len());
     let pairs: Vec<Pair3> = (0..n)
@@ -307,6 +307,7 @@ fn go_batch<S>(set: &DataSet<S>, table: &[Shape3], query: &str, n: usize, r: usi
         "batch-bool" => drive_batch_bool(table, &pairs, r, true),
         "batch-bool-scalar" => drive_batch_bool(table, &pairs, r, false),
         "lanes-avx2" => drive_lanes(&rows, Kernel::Avx2, r),
+        "lanes-avx512" => drive_lanes(&rows, Kernel::Avx512, r),
         "lanes-baseline" => drive_lanes(&rows, Kernel::Baseline, r),
         _ => panic!("unknown batch query {query}"),
     };

@@ -244,6 +244,15 @@ pub(crate) fn solve(
             // SAFETY: `kernel.available()` detected AVX2 on this CPU.
             unsafe { solve_avx2(rows, tols, each) }
         }
+        // The AVX2 kernel: compiled with AVX-512VL as well, these lanes were slower
+        // (`speed --sets box --rounds 9`, five alternated runs: batch on one core 4.60 →
+        // 3.53× parry3d-f64), unlike the GJK lanes (see `lanes`).
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Kernel::Avx512 if kernel.available() => {
+            // SAFETY: `kernel.available()` detected AVX2 (with AVX-512F and AVX-512VL) on this
+            // CPU.
+            unsafe { solve_avx2(rows, tols, each) }
+        }
         _ => solve_on::<wide::f64x4>(rows, tols, each),
     }
 }

@@ -22,10 +22,14 @@
 //! which `wide` fixes at compile time (SSE2 pairs on a default x86-64 build). [`run`] takes
 //! the AVX2 kernel when `is_x86_feature_detected!("avx2")` holds (std caches the probe), so a
 //! default build gets 256-bit lanes without `-C target-cpu`; other targets build the baseline
-//! only. The two types have the same semantics operation by operation (`batch/f64x4.rs`) and
-//! the kernels perform the same IEEE operations in the same order, without FMA (Rust never
-//! contracts unasked), so their answers are bit-identical: `lane_kernels_agree_bit_for_bit`
-//! in tests/batch.rs and the `batch` fuzz target compare them ([`run_on`] forces a kernel).
+//! only. On a CPU with AVX-512F and AVX-512VL, [`run`] takes a third copy of the AVX2 kernel,
+//! compiled with those features as well: the same `F64x4` lanes in 256-bit registers, with
+//! EVEX encodings (three-input logic for the masks' and/andn/or triples, 32 registers, compares
+//! into mask registers). The two types have the same semantics operation by operation
+//! (`batch/f64x4.rs`) and the kernels perform the same IEEE operations in the same order,
+//! without FMA (Rust never contracts unasked), so their answers are bit-identical:
+//! `lane_kernels_agree_bit_for_bit` in tests/batch.rs and the `batch` fuzz target compare
+//! them ([`run_on`] forces a kernel).
 //!
 //! Streams: rows flow through the four lanes and a lane that finishes is answered and reloaded
 //! at once, so no lane idles behind a slower neighbour. Two boxes run with sign-selection
@@ -73,8 +77,16 @@
 //! 1.50× with the dispatch, 1.61× for a `-C target-cpu=native` build of the code before and
 //! 1.50× for one of this code (which runs the same AVX2 kernel): on this CPU, which has
 //! AVX-512, the native build blends masks with `vpternlogq` (one instruction where AVX2
-//! takes `and`, `andn`, `or`) — an AVX-512VL copy of the kernel is not built. Box pairs go
-//! to the box–box closed form (in lanes of its own, `batch/box_lanes.rs`), not to this GJK.
+//! takes `and`, `andn`, `or`). Hence the AVX-512VL copy of the kernel: the lane path alone
+//! (`profile_driver hull8 lanes-avx2` / `lanes-avx512`, 20,000 rows, ten alternated runs)
+//! 420 → 397 ns a row, median per-run ratio 1.05; `batch::distance` on hull8, one core
+//! (`speed --sets hull8,box --rounds 9`, alternated with the build before, twice: four and six
+//! runs), 1.67 → 1.75× and 1.65 → 1.68× parry3d-f64. Eight lanes in 512-bit registers
+//! (an `[f64; 8]` type under the same features) were no faster than this copy (1.70 against
+//! 1.69×, six runs): this CPU (AMD family 25, Zen 4) splits a 512-bit operation into two
+//! 256-bit halves. Callgrind cannot run AVX-512 code; under it `Kernel::best` finds no
+//! AVX-512 and the figures above are the AVX2 kernel's. Box pairs go to the box–box closed
+//! form (in lanes of its own, `batch/box_lanes.rs`), not to this GJK.
 //! FMA is not used: it would change the last bits
 //! against the baseline kernel.
 //!
@@ -320,6 +332,9 @@ pub fn run(
 pub enum Kernel {
     /// 256-bit vectors: x86 with AVX2, detected at run time.
     Avx2,
+    /// The AVX2 kernel compiled with AVX-512F and AVX-512VL as well (256-bit vectors with
+    /// EVEX encodings), detected at run time. The box lanes run their AVX2 kernel under it.
+    Avx512,
     /// The build's baseline (SSE2 pairs on a default x86-64 build).
     Baseline,
 }
@@ -327,7 +342,9 @@ pub enum Kernel {
 impl Kernel {
     /// The fastest kernel this CPU runs.
     pub fn best() -> Kernel {
-        if Kernel::Avx2.available() {
+        if Kernel::Avx512.available() {
+            Kernel::Avx512
+        } else if Kernel::Avx2.available() {
             Kernel::Avx2
         } else {
             Kernel::Baseline
@@ -340,8 +357,14 @@ impl Kernel {
             Kernel::Baseline => true,
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Kernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Kernel::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+            }
             #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
-            Kernel::Avx2 => false,
+            Kernel::Avx2 | Kernel::Avx512 => false,
         }
     }
 }
@@ -387,6 +410,9 @@ pub fn run_on(
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             // SAFETY: `kernel.available()` detected AVX2 on this CPU.
             Kernel::Avx2 => unsafe { streams_avx2(rows, &idx, n, mode, opts, answers) },
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: `kernel.available()` detected AVX2, AVX-512F and AVX-512VL on this CPU.
+            Kernel::Avx512 => unsafe { streams_avx512(rows, &idx, n, mode, opts, answers) },
             _ => streams_baseline(rows, &idx, n, mode, opts, answers),
         }
     }
@@ -397,6 +423,21 @@ pub fn run_on(
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 fn streams_avx2(
+    rows: &[LaneRow<'_, DVec3>],
+    idx: &[usize],
+    n: usize,
+    mode: Mode,
+    opts: &Options,
+    answers: &mut [Option<Answer<DVec3>>],
+) {
+    streams::<F64x4>(rows, idx, n, mode, opts, answers);
+}
+
+/// [`streams`] compiled for AVX-512VL: the same 256-bit `F64x4` lanes as [`streams_avx2`],
+/// with EVEX encodings.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn streams_avx512(
     rows: &[LaneRow<'_, DVec3>],
     idx: &[usize],
     n: usize,
