@@ -419,46 +419,48 @@ pub fn run_on(
     kernel
 }
 
-/// [`streams`] compiled for AVX2: LLVM vectorises [`F64x4`]'s element loops into `ymm`.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[target_feature(enable = "avx2")]
-fn streams_avx2(
-    rows: &[LaneRow<'_, DVec3>],
-    idx: &[usize],
-    n: usize,
-    mode: Mode,
-    opts: &Options,
-    answers: &mut [Option<Answer<DVec3>>],
-) {
-    streams::<F64x4>(rows, idx, n, mode, opts, answers);
+/// Defines a copy of [`streams`] on the lane type `$lanes`, compiled with the given target
+/// features (x86 only) or for the build's baseline.
+macro_rules! streams_for {
+    ($(#[$doc:meta])* $name:ident, $lanes:ty $(, $features:literal)?) => {
+        $(#[$doc])*
+        $(
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            #[target_feature(enable = $features)]
+        )?
+        fn $name(
+            rows: &[LaneRow<'_, DVec3>],
+            idx: &[usize],
+            n: usize,
+            mode: Mode,
+            opts: &Options,
+            answers: &mut [Option<Answer<DVec3>>],
+        ) {
+            streams::<$lanes>(rows, idx, n, mode, opts, answers);
+        }
+    };
 }
 
-/// [`streams`] compiled for AVX-512VL: the same 256-bit `F64x4` lanes as [`streams_avx2`],
-/// with EVEX encodings.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-fn streams_avx512(
-    rows: &[LaneRow<'_, DVec3>],
-    idx: &[usize],
-    n: usize,
-    mode: Mode,
-    opts: &Options,
-    answers: &mut [Option<Answer<DVec3>>],
-) {
-    streams::<F64x4>(rows, idx, n, mode, opts, answers);
-}
+streams_for!(
+    /// [`streams`] compiled for AVX2: LLVM vectorises [`F64x4`]'s element loops into `ymm`.
+    streams_avx2,
+    F64x4,
+    "avx2"
+);
 
-/// [`streams`] compiled for the build's baseline.
-fn streams_baseline(
-    rows: &[LaneRow<'_, DVec3>],
-    idx: &[usize],
-    n: usize,
-    mode: Mode,
-    opts: &Options,
-    answers: &mut [Option<Answer<DVec3>>],
-) {
-    streams::<wide::f64x4>(rows, idx, n, mode, opts, answers);
-}
+streams_for!(
+    /// [`streams`] compiled for AVX-512VL: the same 256-bit `F64x4` lanes as
+    /// [`streams_avx2`], with EVEX encodings.
+    streams_avx512,
+    F64x4,
+    "avx2,avx512f,avx512vl"
+);
+
+streams_for!(
+    /// [`streams`] compiled for the build's baseline.
+    streams_baseline,
+    wide::f64x4
+);
 
 /// Runs the stream for `n`: 0 for two boxes, else vertex lists padded to `n`.
 #[inline(always)]
