@@ -980,14 +980,17 @@ fn batch_and_agreement(s: &mut String, rows: &[Row]) {
         "`convexity::batch::distance` over every pair of the set (the same seeded pairs as \
          the rows above; shapes as a `Shape3` table, poses as raw `[f64; 7]`, caller-provided \
          output slices), single-core (`BatchOptions {{ parallel: false, .. }}`: lane paths \
-         with scalar fallback — GJK lanes for hull8, the box–box closed form in lanes for \
-         box, whose `rows through the lanes` count the rows whose set-up and 15-axis scan ran \
-         in lanes, a scalar common-point search after it included) and all-core (default options: rayon over every core), against \
+         with scalar fallback — GJK lanes for hull8 (lane kernel chosen at run time on this \
+         machine: `{:?}`), the box–box closed form in lanes for box, whose `rows through the \
+         lanes` count the rows whose set-up and 15-axis scan ran in lanes, a scalar \
+         common-point search after it included) and all-core (default options: rayon over \
+         every core), against \
          `parry3d_f64::query::distance` in a per-pair loop. Per round: the parry loop, the \
          single-core call, the all-core call, back to back; ns per query = median over \
          rounds; ratios = medians over rounds of the per-round ratios. Targets: ≥ 4× parry \
          on one core; all-core throughput ≥ 1.8× single-core. The all-core figure needs \
-         idle cores: on this shared machine it depends on the other jobs' load (header).\n"
+         idle cores: on this shared machine it depends on the other jobs' load (header).\n",
+        convexity::batch::lanes::Kernel::best()
     );
     let _ = writeln!(
         s,
