@@ -78,6 +78,9 @@ pub trait Lanes:
     fn splat(x: f64) -> Self;
     /// The lanes as an array.
     fn to_array(self) -> [f64; 4];
+    /// The lanes as an array, in place (reading one lane through it is one load, where
+    /// `to_array()[l]` copied the whole vector to the stack first).
+    fn as_array(&self) -> &[f64; 4];
     /// The lanes, writable.
     fn as_mut_array(&mut self) -> &mut [f64; 4];
     /// Mask of `self > rhs` (ordered: false on NaN, as the four below).
@@ -119,6 +122,11 @@ impl Lanes for F64x4 {
     #[inline(always)]
     fn to_array(self) -> [f64; 4] {
         self.0
+    }
+
+    #[inline(always)]
+    fn as_array(&self) -> &[f64; 4] {
+        &self.0
     }
 
     #[inline(always)]
@@ -203,6 +211,10 @@ impl Lanes for wide::f64x4 {
     #[inline(always)]
     fn to_array(self) -> [f64; 4] {
         wide::f64x4::to_array(self)
+    }
+    #[inline(always)]
+    fn as_array(&self) -> &[f64; 4] {
+        wide::f64x4::as_array(self)
     }
     #[inline(always)]
     fn as_mut_array(&mut self) -> &mut [f64; 4] {
@@ -398,6 +410,7 @@ mod tests {
                 .iter()
                 .flat_map(|o| o.to_array().map(f64::to_bits))
                 .collect();
+            bits.extend(x.as_array().map(f64::to_bits));
             bits.push(u64::from(x.to_bitmask()) | u64::from(m.to_bitmask()) << 8);
             bits
         }
