@@ -892,17 +892,7 @@ fn reduce<L: Lanes>(s: &Simplex<L>) -> ([L; 3], V3<L>, L) {
     }
     {
         let l = tetra_weights(&[w[0], w[1], w[2], w[3]]);
-        // Spelt out rather than folded: LLVM left the folds here out of line, as functions
-        // compiled for the baseline (SSE2 halves, called from the AVX2 kernel; callgrind:
-        // 168 instructions a hull8 batch row).
-        let ok = u[0]
-            & u[1]
-            & u[2]
-            & everything
-            & l[0].simd_gt(zero)
-            & l[1].simd_gt(zero)
-            & l[2].simd_gt(zero)
-            & l[3].simd_gt(zero);
+        let ok = u[0] & u[1] & u[2] & l.iter().fold(everything, |m, x| m & x.simd_gt(zero));
         // A flat tetrahedron can give positive garbage weights: the combination must really
         // be the origin (to rounding) before the origin counts as inside.
         let p = add(
@@ -910,11 +900,7 @@ fn reduce<L: Lanes>(s: &Simplex<L>) -> ([L; 3], V3<L>, L) {
             &add(&scale(&w[2], l[2]), &scale(&w[3], l[3])),
         );
         let d2 = dot(&p, &p);
-        let m2 = zero
-            .max(dot(&w[0], &w[0]))
-            .max(dot(&w[1], &w[1]))
-            .max(dot(&w[2], &w[2]))
-            .max(dot(&w[3], &w[3]));
+        let m2 = (0..4).fold(zero, |m, k| m.max(dot(&w[k], &w[k])));
         let tiny = d2.simd_le(m2 * L::splat(1e-24));
         take(ok & tiny, zero, [zero; 3], [true; 3], true, &mut acc);
     }
