@@ -673,6 +673,12 @@ fn solve_group<L: Lanes>(g: &Group<L>) -> [BoxLane; 4] {
     let wb = add(&rotate(&g.qa, &q), &g.ta);
     let wn = rotate(&g.qa, &sel3(apart, &u, &n));
     let (apart, over, common) = (apart.to_bitmask(), over.to_bitmask(), common.to_bitmask());
+    // Watch this closure in profiles: it is fast inlined into the AVX2 kernel, and whether it
+    // is depends on LLVM's heuristics, which code elsewhere can tip (spelling out two folds in
+    // `lanes::reduce` once left it out of line as a baseline function: `profile_driver box
+    // batch convexity 2000 1` 2,273,944 → 2,534,543 instructions, the box batch ~25% slower).
+    // Forcing it in through an `#[inline(always)]` method on a struct of the outputs ran 4×
+    // slower still (490 against 113 ns a row; not understood).
     core::array::from_fn(|l| {
         if apart >> l & 1 == 1 {
             BoxLane::Separated {
