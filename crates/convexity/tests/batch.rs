@@ -1242,10 +1242,9 @@ fn fuzz_flat_boxes_near_touch_distance_equals_scalar() {
 
 /// The AVX2 and AVX-512VL kernels of the lane path (each where the CPU has it) against the
 /// baseline kernel (SSE2 pairs on x86-64): the same IEEE operations in the same order, so the
-/// same bits — every answer field, declines
-/// included, in both modes — on boxes and hulls of 8 and 16 points (box pairs too, which
-/// `lanes::run` takes although the batch API sends them to the scalar closed form),
-/// overlapping, touching and separated.
+/// same bits — every answer field, declines included, in both modes — on boxes and hulls of 8
+/// and 16 points (box pairs too, which `lanes::run` takes although the batch API sends them to
+/// the scalar closed form), overlapping, touching and separated.
 #[test]
 fn lane_kernels_agree_bit_for_bit() {
     use convexity::batch::lanes::{self, Kernel, LaneRow, LaneShape, Mode};
