@@ -23,8 +23,9 @@
 //!   boxes (the box lanes, `gjk/batch/box_lanes.rs`) equals it bit for bit;
 //! * past one chunk, the parallel run and the single-threaded run agree bit for bit;
 //! * the lane path's kernels (`lanes::run_on`: AVX2 and AVX-512VL, which the batch takes
-//!   when the CPU has them, and the baseline) give the same bits on every good row whose shapes
-//!   the lanes take — box pairs too, whose batch distance takes the box lanes instead — in both modes.
+//!   when the CPU has them, and the baseline) give the same bits on every good row whose
+//!   shapes the lanes take — box pairs too, whose batch distance takes the box lanes instead —
+//!   in both modes.
 #![no_main]
 
 use convexity::batch::lanes::{self, Kernel, LaneRow, LaneShape, Mode};
@@ -553,8 +554,7 @@ fn run3(r: &mut Bytes, big: bool) {
 }
 
 /// The AVX2 and AVX-512VL kernels of the lane path (where the CPU has them) and the baseline
-/// kernel write the same bits on the good rows
-/// whose two shapes the lanes take, in both modes.
+/// kernel write the same bits on the good rows whose two shapes the lanes take, in both modes.
 fn kernels_agree(
     shapes: &[Shape3],
     pairs: &[Pair<[f64; 7]>],

@@ -15,8 +15,8 @@
 //! single-core (`parallel: false`) on the pairs, the lane kernel chosen at run time;
 //! `batch-all` the same on every core; `batch-bool` runs `batch::intersects` single-core
 //! (`batch-bool-scalar` with the lane paths off); `lanes-avx2`, `lanes-avx512` and
-//! `lanes-baseline` run the GJK lane path alone (`batch::lanes::run_on`, distance mode) on the chosen kernel — box pairs
-//! included, which the batch answers by the box lanes instead.
+//! `lanes-baseline` run the GJK lane path alone (`batch::lanes::run_on`, distance mode) on the
+//! chosen kernel — box pairs included, which the batch answers by the box lanes instead.
 //!
 //! Mixed pairs: sets `sphere-box` and `sphere-hull8` (A from the sphere set, B from the box or
 //! hull8 set, the `speed` binary's pairs), queries `distance`, `boolean`, `penetration`, both
