@@ -217,10 +217,13 @@ fn verdict_from<V: Vector>(
 
 /// The touch verdict of two rounded points (centre, radius) whose cores are at signed gap `gap`
 /// (full shapes) along the unit `axis`: a common point when `gap ≤ tol`, else the axis with the
-/// gap. `pick`: both answers are formed and one picked without a branch (ball–ball: the
+/// gap. `pick`: the vector (common point or axis) picked without a branch (ball–ball: the
 /// branch was mispredicted on half of a mix of overlapping and separated pairs, 0.50 a query
 /// by callgrind branch-sim, about a third of a ball–ball query's time); otherwise a branch
-/// (see `BallBox::verdict`).
+/// (see `BallBox::verdict`). Both variants hold the vector at the same place, so the compiler
+/// writes it once, into the result; picking between two whole verdicts instead built both on
+/// the stack and copied one with 16-byte moves at whatever alignment the stack gave (see
+/// "Result layout" in `crate::gjk`).
 #[inline(always)]
 fn touch_verdict<V: Vector>(
     (ca, ra): (V, f64),
@@ -237,7 +240,13 @@ fn touch_verdict<V: Vector>(
     };
     let apart = || Verdict::Separated(SeparatingAxis { axis, gap });
     if pick {
-        core::hint::select_unpredictable(gap <= tol, touching(), apart())
+        let t = gap <= tol;
+        let v = core::hint::select_unpredictable(t, common_point(ca, cb, ra, rb), axis);
+        if t {
+            Verdict::Intersecting(CommonPoint { point: v })
+        } else {
+            Verdict::Separated(SeparatingAxis { axis: v, gap })
+        }
     } else if gap <= tol {
         touching()
     } else {

@@ -35,6 +35,24 @@
 //!
 //! Complexity: O(k · support) with k iterations (typically 3–12 for polytopes; the cap,
 //! default 128, bounds curved shapes). No allocation.
+//!
+//! # Result layout
+//!
+//! [`Distance`], [`Intersection`] and [`crate::gjk::epa::Penetration`] are `repr(C,
+//! align(16))`, their fields ordered so that in 3D every vector starts at a multiple of 16
+//! bytes, the verdict's too (its 8-byte tag then its vector: the verdict sits 8 past a
+//! multiple of 16). Compilers move the `x, y` pair of a `DVec3` with one 16-byte load or store;
+//! 8 past a multiple of 16 that access crosses a cache line one time in four and a 4 KiB page
+//! one time in 256, and a store across a page stalls what follows it. The results are written
+//! on the caller's stack, so with 8-byte alignment a few stack depths in every 256 put such a
+//! store across a page: the ball–ball distance then took 18–23 ns a query instead of 13–14
+//! (`profile_driver sphere distance convexity 20000 20`, the stack shifted 16 bytes at a time
+//! through a 4 KiB period by the size of the environment, minimum of three scans: 9 of 256
+//! shifts slow), which is why the `speed` table's ball–ball row came out slow in about one run
+//! in five. (Aligning the certificates themselves to 16 bytes instead made the compiler widen
+//! the verdict's tag to 16 bytes, written as two 8-byte stores and read back by one 16-byte
+//! compare that cannot be forwarded from them: every ball–ball boolean query 13 → 24 ns.) In 2D
+//! the order cannot suit both 16-byte vectors and 8-byte scalars; 3D is the one measured.
 
 pub mod batch;
 pub mod certificate;
@@ -163,30 +181,34 @@ impl<V: Vector> GjkCache<V> {
 }
 
 /// Result of a distance query. Points and vectors are in the world frame.
+///
+/// Field order and alignment put every vector, and the verdict's vector, at a multiple of 16
+/// bytes (3D): see [the module's layout note](crate::gjk#result-layout).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(16))]
 pub struct Distance<V> {
-    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
-    pub status: Status,
-    /// Main-loop iterations performed (bounded by the options' iteration cap).
-    pub iterations: u32,
+    /// Closest point on A (for an intersecting verdict: the common point).
+    pub point_a: V,
     /// Best upper bound on the distance between the full shapes, clamped at 0 and never below
     /// `lower_bound` (they can cross by an ulp at convergence). When the verdict is
     /// intersecting it is at most `tolerance`. `+∞` only when a custom support function
     /// returned a non-finite point on the first call (status `Degenerate`).
     pub distance: f64,
-    /// Certified lower bound on the distance (may be negative when the shapes overlap).
-    pub lower_bound: f64,
-    /// Closest point on A (for an intersecting verdict: the common point).
-    pub point_a: V,
     /// Closest point on B (for an intersecting verdict: the common point).
     pub point_b: V,
+    /// Certified lower bound on the distance (may be negative when the shapes overlap).
+    pub lower_bound: f64,
     /// Unit vector from A toward B (for an intersecting verdict: the last search direction).
     pub normal: V,
+    /// The absolute touch tolerance used.
+    pub tolerance: f64,
+    /// Main-loop iterations performed (bounded by the options' iteration cap).
+    pub iterations: u32,
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
+    pub status: Status,
     /// The answer with its certificate (separating axis or common point); check it with
     /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<V>,
-    /// The absolute touch tolerance used.
-    pub tolerance: f64,
 }
 
 impl<V> Distance<V> {
@@ -197,13 +219,15 @@ impl<V> Distance<V> {
     }
 }
 
-/// Result of a boolean query (exits as soon as the answer is proved).
+/// Result of a boolean query (exits as soon as the answer is proved). Laid out like
+/// [`Distance`]: the verdict's vector at a multiple of 16 bytes (3D).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(16))]
 pub struct Intersection<V> {
-    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
-    pub status: Status,
     /// Main-loop iterations performed (bounded by the options' iteration cap).
     pub iterations: u32,
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
+    pub status: Status,
     /// The answer with its certificate (separating axis or common point); check it with
     /// [`crate::verify`]. `Undetermined` when nothing could be proved.
     pub verdict: Verdict<V>,

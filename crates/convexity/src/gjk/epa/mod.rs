@@ -559,30 +559,24 @@ impl<V: Vector> Context<V> {
     }
 }
 
-/// Result of a penetration query (world frame).
+/// Result of a penetration query (world frame). Laid out like [`crate::gjk::Distance`]: every
+/// vector, and the verdict's vector, at a multiple of 16 bytes (3D; see
+/// [the layout note](crate::gjk#result-layout)).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(16))]
 pub struct Penetration<V> {
-    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
-    pub status: Status,
-    /// GJK plus EPA iterations.
-    pub iterations: u32,
-    /// Penetration depth (≥ 0) or minus the distance when separated.
-    pub depth: f64,
-    /// Unit vector from A toward B.
-    pub normal: V,
     /// Deepest point of A inside B (on A's surface); `point_b + depth · normal`.
     pub point_a: V,
+    /// Penetration depth (≥ 0) or minus the distance when separated.
+    pub depth: f64,
     /// Deepest point of B inside A (on B's surface).
     pub point_b: V,
-    /// The answer with its certificate (separating axis or common point); check it with
-    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
-    pub verdict: Verdict<V>,
-    /// GJK's touch tolerance for this pair (gaps up to it count as touching).
-    pub tolerance: f64,
     /// Certified lower bound on the signed depth (up to rounding): the polytope EPA built lies
     /// in the Minkowski difference, so the depth is at least its closest face's offset; for
     /// separated pairs minus GJK's upper bound on the distance. `−∞` when nothing bounds it.
     pub depth_lower: f64,
+    /// Unit vector from A toward B.
+    pub normal: V,
     /// Certified upper bound on the signed depth: the least `h_A(n) + h_B(−n)` over the unit
     /// directions EPA queried (the true depth is the minimum over all `n`). `+∞` when nothing
     /// bounds it. `depth` lies in `[depth_lower, depth_upper]`; on a converged answer the
@@ -591,6 +585,15 @@ pub struct Penetration<V> {
     /// `depth_upper`, so that moving B by `depth · normal` leaves the shapes touching or apart
     /// by at most `depth_upper − depth_lower`.
     pub depth_upper: f64,
+    /// GJK plus EPA iterations.
+    pub iterations: u32,
+    /// How the run ended: `Converged`, or why it stopped early (see [`Status`]).
+    pub status: Status,
+    /// The answer with its certificate (separating axis or common point); check it with
+    /// [`crate::verify`]. `Undetermined` when nothing could be proved.
+    pub verdict: Verdict<V>,
+    /// GJK's touch tolerance for this pair (gaps up to it count as touching).
+    pub tolerance: f64,
 }
 
 fn to_world<V: Vector>(pose_a: &Pose<V>, v: Verdict<V>) -> Verdict<V> {
