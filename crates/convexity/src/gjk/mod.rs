@@ -47,12 +47,15 @@
 //! on the caller's stack, so with 8-byte alignment a few stack depths in every 256 put such a
 //! store across a page: the ball–ball distance then took 18–23 ns a query instead of 13–14
 //! (`profile_driver sphere distance convexity 20000 20`, the stack shifted 16 bytes at a time
-//! through a 4 KiB period by the size of the environment, minimum of three scans: 9 of 256
-//! shifts slow), which is why the `speed` table's ball–ball row came out slow in about one run
-//! in five. (Aligning the certificates themselves to 16 bytes instead made the compiler widen
-//! the verdict's tag to 16 bytes, written as two 8-byte stores and read back by one 16-byte
-//! compare that cannot be forwarded from them: every ball–ball boolean query 13 → 24 ns.) In 2D
-//! the order cannot suit both 16-byte vectors and 8-byte scalars; 3D is the one measured.
+//! through a 4 KiB period by the size of the environment, fastest of three runs per depth: 9
+//! of 256 depths slow; none of those nine after the change, whose ball–ball path has no
+//! unaligned 16-byte stack access left in its machine code). This was one reason why the
+//! `speed` table's ball–ball row came out slow in some runs;
+//! `crates/convexity-bench/stack_scan.sh sphere distance` repeats the scan. Aligning the
+//! certificates themselves to 16 bytes instead made the compiler widen the verdict's tag to 16
+//! bytes, written as two 8-byte stores and read back by one 16-byte compare that cannot be
+//! forwarded from them: every ball–ball boolean query 13 → 24 ns. In 2D the order cannot suit
+//! both 16-byte vectors and 8-byte scalars; 3D is the one measured.
 
 pub mod batch;
 pub mod certificate;
