@@ -233,24 +233,18 @@ fn touch_verdict<V: Vector>(
     tol: f64,
     pick: bool,
 ) -> Verdict<V> {
-    let touching = || {
-        Verdict::Intersecting(CommonPoint {
-            point: common_point(ca, cb, ra, rb),
-        })
-    };
-    let apart = || Verdict::Separated(SeparatingAxis { axis, gap });
-    if pick {
-        let t = gap <= tol;
-        let v = core::hint::select_unpredictable(t, common_point(ca, cb, ra, rb), axis);
-        if t {
-            Verdict::Intersecting(CommonPoint { point: v })
-        } else {
-            Verdict::Separated(SeparatingAxis { axis: v, gap })
-        }
-    } else if gap <= tol {
-        touching()
+    let touching = gap <= tol;
+    let v = if pick {
+        core::hint::select_unpredictable(touching, common_point(ca, cb, ra, rb), axis)
+    } else if touching {
+        common_point(ca, cb, ra, rb)
     } else {
-        apart()
+        axis
+    };
+    if touching {
+        Verdict::Intersecting(CommonPoint { point: v })
+    } else {
+        Verdict::Separated(SeparatingAxis { axis: v, gap })
     }
 }
 
