@@ -84,9 +84,13 @@
 //! runs), 1.67 → 1.75× and 1.65 → 1.68× parry3d-f64. Eight lanes in 512-bit registers
 //! (an `[f64; 8]` type under the same features) were no faster than this copy (1.70 against
 //! 1.69×, six runs): this CPU (AMD family 25, Zen 4) splits a 512-bit operation into two
-//! 256-bit halves. Callgrind cannot run AVX-512 code; under it `Kernel::best` finds no
-//! AVX-512 and the figures above are the AVX2 kernel's. Box pairs go to the box–box closed
-//! form (in lanes of its own, `batch/box_lanes.rs`), not to this GJK.
+//! 256-bit halves. On an Intel Xeon with AVX-512 the same copy was 11% slower than the AVX2 kernel
+//! (378 against 421 ns a row, eight alternated runs), so `Kernel::best` takes it on AMD CPUs only
+//! (on the Intel Xeon that took `batch::distance` on hull8, one core, from 1.52× to 1.72×
+//! parry3d-f64: `speed --sets hull8,box --rounds 9`, four alternated runs). Callgrind cannot run
+//! AVX-512 code; under it `Kernel::best` finds no AVX-512 and the figures above are the AVX2
+//! kernel's. Box pairs go to the box–box closed form (in lanes of its own, `batch/box_lanes.rs`),
+//! not to this GJK.
 //! FMA is not used: it would change the last bits
 //! against the baseline kernel.
 //!
@@ -340,9 +344,10 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    /// The fastest kernel this CPU runs.
+    /// The fastest kernel this CPU runs: the AVX-512VL copy on AMD CPUs that have it, the AVX2
+    /// kernel on other x86 CPUs with AVX2 (see [`evex_pays`]), else the baseline.
     pub fn best() -> Kernel {
-        if Kernel::Avx512.available() {
+        if Kernel::Avx512.available() && evex_pays() {
             Kernel::Avx512
         } else if Kernel::Avx2.available() {
             Kernel::Avx2
@@ -366,6 +371,43 @@ impl Kernel {
             #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
             Kernel::Avx2 | Kernel::Avx512 => false,
         }
+    }
+}
+
+/// Whether the AVX-512VL copy of the kernel beats the AVX2 one on this CPU, by vendor: the
+/// same 256-bit lanes with EVEX encodings (mask registers, `vpternlogq` blends) ran 5% faster
+/// on an AMD Zen 4 (`profile_driver hull8 lanes-avx2` / `lanes-avx512`, 20,000 rows, ten
+/// alternated runs: 420 → 397 ns a row) and 11% slower on an Intel Xeon with AVX-512 (eight
+/// alternated runs: 378 → 421 ns a row, medians; the answers bit-identical, the same
+/// checksum). The vendor string is read once (CPUID leaf 0 traps to the hypervisor in a VM).
+fn evex_pays() -> bool {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        // 0: not read yet; 1: AMD; 2: another vendor.
+        static VENDOR: AtomicU8 = AtomicU8::new(0);
+        let mut v = VENDOR.load(Ordering::Relaxed);
+        if v == 0 {
+            #[cfg(target_arch = "x86")]
+            use std::arch::x86::__cpuid;
+            #[cfg(target_arch = "x86_64")]
+            use std::arch::x86_64::__cpuid;
+            // SAFETY: CPUID leaf 0 exists on every x86 CPU that has AVX2, which the caller
+            // checked first. (`__cpuid` is a safe function on newer toolchains.)
+            #[allow(unused_unsafe)]
+            let r = unsafe { __cpuid(0) };
+            // "AuthenticAMD": EBX "Auth", EDX "enti", ECX "cAMD" (little-endian).
+            let amd = r.ebx == u32::from_le_bytes(*b"Auth")
+                && r.edx == u32::from_le_bytes(*b"enti")
+                && r.ecx == u32::from_le_bytes(*b"cAMD");
+            v = if amd { 1 } else { 2 };
+            VENDOR.store(v, Ordering::Relaxed);
+        }
+        v == 1
+    }
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+    {
+        false
     }
 }
 
@@ -1117,5 +1159,27 @@ fn finish_lane<L: Lanes>(
                 tolerance: tol,
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Kernel;
+
+    /// `Kernel::best` on this CPU: a kernel it runs, never the baseline where AVX2 is there,
+    /// the same choice on every call (the vendor is read once), and the AVX-512VL copy only
+    /// where `evex_pays` says so.
+    #[test]
+    fn best_kernel_is_available_and_stable() {
+        let k = Kernel::best();
+        assert!(k.available(), "{k:?}");
+        assert_eq!(k, Kernel::best());
+        if Kernel::Avx2.available() {
+            assert_ne!(k, Kernel::Baseline);
+        }
+        assert_eq!(
+            k == Kernel::Avx512,
+            Kernel::Avx512.available() && super::evex_pays()
+        );
     }
 }
