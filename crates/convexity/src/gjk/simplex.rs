@@ -126,9 +126,8 @@ impl<V: Vector> Simplex<V> {
             full_fast(&ws, 4).unwrap_or_else(|| full_simplex(&ws, 4))
         } else if len == 3 {
             full_fast(&ws, 3).unwrap_or_else(|| full_simplex(&ws, 3))
-        } else if len == 1 {
-            Sol::vertex(&ws, 0)
         } else {
+            // Empty (one point is answered by `reduce`).
             return V::ZERO;
         };
         if sol.mask == (1u8 << self.len) - 1 {
