@@ -338,6 +338,9 @@ fn go<S: SupportMap<DVec3>>(set: DataSet<S>, query: &str, library: &str, n: usiz
         );
         return;
     }
+    if query == "iters" {
+        return iteration_stats(&set, n);
+    }
     let pairs: Vec<usize> = if query == "penetration" {
         overlapping(&set).into_iter().take(n).collect()
     } else {
@@ -351,6 +354,66 @@ fn go<S: SupportMap<DVec3>>(set: DataSet<S>, query: &str, library: &str, n: usiz
         set.name(),
         pairs.len() * r
     );
+}
+
+/// Prints, untimed, the iterations of EPA (mean, median, range) on the set's first `n`
+/// overlapping pairs, and the GJK iteration histogram of the distance and boolean queries on
+/// its first `n` pairs, split by verdict.
+fn iteration_stats<S: SupportMap<DVec3>>(set: &DataSet<S>, n: usize) {
+    let gopts = gjk::Options::default();
+    let (eopts, mut ctx) = (epa::Options::default(), epa::Context::new());
+    let mut epa_iters = Vec::new();
+    for k in overlapping(set).into_iter().take(n) {
+        let (ia, ib) = set.pairs.idx[k];
+        let (a, b) = (&set.shapes[ia as usize], &set.shapes[ib as usize]);
+        let (pa, pb) = &set.pairs.ours[k];
+        epa_iters.push(epa::penetration(a, pa, b, pb, &eopts, &mut ctx).iterations);
+    }
+    epa_iters.sort_unstable();
+    if let (Some(&lo), Some(&hi)) = (epa_iters.first(), epa_iters.last()) {
+        let mean = epa_iters.iter().map(|&i| f64::from(i)).sum::<f64>() / epa_iters.len() as f64;
+        println!(
+            "{} penetration: {} overlapping pairs, iterations mean {mean:.2}, median {}, \
+             range {lo}–{hi}",
+            set.name(),
+            epa_iters.len(),
+            epa_iters[epa_iters.len() / 2]
+        );
+    }
+    for query in ["distance", "boolean"] {
+        let mut hist = [[0usize; 2]; 17];
+        for k in 0..n.min(set.pairs.len()) {
+            let (ia, ib) = set.pairs.idx[k];
+            let (a, b) = (&set.shapes[ia as usize], &set.shapes[ib as usize]);
+            let (pa, pb) = &set.pairs.ours[k];
+            let (it, hit) = if query == "distance" {
+                let d = gjk::distance(a, pa, b, pb, &gopts, None);
+                (d.iterations, d.intersecting() == Some(true))
+            } else {
+                let d = gjk::intersects(a, pa, b, pb, &gopts, None);
+                (d.iterations, d.intersecting() == Some(true))
+            };
+            hist[(it as usize).min(16)][usize::from(hit)] += 1;
+        }
+        let total: usize = hist.iter().flatten().sum();
+        let mean = |j: usize| {
+            let c: usize = hist.iter().map(|h| h[j]).sum();
+            let s: usize = hist.iter().enumerate().map(|(i, h)| i * h[j]).sum();
+            s as f64 / c.max(1) as f64
+        };
+        println!(
+            "{} {query}: {total} pairs, mean iterations separated {:.2}, intersecting {:.2}",
+            set.name(),
+            mean(0),
+            mean(1)
+        );
+        for (i, h) in hist.iter().enumerate().filter(|(_, h)| h[0] + h[1] > 0) {
+            println!(
+                "  {i:>2} iterations: separated {:>6}, intersecting {:>6}",
+                h[0], h[1]
+            );
+        }
+    }
 }
 
 /// The `speed` binary's mixed pairs (`sphere-box`, `sphere-hull8`; their calibrated offset

@@ -49,15 +49,27 @@ use crate::math::vector::Vector;
 const RESIDUAL_FLOOR: f64 = 16.0 * f64::EPSILON;
 
 /// Up to four support points with the barycentric weights of the closest point.
+///
+/// The points' `w` are kept twice: in `pts` and, contiguous, in `ws`, which the solves read in
+/// place. Copying them out of `pts` into an array for the solves cost more than the copy's
+/// sixteen instructions: the compiler reads a point's `(y, z)` pair with one 16-byte load
+/// that straddles the copy's two stores of `(x, y)` and `z`, which the core cannot forward
+/// from the store buffer, so each such load waited for the stores to reach the cache —
+/// three per triangle solve, on the chain from one support point to the next direction
+/// (GJK's time is that chain's: four dependent multiplications added to each iteration
+/// cost a hull8 distance query 19 ns). `profile_driver hull8 distance`, eight alternated
+/// runs: 467 → 455 ns (medians).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Simplex<V> {
     /// The support points; only the first `len` are meaningful.
-    pub pts: [SupportPoint<V>; 4],
+    pub(crate) pts: [SupportPoint<V>; 4],
     /// Barycentric weights of the closest point to the origin (first `len` entries, summing
     /// to 1).
-    pub weights: [f64; 4],
+    pub(crate) weights: [f64; 4],
     /// Number of points in use (0 to 4).
-    pub len: usize,
+    pub(crate) len: usize,
+    /// `pts[i].w`, contiguous (written wherever `pts` is).
+    ws: [V; 4],
 }
 
 impl<V: Vector> Simplex<V> {
@@ -67,6 +79,17 @@ impl<V: Vector> Simplex<V> {
             pts: [SupportPoint::default(); 4],
             weights: [0.0; 4],
             len: 0,
+            ws: [V::ZERO; 4],
+        }
+    }
+
+    /// The simplex of the first `len` of `pts` with those weights.
+    pub(crate) fn from_parts(pts: [SupportPoint<V>; 4], weights: [f64; 4], len: usize) -> Self {
+        Simplex {
+            pts,
+            weights,
+            len,
+            ws: pts.map(|p| p.w),
         }
     }
 
@@ -75,11 +98,18 @@ impl<V: Vector> Simplex<V> {
         &self.pts[..self.len]
     }
 
+    /// The barycentric weights of the closest point to the origin, one per point in use
+    /// (summing to 1).
+    pub fn weights(&self) -> &[f64] {
+        &self.weights[..self.len]
+    }
+
     /// Adds a point (the caller ensures `len < 4`).
     #[inline]
     pub fn push(&mut self, p: SupportPoint<V>) {
         if self.len < 4 {
             self.pts[self.len] = p;
+            self.ws[self.len] = p.w;
             self.len += 1;
         }
     }
@@ -114,31 +144,37 @@ impl<V: Vector> Simplex<V> {
     /// [`Simplex::reduce`] for a simplex of `len ≠ 1` points.
     #[inline(never)]
     fn reduce_several(&mut self) -> V {
-        let ws: [V; 4] = [self.pts[0].w, self.pts[1].w, self.pts[2].w, self.pts[3].w];
+        let ws = &self.ws;
         // Comparisons rather than a `match`: the match became a jump table whose indirect
         // branch was mispredicted on most calls (the size changes from call to call).
         let len = self.len;
         let sol = if len == 3 && V::DIM == 3 {
-            triangle_fast(&ws, 2, 0, 1).unwrap_or_else(|| triangle(&ws, 0, 1, 2))
+            triangle_fast(ws, 2, 0, 1).unwrap_or_else(|| triangle(ws, 0, 1, 2))
         } else if len == 2 {
-            segment(&ws, 0, 1)
+            segment(ws, 0, 1)
         } else if len >= 4 {
-            full_fast(&ws, 4).unwrap_or_else(|| full_simplex(&ws, 4))
+            full_fast(ws, 4).unwrap_or_else(|| full_simplex(ws, 4))
         } else if len == 3 {
-            full_fast(&ws, 3).unwrap_or_else(|| full_simplex(&ws, 3))
+            full_fast(ws, 3).unwrap_or_else(|| full_simplex(ws, 3))
         } else {
             // Empty (one point is answered by `reduce`).
             return V::ZERO;
         };
-        if sol.mask == (1u8 << self.len) - 1 {
-            // Nothing dropped (the common case while the simplex grows): no compaction.
-            self.weights = sol.l;
+        if sol.mask == (1 << self.len) - 1 {
+            // Nothing dropped (the common case while the simplex grows): no compaction. The
+            // weights one at a time: the solves store them so, and a 16-byte copy of two of
+            // them could not be forwarded from those stores (`Vector::load_scalars`).
+            self.weights = core::array::from_fn(|k| {
+                // SAFETY: a read of an initialised element of a local.
+                unsafe { core::ptr::read_volatile(&sol.l[k]) }
+            });
         } else {
             // Branch-free compaction over all four slots: slot `i` is copied to `n ≤ i` (read
             // before any later write can reach it) and `n` advances only for kept points.
             let mut n = 0;
             for i in 0..4 {
                 self.pts[n] = self.pts[i];
+                self.ws[n] = self.ws[i];
                 self.weights[n] = sol.l[i];
                 n += usize::from(sol.mask & (1 << i) != 0);
             }
@@ -242,28 +278,37 @@ struct Sol<V> {
     x: V,
     d2: f64,
     l: [f64; 4],
-    mask: u8,
+    /// (A whole word: as a byte, the copies of a `Sol` moved it with its padding in 4-byte
+    /// loads that straddled the byte's store and could not be forwarded.)
+    mask: usize,
 }
 
 impl<V: Vector> Sol<V> {
     #[inline]
     fn vertex(ws: &[V; 4], i: usize) -> Self {
+        Self::vertex_at(ws[i], i)
+    }
+
+    /// The vertex `x`, which is point `i`.
+    #[inline(always)]
+    fn vertex_at(x: V, i: usize) -> Self {
         let mut l = [0.0; 4];
         l[i] = 1.0;
         Sol {
-            x: ws[i],
-            d2: ws[i].length_squared(),
+            x,
+            d2: x.length_squared(),
             l,
             mask: 1 << i,
         }
     }
 
-    #[inline]
-    fn edge(ws: &[V; 4], i: usize, j: usize, t: f64) -> Self {
+    /// The point `t` of the way from point `i` (`a`) to point `j` (`b`).
+    #[inline(always)]
+    fn edge_at(a: V, b: V, i: usize, j: usize, t: f64) -> Self {
         let mut l = [0.0; 4];
         l[i] = 1.0 - t;
         l[j] = t;
-        let x = ws[i] + (ws[j] - ws[i]) * t;
+        let x = a + (b - a) * t;
         Sol {
             x,
             d2: x.length_squared(),
@@ -286,19 +331,20 @@ impl<V: Vector> Sol<V> {
 /// the origin (the rounding of `a + t·(b − a)` is ε times the anchor's norm).
 #[inline(always)]
 fn segment<V: Vector>(ws: &[V; 4], i: usize, j: usize) -> Sol<V> {
-    let (i, j) = if ws[j].length_squared() < ws[i].length_squared() {
-        (j, i)
+    // One endpoint is usually the newest support point, just stored (`Vector::load_scalars`).
+    let (wi, wj) = (V::load_scalars(&ws[i]), V::load_scalars(&ws[j]));
+    let (a, b, i, j) = if wj.length_squared() < wi.length_squared() {
+        (wj, wi, j, i)
     } else {
-        (i, j)
+        (wi, wj, i, j)
     };
-    let a = ws[i];
-    let ab = ws[j] - a;
+    let ab = b - a;
     let den = ab.length_squared();
     let num = -a.dot(ab);
     if !(den > 0.0) || num <= 0.0 {
-        Sol::vertex(ws, i)
+        Sol::vertex_at(a, i)
     } else if num >= den {
-        Sol::vertex(ws, j)
+        Sol::vertex_at(b, j)
     } else {
         // One division, formed while `num` is: both quotients below are products by it, which
         // keeps two dependent divisions off the chain from one support point to the next
@@ -307,7 +353,7 @@ fn segment<V: Vector>(ws: &[V; 4], i: usize, j: usize) -> Sol<V> {
         // both divide as before.
         let rden = 1.0 / den;
         let over = |x: f64| if rden.is_normal() { x * rden } else { x / den };
-        let mut s = Sol::edge(ws, i, j, over(num));
+        let mut s = Sol::edge_at(a, b, i, j, over(num));
         // `a + t·ab` keeps a rounding component of ~ε|a| along the edge, which tilts the next
         // search direction by ε|a|/|x| and spoils every lower bound taken along it (contacts a
         // few tolerances apart came back undetermined); a second projection removes it.
@@ -339,7 +385,7 @@ const NEAR: f64 = 1e4;
 /// (a barycentric sum would tilt it by `ε|a|`, see `segment`).
 #[inline(always)]
 fn triangle_fast<V: Vector>(ws: &[V; 4], ia: usize, ib: usize, ic: usize) -> Option<Sol<V>> {
-    let (a, b, c) = (ws[ia], ws[ib], ws[ic]);
+    let (a, b, c) = (V::load_scalars(&ws[ia]), ws[ib], ws[ic]);
     let (ab, ac) = (b - a, c - a);
     let n = V::plane_normal(ab, ac)?;
     let s = ab.length_squared() + ac.length_squared();
@@ -390,7 +436,7 @@ fn triangle_fast<V: Vector>(ws: &[V; 4], ia: usize, ib: usize, ic: usize) -> Opt
 #[inline(always)]
 fn full_fast<V: Vector>(ws: &[V; 4], n: usize) -> Option<Sol<V>> {
     let m = n - 1;
-    let d = ws[m];
+    let d = V::load_scalars(&ws[m]);
     let mut e = [V::ZERO; 3];
     let mut prod = 1.0;
     let mut sum = 0.0;
@@ -423,7 +469,7 @@ fn full_fast<V: Vector>(ws: &[V; 4], n: usize) -> Option<Sol<V>> {
             x: V::ZERO,
             d2: 0.0,
             l,
-            mask: ((1u16 << n) - 1) as u8,
+            mask: (1 << n) - 1,
         });
     }
     let mut best = Sol::none();
@@ -684,7 +730,7 @@ fn full_simplex<V: Vector>(ws: &[V; 4], n: usize) -> Sol<V> {
                 x: V::ZERO,
                 d2: 0.0,
                 l,
-                mask: ((1u16 << n) - 1) as u8,
+                mask: (1 << n) - 1,
             };
         }
     }

@@ -104,6 +104,12 @@ pub trait Vector:
     /// `None` in 2D, where a triangle is a full simplex and never needs it.
     fn plane_normal(e1: Self, e2: Self) -> Option<Self>;
 
+    /// `*p`, read one coordinate at a time (see the impl for `DVec3`).
+    #[inline(always)]
+    fn load_scalars(p: &Self) -> Self {
+        *p
+    }
+
     /// `self / |self|`, or `None` when the length is zero or not finite.
     #[inline]
     fn try_normalize(self) -> Option<Self> {
@@ -143,6 +149,22 @@ impl Vector for DVec3 {
     type Rotation = DQuat;
     type Matrix = DMat3;
     type Lanes = [[f64; 4]; 3];
+
+    /// Three 8-byte loads. A vector just stored is in the store buffer as a 16-byte `(x, y)`
+    /// and an 8-byte `z`; a 16-byte load of `(y, z)`, which the compiler otherwise emits for
+    /// cross products, straddles the two and cannot be forwarded (it waits for both to reach
+    /// the cache). Volatile keeps the compiler from merging the loads again.
+    #[inline(always)]
+    fn load_scalars(p: &Self) -> Self {
+        // SAFETY: `p` is a valid reference; the reads are of its initialised fields.
+        unsafe {
+            DVec3::new(
+                core::ptr::read_volatile(&p.x),
+                core::ptr::read_volatile(&p.y),
+                core::ptr::read_volatile(&p.z),
+            )
+        }
+    }
 
     #[inline(always)]
     fn dot(self, o: Self) -> f64 {

@@ -1060,7 +1060,7 @@ where
         return Some((a, b));
     }
     *weights.get_mut(d)? = rest;
-    let s = Simplex { pts, weights, len };
+    let s = Simplex::from_parts(pts, weights, len);
     Some(s.enclosing_witnesses())
 }
 
