@@ -80,7 +80,11 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
         let db = V::mat_transpose_mul(&self.rot_ab, -d);
         self.b.prefetch_support(db);
         let a = self.a.core_support(d);
-        let b_local = self.b.core_support(db);
+        // Read one coordinate at a time (`Vector::load_scalars`): an out-of-line support
+        // function returns its point through memory, and EPA's loop read `(y, z)` of it with
+        // one 16-byte load that could not be forwarded (perf annotate). `speed`, four
+        // alternated runs: EPA hull8 2.17 → 2.25×, hull32 2.43 → 2.50× parry3d-f64.
+        let b_local = V::load_scalars(&self.b.core_support(db));
         let b = V::mat_mul(&self.rot_ab, b_local) + self.pose_ab.translation();
         SupportPoint { w: a - b, a, b }
     }
