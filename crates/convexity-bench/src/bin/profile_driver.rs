@@ -22,6 +22,10 @@
 //! hull8 set, the `speed` binary's pairs), queries `distance`, `boolean`, `penetration`, both
 //! libraries.
 //!
+//! Iterations (convexity only, untimed): query `iters` prints EPA's iteration count (mean,
+//! median, range) on the set's first `pairs` overlapping pairs and GJK's iteration histogram
+//! for the distance and boolean queries on its first `pairs` pairs, split by verdict.
+//!
 //! Warm-started EPA (convexity only): query `traj-cold` or `traj-warm` runs
 //! `epa::penetration` or `epa::penetration_cached` on the overlapping steps of the set's
 //! coherent trajectories (`convexity_bench::trajectories`, 8 × 1000 steps as the `speed`
@@ -408,8 +412,14 @@ fn iteration_stats<S: SupportMap<DVec3>>(set: &DataSet<S>, n: usize) {
             mean(1)
         );
         for (i, h) in hist.iter().enumerate().filter(|(_, h)| h[0] + h[1] > 0) {
+            // The last bucket holds every run of 16 iterations or more.
+            let label = if i == hist.len() - 1 {
+                format!("{i}+")
+            } else {
+                i.to_string()
+            };
             println!(
-                "  {i:>2} iterations: separated {:>6}, intersecting {:>6}",
+                "  {label:>3} iterations: separated {:>6}, intersecting {:>6}",
                 h[0], h[1]
             );
         }
