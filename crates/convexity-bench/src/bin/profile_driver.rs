@@ -110,6 +110,7 @@ fn traj_stats<S: SupportMap<DVec3>>(set: &DataSet<S>, steps: &[Step]) {
     let mut caches: Vec<epa::EpaCache<DVec3>> =
         (0..TRAJECTORIES).map(|_| epa::EpaCache::new()).collect();
     let (mut it_cold, mut it_warm, mut reused, mut max_diff) = (0u64, 0u64, 0usize, 0.0f64);
+    let (mut lazy, mut size) = (0usize, [0usize; 3]);
     for (t, (ia, ib), pa, pb) in steps {
         let (a, b) = (&set.shapes[*ia as usize], &set.shapes[*ib as usize]);
         let c = epa::penetration(a, pa, b, pb, &eopts, &mut ctx);
@@ -117,17 +118,27 @@ fn traj_stats<S: SupportMap<DVec3>>(set: &DataSet<S>, steps: &[Step]) {
         it_cold += u64::from(c.iterations);
         it_warm += u64::from(w.iterations);
         reused += usize::from(caches[*t].reused());
+        lazy += usize::from(caches[*t].lazy());
+        let (v, s, l) = caches[*t].polytope_size();
+        for (acc, x) in size.iter_mut().zip([v, s, l]) {
+            *acc += x;
+        }
         max_diff = max_diff.max((c.depth - w.depth).abs());
     }
     let n = steps.len().max(1) as f64;
     println!(
         "{} trajectories: {} steps, iterations cold {:.2} warm {:.2}, polytope reused {:.1} %, \
-         max |depth cold - warm| {max_diff:.1e}",
+         of them lazily {:.1} %, max |depth cold - warm| {max_diff:.1e}; polytope kept: {:.1} \
+         vertices, {:.1} face slots, {:.1} live faces (means)",
         set.name(),
         steps.len(),
         it_cold as f64 / n,
         it_warm as f64 / n,
-        100.0 * reused as f64 / n
+        100.0 * reused as f64 / n,
+        100.0 * lazy as f64 / n,
+        size[0] as f64 / n,
+        size[1] as f64 / n,
+        size[2] as f64 / n,
     );
 }
 

@@ -1256,6 +1256,13 @@ impl<V: Vector> EpaCache<V> {
     pub fn lazy(&self) -> bool {
         self.poly.reused && self.poly.lazy
     }
+
+    /// The stored polytope's vertices, face slots and live faces (zeros when none is stored;
+    /// for benchmarks' statistics).
+    #[doc(hidden)]
+    pub fn polytope_size(&self) -> (usize, usize, usize) {
+        self.poly.size()
+    }
 }
 
 /// [`penetration`] warm-started from the previous query on the same pair (see [`EpaCache`]).

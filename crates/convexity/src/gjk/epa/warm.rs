@@ -60,6 +60,15 @@ impl<V: Vector> Cached<V> {
         self.valid && self.belongs_to(a, b)
     }
 
+    /// The stored polytope's vertices, face slots and live faces (zeros when none is stored).
+    pub(crate) fn size(&self) -> (usize, usize, usize) {
+        if !self.valid {
+            return (0, 0, 0);
+        }
+        let live = self.faces.iter().filter(|f| f.alive).count();
+        (self.verts.len(), self.faces.len(), live)
+    }
+
     /// Forgets the stored polytope.
     pub(crate) fn invalidate(&mut self) {
         self.valid = false;
