@@ -154,6 +154,15 @@ impl<V: Vector> GjkCache<V> {
         }
     }
 
+    /// The stored simplex as its four `(a, b)` pairs (`b` in B's own frame), when it is a full
+    /// 3D simplex (four points).
+    pub(crate) fn full_simplex(&self) -> Option<[(V, V); 4]> {
+        match self.pts.get(..self.len) {
+            Some(&[p0, p1, p2, p3]) => Some([p0, p1, p2, p3]),
+            _ => None,
+        }
+    }
+
     /// The stored simplex re-placed under `mink`'s relative pose (still points of A − B).
     pub(crate) fn placed<'c, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>(
         &'c self,

@@ -801,8 +801,15 @@ where
     }
     let mink = MinkowskiDifference::new(a, pose_a, b, pose_b);
     if let Some(c) = cache.as_deref_mut() {
-        if let Some(p) = warm_solve(&mink, pose_a, opts, ctx, c) {
-            return p;
+        if let Some((local, verdict, tolerance)) = warm_solve(&mink, pose_a, opts, ctx, c) {
+            // Finished here rather than in `warm_solve`: an `Option<Penetration>` handed back
+            // was copied into the answer with 8-byte loads over its just-stored status byte
+            // and iteration count, which the store buffer cannot forward (perf annotate: 7% of
+            // `solve`'s samples on a warm hull8 query).
+            let out = finish(local, pose_a, true, verdict, tolerance);
+            if out.depth.is_finite() && out.point_a.is_finite() && out.point_b.is_finite() {
+                return out;
+            }
         }
     }
     let mut gopts = opts.gjk;
@@ -957,7 +964,8 @@ fn add_radii<V: Vector>(
 /// simplex, re-placed, must hold the origin ([`enclosed`]: that is the common-point
 /// certificate, as a GJK run would find it with no support call), and the cached polytope must
 /// pass the warm expansion's checks and converge (`Sealed::warm`). `None` otherwise (the
-/// polytope cache then empty, the GJK cache untouched): the caller runs the full path.
+/// polytope cache then empty, the GJK cache untouched): the caller runs the full path. The
+/// answer is returned before [`finish`] (the caller's), with its verdict and tolerance.
 ///
 /// What the GJK run's result would feed is taken from the same facts: its verdict (intersecting,
 /// the same common point, its touch tolerance `abs_tol` as `upper` = 0), its iterations (0)
@@ -969,7 +977,7 @@ fn warm_solve<V, A, B>(
     opts: &Options,
     ctx: &mut Context<V>,
     cache: &mut EpaCache<V>,
-) -> Option<Penetration<V>>
+) -> Option<(Local<V>, Verdict<V>, f64)>
 where
     V: EpaSpace,
     A: SupportMap<V> + ?Sized,
@@ -986,22 +994,22 @@ where
     let verdict = Verdict::Intersecting(CommonPoint {
         point: pose_a.transform_point(gjk::common_point(wa, wb, ra, rb)),
     });
-    let out = finish(
-        add_radii(e, 0, 0.0, (ra, rb)),
-        pose_a,
-        true,
-        verdict,
-        gjk_tol,
-    );
-    (out.depth.is_finite() && out.point_a.is_finite() && out.point_b.is_finite()).then_some(out)
+    Some((add_radii(e, 0, 0.0, (ra, rb)), verdict, gjk_tol))
 }
 
 /// The witness points of GJK's cached simplex re-placed under `mink`'s pose, when it is a full
-/// simplex (`DIM + 1` points) holding the origin: the origin's barycentric coordinates `λ`
-/// (Cramer's rule on the edges to the last point) are all `≥ 0`. `Σ λᵢ aᵢ` is then a point of
-/// A's core and `Σ λᵢ bᵢ` one of B's, which differ by the residual `Σ λᵢ wᵢ` (the weights'
-/// rounding). When that exceeds `1e-3 · tol`, the weights are refined as a GJK run's
-/// enclosing simplex's are ([`Simplex::enclosing_witnesses`]; sliver simplices).
+/// simplex (four points, 3D) holding the origin: the origin's barycentric coordinates `λ` are
+/// all `≥ 0`. `Σ λᵢ aᵢ` is then a point of A's core and `Σ λᵢ bᵢ` one of B's, which differ by
+/// the residual `Σ λᵢ wᵢ` (the weights' rounding). When that exceeds `1e-3 · tol`, the weights
+/// are refined as a GJK run's enclosing simplex's are ([`Simplex::enclosing_witnesses`];
+/// sliver simplices). `None` in 2D (the warm path is 3D only).
+///
+/// Cramer's rule on the edges `eₖ = pₖ − p₃` to the last point, `Σ λₖ eₖ = o` with `o = −p₃`:
+/// `λ₀ = o·(e₁×e₂)/D`, `λ₁ = o·(e₂×e₀)/D`, `λ₂ = o·(e₀×e₁)/D` (each numerator the determinant
+/// with column `k` replaced by `o`, by the cyclic symmetry of the triple product), `D = e₀·(e₁×e₂)`,
+/// `λ₃ = 1 − Σ λₖ`: three cross products in all. B's points are placed with `pose_ab`'s matrix,
+/// as a support call places them. (Callgrind/speed: the generic form, four 3×3 determinants
+/// and quaternion placements, cost 14% of a warm hull8 query.)
 fn enclosed<V, A, B>(
     mink: &MinkowskiDifference<'_, V, A, B>,
     cache: &gjk::GjkCache<V>,
@@ -1012,55 +1020,38 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let d = V::DIM;
-    let mut pts = [SupportPoint::<V>::default(); 4];
-    let mut len = 0;
-    for (slot, p) in pts.iter_mut().zip(cache.placed(mink)) {
-        *slot = p;
-        len += 1;
-    }
-    if len != d + 1 {
-        return None;
-    }
-    let last = *pts.get(d)?;
-    let mut edges = [V::ZERO; 3];
-    for (e, p) in edges.iter_mut().zip(&pts).take(d) {
-        *e = p.w - last.w;
-    }
-    let det = V::det(edges.get(..d)?);
+    let [q0, q1, q2, q3] = cache.full_simplex()?;
+    let (rot, t) = (mink.rot_ab(), mink.pose_ab().translation());
+    let place = |(a, b_local): (V, V)| {
+        let b = V::mat_mul(rot, b_local) + t;
+        SupportPoint { w: a - b, a, b }
+    };
+    let pts = [place(q0), place(q1), place(q2), place(q3)];
+    let [p0, p1, p2, p3] = pts;
+    let (e0, e1, e2) = (p0.w - p3.w, p1.w - p3.w, p2.w - p3.w);
+    let (c12, c20, c01) = (
+        V::plane_normal(e1, e2)?,
+        V::plane_normal(e2, e0)?,
+        V::plane_normal(e0, e1)?,
+    );
+    let det = e0.dot(c12);
     if !(det.abs() > 0.0 && det.is_finite()) {
         return None;
     }
-    // Σ_{k<d} λ_k e_k = −last, λ_d = 1 − Σ λ_k.
     let inv = 1.0 / det;
-    let mut rest = 1.0;
-    let mut weights = [0.0; 4];
-    let (mut a, mut b, mut r) = (V::ZERO, V::ZERO, V::ZERO);
-    for k in 0..d {
-        let mut m = edges;
-        *m.get_mut(k)? = -last.w;
-        let l = V::det(m.get(..d)?) * inv;
-        if !(l >= 0.0) {
-            return None;
-        }
-        let p = pts.get(k)?;
-        a += p.a * l;
-        b += p.b * l;
-        r += p.w * l;
-        *weights.get_mut(k)? = l;
-        rest -= l;
-    }
-    if !(rest >= 0.0) {
+    let o = -p3.w;
+    let (l0, l1, l2) = (o.dot(c12) * inv, o.dot(c20) * inv, o.dot(c01) * inv);
+    let l3 = 1.0 - l0 - l1 - l2;
+    if !(l0 >= 0.0 && l1 >= 0.0 && l2 >= 0.0 && l3 >= 0.0) {
         return None;
     }
-    a += last.a * rest;
-    b += last.b * rest;
-    r += last.w * rest;
+    let a = p0.a * l0 + p1.a * l1 + p2.a * l2 + p3.a * l3;
+    let b = p0.b * l0 + p1.b * l1 + p2.b * l2 + p3.b * l3;
+    let r = p0.w * l0 + p1.w * l1 + p2.w * l2 + p3.w * l3;
     if r.length_squared() <= (1e-3 * tol) * (1e-3 * tol) {
         return Some((a, b));
     }
-    *weights.get_mut(d)? = rest;
-    let s = Simplex::from_parts(pts, weights, len);
+    let s = Simplex::from_parts(pts, [l0, l1, l2, l3], 4);
     Some(s.enclosing_witnesses())
 }
 
