@@ -73,6 +73,12 @@ impl<V: Vector> Pose<V> {
     pub fn translation(&self) -> V {
         self.translation
     }
+    /// [`Pose::translation`] read one coordinate at a time ([`Vector::load_scalars`]), for a
+    /// pose stored just before (a relative pose made at the start of a query).
+    #[inline(always)]
+    pub(crate) fn translation_by_scalars(&self) -> V {
+        V::load_scalars(&self.translation)
+    }
     /// `R`: the unit rotation from local to parent axes (renormalised at construction).
     #[inline]
     pub fn rotation(&self) -> V::Rotation {
