@@ -13,8 +13,8 @@
 //!
 //! Warm start: with an [`EpaCache`](super::EpaCache), the polytope the previous query ended
 //! with is re-placed ([`super::warm`]), re-checked ([`rebuild`]: lazily, each face bounded by
-//! a half-space through its stored normal, planes built only when the closest-face scan
-//! reaches them; or every plane rebuilt) and expanded by the same loop ([`expand`] with
+//! a half-space through its stored normal, planes built only for the faces that can hold the
+//! least offset; or every plane rebuilt) and expanded by the same loop ([`expand`] with
 //! `warm`), whose converged answer is then certified by the least offset of all faces;
 //! otherwise the expansion starts cold from GJK's simplex.
 //!
@@ -125,11 +125,12 @@ where
 ///    onto the unit sphere around the origin does not change. It was ≥ 1: by 2 for the
 ///    polytope a cold or full expansion stored (every face exact with `dist > vis_eps`; one
 ///    with a face at `dist ≤ vis_eps` fails the check above, as `lb ≤ dist`), and by
-///    induction for one a lazy query stored. A stale face's plane is built when the
-///    closest-face scan reaches it ([`closest`]; past [`LAZY_REBUILDS`] of them, every plane),
-///    and every plane before the first carve ([`refresh`]). On a coherent trajectory the bound
-///    is close to the new plane's offset (a translation moves both alike), so about one plane
-///    per query is built.
+///    induction for one a lazy query stored. The planes that can hold the least offset are
+///    built at once ([`exact_candidates`]: the face of least bound and every face bounded below
+///    its offset), any other stale face's when the closest-face scan reaches it ([`closest`];
+///    past [`LAZY_REBUILDS`] of them, every plane), and every plane before the first carve
+///    ([`refresh`]). On a coherent trajectory the bound is close to the new plane's offset (a
+///    translation moves both alike), so one or two planes per query are built.
 /// 2. Full ([`refresh`], when some `lb ≤ vis_eps`): every plane rebuilt, each with the origin
 ///    strictly on its inner side (`dist > vis_eps`). By that each face's central projection
 ///    onto the unit sphere is a positively oriented spherical triangle, so the projection of
@@ -178,9 +179,47 @@ fn rebuild(ctx: &mut Context<DVec3>, params: &Params<DVec3>) -> bool {
     }
     if lazy {
         ctx.stale = true;
-        return true;
+        return exact_candidates(ctx, eps);
     }
     refresh(ctx, params.vis_eps)
+}
+
+/// After a lazy [`rebuild`]: builds the planes of the faces that can hold the least offset —
+/// the face of least bound, then every face whose bound lies below that face's offset — so
+/// that [`closest`] finds an exact least key in its first scan. The same planes `closest`
+/// would build one per round (scan, build, compare, scan again); built here they do not wait
+/// on one another. False when one of them has the origin within `vis_eps` of its plane (as
+/// `closest` would then report).
+fn exact_candidates(ctx: &mut Context<DVec3>, eps: f64) -> bool {
+    fn exact(ctx: &mut Context<DVec3>, i: usize, eps: f64) -> Option<f64> {
+        let Context {
+            verts, faces, keys, ..
+        } = ctx;
+        let (f, key) = (faces.get_mut(i)?, keys.get_mut(i)?);
+        let g = make_face(verts, f.v).filter(|g| g.dist > eps)?;
+        (f.n, f.dist, f.exact) = (g.n, g.dist, true);
+        *key = g.dist;
+        Some(g.dist)
+    }
+    let mut first = usize::MAX;
+    let mut least = f64::INFINITY;
+    for (i, &k) in ctx.keys.iter().enumerate() {
+        if k < least {
+            (first, least) = (i, k);
+        }
+    }
+    if first == usize::MAX {
+        return true;
+    }
+    let Some(d0) = exact(ctx, first, eps) else {
+        return false;
+    };
+    for i in 0..ctx.keys.len() {
+        if i != first && ctx.keys.get(i).is_some_and(|&k| k < d0) && exact(ctx, i, eps).is_none() {
+            return false;
+        }
+    }
+    true
 }
 
 /// Rebuilds every face's plane from its current vertices and checks that the origin is
@@ -1242,14 +1281,19 @@ mod tests {
         assert!(rebuild(&mut ctx, &params));
         assert!(ctx.stale);
         for (f, d) in ctx.faces.iter().zip(&exact) {
-            assert!(!f.exact);
             assert!((f.dist - d).abs() < 1e-14, "{} vs {d}", f.dist);
         }
-        // The scan builds the plane of the face it answers with, and the least offset of all
-        // faces is the least bound.
+        // Only the face of least bound (the slanted one, 1/√3 + t·(1, 1, 1)/√3; the others
+        // are at 0.9 and more) has its plane built already (`exact_candidates`).
+        let least = exact.iter().copied().fold(f64::INFINITY, f64::min);
+        let built: Vec<_> = ctx.faces.iter().filter(|f| f.exact).collect();
+        assert_eq!(built.len(), 1);
+        assert!((built[0].dist - (1.0 + 0.07) / 3f64.sqrt()).abs() < 1e-14);
+        assert_eq!(built[0].dist, least);
+        // The scan answers with that face, and the least offset of all faces is the least
+        // bound.
         let i = closest(&mut ctx, f64::INFINITY, params.vis_eps).expect("a face");
         assert!(ctx.faces[i].exact);
-        let least = exact.iter().copied().fold(f64::INFINITY, f64::min);
         assert!((ctx.least - least).abs() < 1e-14);
         assert_eq!(ctx.least, least_offset(&ctx.faces));
         // Before a carve every plane is rebuilt.
@@ -1268,6 +1312,23 @@ mod tests {
         let mut ctx = tetra();
         ctx.verts[0].w = DVec3::new(0.3, 0.3, 0.3);
         assert!(!rebuild(&mut ctx, &params));
+    }
+
+    #[test]
+    fn lazy_recheck_builds_every_face_whose_bound_undercuts_the_least_offset() {
+        let params = params(1e-12);
+        let mut ctx = tetra();
+        // Face 0 is the plane z = −1 (offset 1); a stale normal tilted toward +x bounds it
+        // by 0.5/√1.25 ≈ 0.447 only, below the slanted face's offset 1/√3 ≈ 0.577 (the least):
+        // both planes are built, the other two faces stay stale.
+        ctx.faces[0].n = DVec3::new(0.5, 0.0, -1.0).normalize();
+        assert!(rebuild(&mut ctx, &params));
+        let exact: Vec<bool> = ctx.faces.iter().map(|f| f.exact).collect();
+        assert_eq!(exact, [true, false, true, false]);
+        assert!((ctx.faces[0].dist - 1.0).abs() < 1e-15);
+        assert!((ctx.faces[2].dist - 1.0 / 3f64.sqrt()).abs() < 1e-15);
+        assert!((ctx.faces[1].dist - 1.0).abs() < 1e-15 && ctx.faces[3].dist >= 1.0 - 1e-15);
+        assert_eq!(closest(&mut ctx, f64::INFINITY, params.vis_eps), Some(2));
     }
 
     #[test]
