@@ -1814,3 +1814,53 @@ fn warm_started_penetration_matches_cold_on_a_trajectory() {
         }
     }
 }
+
+/// Fuzz case (warm_epa, 2026-12-05): the rounded core of A is a 11-unit segment (a collinear
+/// point set) and B a rounded point touching it from the side, so the core overlap is a
+/// segment and every normal across it ties. The reported normal must be perpendicular to the
+/// segment to working precision: a tilt of 5e-8 rad moves A's support to the far end and puts
+/// the overlap along the normal 4.9e-7 above the reported depth (and above `depth_upper`).
+#[test]
+fn rounded_long_segment_against_rounded_point_overlap_along_normal_is_the_depth() {
+    let seg = [
+        DVec3::splat(-5.025069675386747),
+        DVec3::splat(0.5583410750429701),
+        DVec3::splat(0.5583410750429701),
+    ];
+    let a = Rounded::new(
+        Shape3::Points(Points::new(&seg).unwrap()),
+        0.00028967111545679384,
+    )
+    .unwrap();
+    let pt = [DVec3::splat(5.906094184068663e-5); 2];
+    let b = Rounded::new(
+        Shape3::Points(Points::new(&pt).unwrap()),
+        0.0009923157465684272,
+    )
+    .unwrap();
+    let pa = Pose3::new(
+        DVec3::splat(0.0117647058823529),
+        DQuat::from_xyzw(0.5, 0.5, 0.5, 0.5),
+    )
+    .unwrap();
+    let pb = Pose3::new(
+        DVec3::splat(0.07397327643327135),
+        DQuat::from_xyzw(
+            0.49867695725797057,
+            0.4986655130315272,
+            0.49867695725797057,
+            0.5039596121842187,
+        )
+        .normalize(),
+    )
+    .unwrap();
+    let p = pen(&a, &pa, &b, &pb);
+    assert_eq!(p.verdict.intersecting(), Some(true), "{p:?}");
+    let tol = 1e-9 * (a.size() + b.size());
+    let overlap = h(&a, &pa, p.normal) + h(&b, &pb, -p.normal);
+    assert!(
+        overlap <= p.depth_upper + tol && (overlap - p.depth).abs() <= tol,
+        "overlap {overlap} vs {p:?}"
+    );
+    check_answer(&a, &pa, &b, &pb, &p, tol);
+}
