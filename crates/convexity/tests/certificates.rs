@@ -397,6 +397,60 @@ fn needle_hull_common_point_verifies() {
     verify(&a, &pa, &b, &pb, &res.verdict, tol).unwrap();
 }
 
+/// Regression (case "needle hull, stalled search"): a 150-long segment crossing an 8-point
+/// hull 730 long and about 1e-5 wide (aspect 7e7), 900 from the origin. GJK's common point
+/// is in the hull (hull oracle: 4e-15), but the checker's point-to-hull search stalled
+/// (`Degenerate`) 1.4e-6 from it, over the 4.3e-7 tolerance; the checker now also tries every
+/// four of the search's latest support points.
+#[test]
+fn needle_hull_common_point_verifies_after_a_stalled_search() {
+    let a = convexity::Segment::new(
+        DVec3::new(74.3050330633617, -74.16820039977074, -14.365066255762018),
+        DVec3::new(-73.71559853954939, 73.31682895427008, 15.37612529886995),
+    )
+    .unwrap();
+    let pa = Pose3::new(
+        DVec3::new(-656.4006189153687, -663.3749615832538, -359.26576212038015),
+        DQuat::from_xyzw(
+            -0.7694634489938182,
+            0.07325339604670188,
+            0.43857337658144907,
+            -0.4584902768697603,
+        ),
+    )
+    .unwrap();
+    let b = Points::new(&[
+        DVec3::new(-7.948293230849302, 5.467661852587071, -1.1428838410515887),
+        DVec3::new(32.96143844276588, -24.731470393144424, 6.199988456608833),
+        DVec3::new(51.002148818449136, -38.048928852100204, 9.438107449229683),
+        DVec3::new(-52.2142544708194, 38.14431020181524, -9.08816166417194),
+        DVec3::new(-146.7654899295904, 107.94102874721816, -26.059126723426708),
+        DVec3::new(270.6796242525056, -200.21249225194384, 48.8679278479306),
+        DVec3::new(-143.90906184811413, 105.8324399738591, -25.546425519319047),
+        DVec3::new(78.00410270677864, -57.98148457415347, 14.28468117006489),
+    ])
+    .unwrap();
+    let pb = Pose3::new(
+        DVec3::new(-655.2391145688616, -663.7103525713902, -357.31640788500556),
+        DQuat::from_xyzw(
+            -0.5995332777906074,
+            -0.3706768971562544,
+            0.5716960408207564,
+            -0.4199072798203598,
+        ),
+    )
+    .unwrap();
+    let tol = tolerance_for(&a, &pa, &b, &pb);
+    let res = intersects(&a, &pa, &b, &pb, &Options::default(), None);
+    let Verdict::Intersecting(c) = res.verdict else {
+        panic!("expected a common point, got {:?}", res.verdict)
+    };
+    let world = convexity_testkit::hull_oracle::world_points(&b, &pb);
+    let d = convexity_testkit::hull_oracle::point_hull_distance(c.point, &world).unwrap();
+    assert!(d.distance <= 1e-3 * tol, "oracle: {} outside B", d.distance);
+    verify(&a, &pa, &b, &pb, &res.verdict, tol).unwrap();
+}
+
 /// Needle hulls of aspect 1e4 to 1e7 (lengths 1 to 1000) against needles, segments and balls,
 /// moved to signed distances of ±1e-9 to ±1e-6 (scaled with the offset) and to exact touching:
 /// every distance and boolean certificate given verifies (an undetermined verdict is allowed
