@@ -16,11 +16,11 @@
 //!
 //! Failure modes: the checker can reject, never wrongly accept. A true common point is rejected
 //! when the search cannot get within the tolerance of it. Measured on needle-shaped 8-point
-//! hulls near contact (100,000 pairs of the sweep `tests/certificates.rs` samples from): none
-//! up to an aspect (length ÷ width) of 1e7; the distance verdict's true point rejected in 0.6%
-//! of the pairs of aspect 1e7–1e8 and 1.6% of 1e8–1e9, where the point-to-hull search stalls
-//! on the thin hull even after the fallback over its support log (before that fallback: 0.9%
-//! and 4%).
+//! hulls near contact (a 100,000-pair sweep, not kept; `tests/certificates.rs` keeps the range
+//! that must hold): none up to an aspect (length ÷ width) of 1e7; the distance verdict's true
+//! point rejected in 0.6% of the pairs of aspect 1e7–1e8 and 1.6% of 1e8–1e9, where the
+//! point-to-hull search stalls on the thin hull even after the fallback over its support log
+//! (before that fallback: 0.9% and 4%).
 
 use crate::gjk::minkowski::MinkowskiDifference;
 use crate::gjk::{Mode, Options, Run};
@@ -188,21 +188,17 @@ pub fn find_witness<V: Vector, S: SupportMap<V> + ?Sized>(
         Some(w) if residual(&points, &w, p) < residual(&points, &gjk_weights, p) => w,
         _ => gjk_weights,
     };
+    let residual_now = residual(&points, &weights, p);
     let mut terms: Vec<(V, f64)> = found.iter().map(|f| f.0).zip(weights).collect();
     if r.status != crate::verdict::Status::Converged {
         // The search stalled (a hull thinner than ~1e-7 of its length: the support points it
         // needs next are within rounding of its simplex). Its log usually holds points around
         // `p` all the same: try every four of the latest distinct ones.
-        let residual_now = residual(&points, &weights_of(&terms), p);
         if let Some(better) = best_of_log(&log, p).filter(|(res, _)| *res < residual_now) {
             terms = better.1;
         }
     }
     Some(MembershipWitness { terms })
-}
-
-fn weights_of<V>(terms: &[(V, f64)]) -> Vec<f64> {
-    terms.iter().map(|t| t.1).collect()
 }
 
 /// The least-residual witness over every four of the latest ten distinct points of a support
