@@ -334,6 +334,31 @@ fn needle<R: Rng>(r: &mut R, centre: DVec3, len: f64, width: f64) -> Points<DVec
     Points::new(&pts).unwrap()
 }
 
+/// The needle regressions' check: GJK's boolean query finds a common point, the hull oracle puts
+/// it in `hull` (one of the two shapes, at its pose) to within a thousandth of the pair's
+/// tolerance, and the checker accepts it.
+fn common_point_in_hull_verifies<A: SupportMap<DVec3>, B: SupportMap<DVec3>>(
+    a: &A,
+    pa: &Pose3,
+    b: &B,
+    pb: &Pose3,
+    hull: (&Points<DVec3>, &Pose3),
+) {
+    let tol = tolerance_for(a, pa, b, pb);
+    let res = intersects(a, pa, b, pb, &Options::default(), None);
+    let Verdict::Intersecting(c) = res.verdict else {
+        panic!("expected a common point, got {:?}", res.verdict)
+    };
+    let world = convexity_testkit::hull_oracle::world_points(hull.0, hull.1);
+    let d = convexity_testkit::hull_oracle::point_hull_distance(c.point, &world).unwrap();
+    assert!(
+        d.distance <= 1e-3 * tol,
+        "oracle: {} outside the hull",
+        d.distance
+    );
+    verify(a, pa, b, pb, &res.verdict, tol).unwrap();
+}
+
 /// Regression (case "needle hull, flat GJK simplex"): an 8-point hull 500 long and 1e-4 wide
 /// crossing a long segment. The common point GJK reports is inside the hull (the hull oracle
 /// puts it 4e-15 away), but the checker's own search rebuilt it from GJK's signed-volume
@@ -385,16 +410,7 @@ fn needle_hull_common_point_verifies() {
         ),
     )
     .unwrap();
-    let tol = tolerance_for(&a, &pa, &b, &pb);
-    let res = intersects(&a, &pa, &b, &pb, &Options::default(), None);
-    let Verdict::Intersecting(c) = res.verdict else {
-        panic!("expected a common point, got {:?}", res.verdict)
-    };
-    // Independent oracle: the point is in A's hull.
-    let world = convexity_testkit::hull_oracle::world_points(&a, &pa);
-    let d = convexity_testkit::hull_oracle::point_hull_distance(c.point, &world).unwrap();
-    assert!(d.distance <= 1e-3 * tol, "oracle: {} outside A", d.distance);
-    verify(&a, &pa, &b, &pb, &res.verdict, tol).unwrap();
+    common_point_in_hull_verifies(&a, &pa, &b, &pb, (&a, &pa));
 }
 
 /// Regression (case "needle hull, stalled search"): a 150-long segment crossing an 8-point
@@ -440,15 +456,7 @@ fn needle_hull_common_point_verifies_after_a_stalled_search() {
         ),
     )
     .unwrap();
-    let tol = tolerance_for(&a, &pa, &b, &pb);
-    let res = intersects(&a, &pa, &b, &pb, &Options::default(), None);
-    let Verdict::Intersecting(c) = res.verdict else {
-        panic!("expected a common point, got {:?}", res.verdict)
-    };
-    let world = convexity_testkit::hull_oracle::world_points(&b, &pb);
-    let d = convexity_testkit::hull_oracle::point_hull_distance(c.point, &world).unwrap();
-    assert!(d.distance <= 1e-3 * tol, "oracle: {} outside B", d.distance);
-    verify(&a, &pa, &b, &pb, &res.verdict, tol).unwrap();
+    common_point_in_hull_verifies(&a, &pa, &b, &pb, (&b, &pb));
 }
 
 /// Needle hulls of aspect 1e4 to 1e7 (lengths 1 to 1000) against needles, segments and balls,
