@@ -419,11 +419,25 @@ impl QuerySpace for DVec3 {
             }
             Method::Sat => {
                 let boxed = |h: Option<DVec3>| h.and_then(|h| Cuboid::new(h).ok());
-                let r = match (boxed(boxes.0), boxed(boxes.1)) {
-                    (Some(ba), Some(bb)) => box_box::box_box(&ba, pose_a, &bb, pose_b),
-                    _ => sat3d::sat(&solid(a, "a")?, pose_a, &solid(b, "b")?, pose_b),
+                // The SAT answer and, for shapes not apart, its contact manifold (built by the
+                // same run: `sat` and `box_box` drop it).
+                let (r, manifold) = match (boxed(boxes.0), boxed(boxes.1)) {
+                    (Some(ba), Some(bb)) => box_box::box_box_contact(&ba, pose_a, &bb, pose_b),
+                    _ => sat3d::sat_with(
+                        &solid(a, "a")?,
+                        pose_a,
+                        &solid(b, "b")?,
+                        pose_b,
+                        &mut sat3d::SatContext::new(),
+                    ),
                 };
                 let hit = r.verdict.intersecting() == Some(true);
+                // The contact points: the manifold's deepest pair, `point_a − point_b` along the
+                // SAT axis by its depth (see `polytope::manifold`), taken only when the
+                // manifold's normal is the answer's axis.
+                let contact = manifold
+                    .filter(|m| hit && m.normal == r.axis)
+                    .and_then(|m| m.deepest().copied());
                 Ok(Outcome {
                     method,
                     status: r.status,
@@ -431,8 +445,8 @@ impl QuerySpace for DVec3 {
                     verdict: r.verdict,
                     distance: None,
                     penetration_depth: hit.then(|| r.depth()),
-                    point_a: None,
-                    point_b: None,
+                    point_a: contact.map(|c| c.point_a),
+                    point_b: contact.map(|c| c.point_b),
                     normal: Some(r.axis),
                     tolerance: r.tolerance,
                     check: Check::Unchecked,

@@ -11,11 +11,12 @@ use convexity::gjk::certificate::{tolerance_for, verify};
 use convexity::gjk::epa::{self, penetration};
 use convexity::polytope::box_box::{box_box, box_box_contact};
 use convexity::polytope::sat3d::{sat, SatResult};
+use convexity::query;
 use convexity::*;
 use convexity_testkit::gen3::{
-    box_corners3, random_cuboid, random_pose3, random_quat, unit_vector3,
+    box_corners3, random_cuboid, random_pose3, random_quat, sphere_points, unit_vector3,
 };
-use convexity_testkit::hull_oracle::hull_distance3;
+use convexity_testkit::hull_oracle::{hull_distance3, point_hull_distance, world_points};
 use convexity_testkit::placement::{place_in_regime, Regime};
 use convexity_testkit::rng::rng;
 
@@ -781,4 +782,75 @@ fn lower_dimensional_manifolds_keep_the_contact_convention() {
         checked > 800 && edges > 50,
         "{checked} manifolds, {edges} edge axes"
     );
+}
+
+/// One SAT answer's contact points (`query::run`, world vertices `wa`, `wb`): for an
+/// intersecting answer with a depth, both points present, each in its shape (hull oracle) and
+/// extreme along the normal (A's farthest toward B, B's farthest toward A), and
+/// `point_a − point_b = depth · normal`. Returns whether the answer had a depth to check.
+fn sat_contact_holds(name: &str, o: &query::Outcome<DVec3>, wa: &[DVec3], wb: &[DVec3]) -> bool {
+    let Some(depth) = o.penetration_depth else {
+        return false;
+    };
+    let (Some(p), Some(q), Some(n)) = (o.point_a, o.point_b, o.normal) else {
+        panic!("{name}: depth {depth} without contact points: {o:?}");
+    };
+    let scale = wa
+        .iter()
+        .chain(wb)
+        .fold(1.0f64, |m, w| m.max(w.abs().max_element()));
+    let tol = 1e-9 * scale;
+    let gap = (p - q - n * depth).length();
+    assert!(
+        gap <= tol,
+        "{name}: point_a − point_b off depth·n by {gap:e}"
+    );
+    let h_a = wa.iter().fold(f64::NEG_INFINITY, |m, w| m.max(n.dot(*w)));
+    let l_b = wb.iter().fold(f64::INFINITY, |m, w| m.min(n.dot(*w)));
+    assert!(
+        (n.dot(p) - h_a).abs() <= tol && (n.dot(q) - l_b).abs() <= tol,
+        "{name}: contact points not extreme along the normal: {} vs {h_a}, {} vs {l_b}",
+        n.dot(p),
+        n.dot(q)
+    );
+    for (x, hull, which) in [(p, wa, "a"), (q, wb, "b")] {
+        let d = point_hull_distance(x, hull).expect("oracle").distance;
+        assert!(d <= tol, "{name}: point_{which} {d:e} outside its shape");
+    }
+    true
+}
+
+/// `query::run(Method::Sat, ..)` answers an overlapping pair with contact points (the deepest
+/// pair of the contact manifold its SAT run builds), not only the depth and normal: random
+/// overlapping boxes (the box–box path) and sphere-point hulls of 4–20 points (the polyhedron
+/// SAT), sizes 1e-2 … 1e2 and offsets to 1e6.
+#[test]
+fn sat_query_contact_points_lie_on_both_surfaces_apart_by_the_depth() {
+    let mut r = rng(0x5a7_c0c7);
+    let mut checked = 0;
+    for case in 0..600 {
+        let size = [1e-2, 1.0, 1e2][case % 3];
+        let offset = if case % 5 == 0 { 1e6 } else { 0.0 };
+        let at = |p: Pose3| {
+            Pose3::new(p.translation() * size + DVec3::splat(offset), p.rotation()).unwrap()
+        };
+        let (pa, pb) = (at(random_pose3(&mut r, 0.3)), at(random_pose3(&mut r, 0.3)));
+        let name = format!("case {case} (size {size}, offset {offset})");
+        let ok = if case % 2 == 0 {
+            let a = Cuboid::new(random_cuboid(&mut r, 0.2, 1.0).half_extents() * size).unwrap();
+            let b = Cuboid::new(random_cuboid(&mut r, 0.2, 1.0).half_extents() * size).unwrap();
+            let o = query::run(query::Method::Sat, &a, &pa, &b, &pb).unwrap();
+            sat_contact_holds(&name, &o, &world_corners(&a, &pa), &world_corners(&b, &pb))
+        } else {
+            let pts = |r: &mut _| {
+                let n = rand::Rng::gen_range(r, 4..=20);
+                Points::new(&sphere_points(r, n, size)).unwrap()
+            };
+            let (a, b) = (pts(&mut r), pts(&mut r));
+            let o = query::run(query::Method::Sat, &a, &pa, &b, &pb).unwrap();
+            sat_contact_holds(&name, &o, &world_points(&a, &pa), &world_points(&b, &pb))
+        };
+        checked += usize::from(ok);
+    }
+    assert!(checked >= 300, "only {checked} of 600 pairs overlapped");
 }
