@@ -795,11 +795,13 @@ fn sat_contact_holds(name: &str, o: &query::Outcome<DVec3>, wa: &[DVec3], wb: &[
     let (Some(p), Some(q), Some(n)) = (o.point_a, o.point_b, o.normal) else {
         panic!("{name}: depth {depth} without contact points: {o:?}");
     };
-    let scale = wa
-        .iter()
-        .chain(wb)
-        .fold(1.0f64, |m, w| m.max(w.abs().max_element()));
-    let tol = 1e-9 * scale;
+    // 1e-9 of the shapes' extent, plus the rounding of coordinates far from the origin (a
+    // tolerance from the coordinates alone would swallow a 1e-2 box placed at 1e6).
+    let c = wa.first().copied().unwrap_or(DVec3::ZERO);
+    let (extent, coord) = wa.iter().chain(wb).fold((0.0f64, 0.0f64), |(e, m), w| {
+        (e.max((*w - c).length()), m.max(w.abs().max_element()))
+    });
+    let tol = 1e-9 * extent + 64.0 * f64::EPSILON * coord;
     let gap = (p - q - n * depth).length();
     assert!(
         gap <= tol,
