@@ -778,6 +778,44 @@ pub fn world_points<V: Vector>(points: &Points<V>, pose: &Pose<V>) -> Vec<V> {
         .collect()
 }
 
+/// Asserts that `(point_a, point_b, normal)` is the contact-point pair of two overlapping hulls
+/// (world vertices `a`, `b`) at penetration `depth`: each point in its hull (this oracle),
+/// each extreme along the normal (A's farthest toward B, B's farthest toward A), and
+/// `point_a − point_b = depth · normal`; to 1e-9 of the hulls' extent plus the rounding of
+/// coordinates far from the origin. Panics with `name` and the failing condition.
+pub fn assert_contact_points<V: Vector>(
+    name: &str,
+    depth: f64,
+    (point_a, point_b, normal): (V, V, V),
+    a: &[V],
+    b: &[V],
+) {
+    // (A tolerance from the coordinates alone would swallow a 1e-2 box placed at 1e6.)
+    let c = a.first().copied().unwrap_or(V::ZERO);
+    let (extent, coord) = a.iter().chain(b).fold((0.0f64, 0.0f64), |(e, m), w| {
+        (e.max((*w - c).length()), m.max(w.max_abs()))
+    });
+    let tol = 1e-9 * extent + 64.0 * f64::EPSILON * coord;
+    let gap = (point_a - point_b - normal * depth).length();
+    assert!(
+        gap <= tol,
+        "{name}: point_a − point_b off depth·normal by {gap:e}"
+    );
+    let h_a = a
+        .iter()
+        .fold(f64::NEG_INFINITY, |m, w| m.max(normal.dot(*w)));
+    let l_b = b.iter().fold(f64::INFINITY, |m, w| m.min(normal.dot(*w)));
+    let (sa, sb) = (normal.dot(point_a), normal.dot(point_b));
+    assert!(
+        (sa - h_a).abs() <= tol && (sb - l_b).abs() <= tol,
+        "{name}: contact points not extreme along the normal: {sa} vs {h_a}, {sb} vs {l_b}"
+    );
+    for (x, hull, which) in [(point_a, a, "a"), (point_b, b, "b")] {
+        let d = point_hull_distance(x, hull).expect("hull oracle").distance;
+        assert!(d <= tol, "{name}: point_{which} {d:e} outside its shape");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

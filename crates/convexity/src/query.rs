@@ -491,6 +491,9 @@ impl QuerySpace for DVec2 {
                 let (pa, pb) = (polygon(a, "a")?, polygon(b, "b")?);
                 let r = sat2d::sat(&pa, pose_a, &pb, pose_b, None);
                 let hit = r.verdict.intersecting() == Some(true);
+                let contact = hit
+                    .then(|| contact_points_2d(&r, (a, pose_a), (b, pose_b)))
+                    .flatten();
                 Ok(Outcome {
                     method,
                     status: Status::Converged,
@@ -498,14 +501,46 @@ impl QuerySpace for DVec2 {
                     verdict: r.verdict,
                     distance: None,
                     penetration_depth: hit.then(|| r.depth()),
-                    point_a: None,
-                    point_b: None,
+                    point_a: contact.map(|c| c.0),
+                    point_b: contact.map(|c| c.1),
                     normal: Some(r.axis),
                     tolerance: r.tolerance,
                     check: Check::Unchecked,
                 })
             }
             _ => Err(Skip::Dimension { method, dim: 2 }),
+        }
+    }
+}
+
+/// The contact points of an overlapping 2D SAT answer (world frame): the deepest vertex of the
+/// polygon that does not own the reference edge, and its translate by the depth along the
+/// axis onto the reference edge's line, so that `point_a − point_b = depth · axis`. For the
+/// minimum-penetration axis that translate lies on the reference edge itself (the origin's
+/// nearest boundary point of `A − B` is `depth · axis`, on the facet that edge minus the
+/// deepest vertex spans), hence on the other polygon's surface. `None` for an axis that is
+/// not an edge normal (points, parallel segments) or for empty vertex sets.
+fn contact_points_2d(
+    r: &sat2d::SatResult,
+    (a, pose_a): (&[DVec2], &Pose<DVec2>),
+    (b, pose_b): (&[DVec2], &Pose<DVec2>),
+) -> Option<(DVec2, DVec2)> {
+    let edge = r.reference.filter(|e| !e.along_edge)?;
+    let (n, depth) = (r.axis, r.depth());
+    // The vertex of `v` (placed by `pose`) farthest along `u`.
+    let extreme = |v: &[DVec2], pose: &Pose<DVec2>, u: DVec2| {
+        v.iter()
+            .map(|p| pose.transform_point(*p))
+            .reduce(|best, p| if u.dot(p) > u.dot(best) { p } else { best })
+    };
+    match edge.body {
+        sat2d::Body::A => {
+            let q = extreme(b, pose_b, -n)?;
+            Some((q + n * depth, q))
+        }
+        sat2d::Body::B => {
+            let p = extreme(a, pose_a, n)?;
+            Some((p, p - n * depth))
         }
     }
 }

@@ -4,8 +4,10 @@
 
 use convexity::gjk::epa::{penetration, Context, Options as EpaOptions};
 use convexity::polytope::sat2d::{sat, SatCache};
+use convexity::query;
 use convexity::*;
-use convexity_testkit::gen2::{random_hull2, random_pose2, rect_corners};
+use convexity_testkit::gen2::{circle_points, random_hull2, random_pose2, rect_corners};
+use convexity_testkit::hull_oracle::{assert_contact_points, world_points};
 use convexity_testkit::rng::rng;
 
 fn poly(v: &[DVec2]) -> ConvexPolygon {
@@ -350,4 +352,54 @@ fn corners_facing_diagonally_within_the_tolerance_band() {
             assert!((c.gap - s * 2f64.sqrt()).abs() < 1e-15, "{}", c.gap);
         }
     }
+}
+
+/// `query::run(Method::Sat, ..)` in 2D answers an overlapping pair with contact points: the
+/// deepest vertex of the polygon that does not own the reference edge and its translate onto
+/// that edge, each on its polygon's boundary and apart by the depth along the axis (hull
+/// oracle). Random polygons of 3–12 circle points and rectangles, sizes 1e-2 … 1e2, offsets
+/// to 1e6.
+#[test]
+fn sat_query_contact_points_lie_on_both_polygons_apart_by_the_depth() {
+    let mut r = rng(0x5a72d);
+    let mut checked = 0;
+    for case in 0..600 {
+        let size = [1e-2, 1.0, 1e2][case % 3];
+        let offset = if case % 5 == 0 { 1e6 } else { 0.0 };
+        let at = |p: Pose2| {
+            Pose2::new(p.translation() * size + DVec2::splat(offset), p.rotation()).unwrap()
+        };
+        let (pa, pb) = (at(random_pose2(&mut r, 0.3)), at(random_pose2(&mut r, 0.3)));
+        let shape = |r: &mut _| {
+            let v = if case % 2 == 0 {
+                let n = rand::Rng::gen_range(r, 3..=12);
+                circle_points(r, n, size)
+            } else {
+                let h = DVec2::new(
+                    rand::Rng::gen_range(r, 0.2..1.0),
+                    rand::Rng::gen_range(r, 0.2..1.0),
+                );
+                rect_corners(h * size)
+            };
+            Points::new(&v).unwrap()
+        };
+        let (a, b) = (shape(&mut r), shape(&mut r));
+        let o = query::run(query::Method::Sat, &a, &pa, &b, &pb).unwrap();
+        let Some(depth) = o.penetration_depth else {
+            continue;
+        };
+        let name = format!("case {case} (size {size}, offset {offset})");
+        let (Some(p), Some(q), Some(n)) = (o.point_a, o.point_b, o.normal) else {
+            panic!("{name}: depth {depth} without contact points: {o:?}");
+        };
+        assert_contact_points(
+            &name,
+            depth,
+            (p, q, n),
+            &world_points(&a, &pa),
+            &world_points(&b, &pb),
+        );
+        checked += 1;
+    }
+    assert!(checked >= 300, "only {checked} of 600 pairs overlapped");
 }

@@ -16,7 +16,7 @@ use convexity::*;
 use convexity_testkit::gen3::{
     box_corners3, random_cuboid, random_pose3, random_quat, sphere_points, unit_vector3,
 };
-use convexity_testkit::hull_oracle::{hull_distance3, point_hull_distance, world_points};
+use convexity_testkit::hull_oracle::{assert_contact_points, hull_distance3, world_points};
 use convexity_testkit::placement::{place_in_regime, Regime};
 use convexity_testkit::rng::rng;
 
@@ -784,10 +784,8 @@ fn lower_dimensional_manifolds_keep_the_contact_convention() {
     );
 }
 
-/// One SAT answer's contact points (`query::run`, world vertices `wa`, `wb`): for an
-/// intersecting answer with a depth, both points present, each in its shape (hull oracle) and
-/// extreme along the normal (A's farthest toward B, B's farthest toward A), and
-/// `point_a − point_b = depth · normal`. Returns whether the answer had a depth to check.
+/// Checks an intersecting SAT answer's contact points against the world vertices `wa`, `wb`
+/// ([`assert_contact_points`]); false when the answer has no depth (not intersecting).
 fn sat_contact_holds(name: &str, o: &query::Outcome<DVec3>, wa: &[DVec3], wb: &[DVec3]) -> bool {
     let Some(depth) = o.penetration_depth else {
         return false;
@@ -795,30 +793,7 @@ fn sat_contact_holds(name: &str, o: &query::Outcome<DVec3>, wa: &[DVec3], wb: &[
     let (Some(p), Some(q), Some(n)) = (o.point_a, o.point_b, o.normal) else {
         panic!("{name}: depth {depth} without contact points: {o:?}");
     };
-    // 1e-9 of the shapes' extent, plus the rounding of coordinates far from the origin (a
-    // tolerance from the coordinates alone would swallow a 1e-2 box placed at 1e6).
-    let c = wa.first().copied().unwrap_or(DVec3::ZERO);
-    let (extent, coord) = wa.iter().chain(wb).fold((0.0f64, 0.0f64), |(e, m), w| {
-        (e.max((*w - c).length()), m.max(w.abs().max_element()))
-    });
-    let tol = 1e-9 * extent + 64.0 * f64::EPSILON * coord;
-    let gap = (p - q - n * depth).length();
-    assert!(
-        gap <= tol,
-        "{name}: point_a − point_b off depth·n by {gap:e}"
-    );
-    let h_a = wa.iter().fold(f64::NEG_INFINITY, |m, w| m.max(n.dot(*w)));
-    let l_b = wb.iter().fold(f64::INFINITY, |m, w| m.min(n.dot(*w)));
-    assert!(
-        (n.dot(p) - h_a).abs() <= tol && (n.dot(q) - l_b).abs() <= tol,
-        "{name}: contact points not extreme along the normal: {} vs {h_a}, {} vs {l_b}",
-        n.dot(p),
-        n.dot(q)
-    );
-    for (x, hull, which) in [(p, wa, "a"), (q, wb, "b")] {
-        let d = point_hull_distance(x, hull).expect("oracle").distance;
-        assert!(d <= tol, "{name}: point_{which} {d:e} outside its shape");
-    }
+    assert_contact_points(name, depth, (p, q, n), wa, wb);
     true
 }
 
