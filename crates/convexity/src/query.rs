@@ -31,7 +31,7 @@ use crate::polytope::sat2d;
 use crate::polytope::sat3d;
 use crate::polytope::vclip;
 use crate::primitives::tri_tri;
-use crate::shape::{BoundedHalfspaces, ConvexPolygon, Cuboid, Polytope};
+use crate::shape::{BoundedHalfspaces, ConvexPolygon, Cuboid, Polytope, SupportMap};
 use crate::verdict::Status;
 use crate::verdict::Verdict;
 use core::fmt;
@@ -492,7 +492,7 @@ impl QuerySpace for DVec2 {
                 let r = sat2d::sat(&pa, pose_a, &pb, pose_b, None);
                 let hit = r.verdict.intersecting() == Some(true);
                 let contact = hit
-                    .then(|| contact_points_2d(&r, (a, pose_a), (b, pose_b)))
+                    .then(|| contact_points_2d(&r, (&pa, pose_a), (&pb, pose_b)))
                     .flatten();
                 Ok(Outcome {
                     method,
@@ -519,30 +519,28 @@ impl QuerySpace for DVec2 {
 /// minimum-penetration axis that translate lies on the reference edge itself (the origin's
 /// nearest boundary point of `A − B` is `depth · axis`, on the facet that edge minus the
 /// deepest vertex spans), hence on the other polygon's surface. `None` for an axis that is
-/// not an edge normal (points, parallel segments) or for empty vertex sets.
+/// not an edge normal (points, parallel segments).
 fn contact_points_2d(
     r: &sat2d::SatResult,
-    (a, pose_a): (&[DVec2], &Pose<DVec2>),
-    (b, pose_b): (&[DVec2], &Pose<DVec2>),
+    (a, pose_a): (&ConvexPolygon, &Pose<DVec2>),
+    (b, pose_b): (&ConvexPolygon, &Pose<DVec2>),
 ) -> Option<(DVec2, DVec2)> {
     let edge = r.reference.filter(|e| !e.along_edge)?;
     let (n, depth) = (r.axis, r.depth());
-    // The vertex of `v` (placed by `pose`) farthest along `u`.
-    let extreme = |v: &[DVec2], pose: &Pose<DVec2>, u: DVec2| {
-        v.iter()
-            .map(|p| pose.transform_point(*p))
-            .reduce(|best, p| if u.dot(p) > u.dot(best) { p } else { best })
+    // The world point of `shape` (placed by `pose`) farthest along the world direction `u`.
+    let extreme = |shape: &ConvexPolygon, pose: &Pose<DVec2>, u: DVec2| {
+        pose.transform_point(shape.support(pose.inverse_transform_vector(u)))
     };
-    match edge.body {
+    Some(match edge.body {
         sat2d::Body::A => {
-            let q = extreme(b, pose_b, -n)?;
-            Some((q + n * depth, q))
+            let q = extreme(b, pose_b, -n);
+            (q + n * depth, q)
         }
         sat2d::Body::B => {
-            let p = extreme(a, pose_a, n)?;
-            Some((p, p - n * depth))
+            let p = extreme(a, pose_a, n);
+            (p, p - n * depth)
         }
-    }
+    })
 }
 
 /// Runs `method` on a pair and checks its certificate before returning it
