@@ -52,6 +52,7 @@ use clarabel::solver::{
     DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
 };
 use convexity::math::vector::Vector;
+use convexity::query::Outcome;
 use convexity::{Points, Pose};
 
 /// Oracle settings. The defaults are what the tests use.
@@ -778,18 +779,19 @@ pub fn world_points<V: Vector>(points: &Points<V>, pose: &Pose<V>) -> Vec<V> {
         .collect()
 }
 
-/// Asserts that `(point_a, point_b, normal)` is the contact-point pair of two overlapping hulls
-/// (world vertices `a`, `b`) at penetration `depth`: each point in its hull (this oracle),
-/// each extreme along the normal (A's farthest toward B, B's farthest toward A), and
+/// Checks the contact points of a penetration answer `o` on two hulls (world vertices `a`,
+/// `b`): false when `o` has no penetration depth (not intersecting); otherwise it asserts that
+/// both points and the normal are present, each point in its hull (this oracle), each extreme
+/// along the normal (A's farthest toward B, B's farthest toward A), and
 /// `point_a − point_b = depth · normal`; to 1e-9 of the hulls' extent plus the rounding of
 /// coordinates far from the origin. Panics with `name` and the failing condition.
-pub fn assert_contact_points<V: Vector>(
-    name: &str,
-    depth: f64,
-    (point_a, point_b, normal): (V, V, V),
-    a: &[V],
-    b: &[V],
-) {
+pub fn contact_points_hold<V: Vector>(name: &str, o: &Outcome<V>, a: &[V], b: &[V]) -> bool {
+    let Some(depth) = o.penetration_depth else {
+        return false;
+    };
+    let (Some(point_a), Some(point_b), Some(normal)) = (o.point_a, o.point_b, o.normal) else {
+        panic!("{name}: depth {depth} without contact points: {o:?}");
+    };
     // (A tolerance from the coordinates alone would swallow a 1e-2 box placed at 1e6.)
     let c = a.first().copied().unwrap_or(V::ZERO);
     let (extent, coord) = a.iter().chain(b).fold((0.0f64, 0.0f64), |(e, m), w| {
@@ -814,6 +816,7 @@ pub fn assert_contact_points<V: Vector>(
         let d = point_hull_distance(x, hull).expect("hull oracle").distance;
         assert!(d <= tol, "{name}: point_{which} {d:e} outside its shape");
     }
+    true
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use convexity::*;
 use convexity_testkit::gen3::{
     box_corners3, random_cuboid, random_pose3, random_quat, sphere_points, unit_vector3,
 };
-use convexity_testkit::hull_oracle::{assert_contact_points, hull_distance3, world_points};
+use convexity_testkit::hull_oracle::{contact_points_hold, hull_distance3, world_points};
 use convexity_testkit::placement::{place_in_regime, Regime};
 use convexity_testkit::rng::rng;
 
@@ -784,19 +784,6 @@ fn lower_dimensional_manifolds_keep_the_contact_convention() {
     );
 }
 
-/// Checks an intersecting SAT answer's contact points against the world vertices `wa`, `wb`
-/// ([`assert_contact_points`]); false when the answer has no depth (not intersecting).
-fn sat_contact_holds(name: &str, o: &query::Outcome<DVec3>, wa: &[DVec3], wb: &[DVec3]) -> bool {
-    let Some(depth) = o.penetration_depth else {
-        return false;
-    };
-    let (Some(p), Some(q), Some(n)) = (o.point_a, o.point_b, o.normal) else {
-        panic!("{name}: depth {depth} without contact points: {o:?}");
-    };
-    assert_contact_points(name, depth, (p, q, n), wa, wb);
-    true
-}
-
 /// `query::run(Method::Sat, ..)` answers an overlapping pair with contact points (the deepest
 /// pair of the contact manifold its SAT run builds), not only the depth and normal: random
 /// overlapping boxes (the box–box path) and sphere-point hulls of 4–20 points (the polyhedron
@@ -817,7 +804,7 @@ fn sat_query_contact_points_lie_on_both_surfaces_apart_by_the_depth() {
             let a = Cuboid::new(random_cuboid(&mut r, 0.2, 1.0).half_extents() * size).unwrap();
             let b = Cuboid::new(random_cuboid(&mut r, 0.2, 1.0).half_extents() * size).unwrap();
             let o = query::run(query::Method::Sat, &a, &pa, &b, &pb).unwrap();
-            sat_contact_holds(&name, &o, &world_corners(&a, &pa), &world_corners(&b, &pb))
+            contact_points_hold(&name, &o, &world_corners(&a, &pa), &world_corners(&b, &pb))
         } else {
             let pts = |r: &mut _| {
                 let n = rand::Rng::gen_range(r, 4..=20);
@@ -825,7 +812,7 @@ fn sat_query_contact_points_lie_on_both_surfaces_apart_by_the_depth() {
             };
             let (a, b) = (pts(&mut r), pts(&mut r));
             let o = query::run(query::Method::Sat, &a, &pa, &b, &pb).unwrap();
-            sat_contact_holds(&name, &o, &world_points(&a, &pa), &world_points(&b, &pb))
+            contact_points_hold(&name, &o, &world_points(&a, &pa), &world_points(&b, &pb))
         };
         checked += usize::from(ok);
     }
