@@ -467,6 +467,20 @@ fn go_mixed(set: &str, query: &str, library: &str, n: usize, r: usize) {
                 r,
             )
         }
+        // The same pairs with the roles swapped: the hull is A, whose frame GJK works in.
+        "hull8-sphere" => {
+            let hulls = hull_set_with_pairs(8, 1);
+            let pairs = pose_pairs(6 << 20, 1.673, n);
+            let swapped = swap_pairs(&pairs);
+            drive_mixed(
+                (&hulls.shapes, &hulls.parry64),
+                (&balls.shapes, &balls.parry64),
+                &swapped,
+                query,
+                library,
+                r,
+            )
+        }
         _ => panic!("unknown set {set}"),
     };
     let per = t.elapsed().as_secs_f64() * 1e9 / (n * r).max(1) as f64;
@@ -574,7 +588,7 @@ fn main() {
     {
         return go(hull_set_with_pairs(h, gen), query, library, n, r);
     }
-    if matches!(set, "sphere-box" | "sphere-hull8") {
+    if matches!(set, "sphere-box" | "sphere-hull8" | "hull8-sphere") {
         return go_mixed(set, query, library, n, r);
     }
     if query.starts_with("batch") || query.starts_with("lanes-") {
@@ -597,5 +611,18 @@ fn main() {
         Kind::Hull(h) => go(hull_set_with_pairs(h, gen), query, library, n, r),
         Kind::Box => go(box_set_with_pairs(gen), query, library, n, r),
         Kind::Sphere => go(sphere_set_with_pairs(gen), query, library, n, r),
+    }
+}
+
+/// `pairs` with A and B exchanged in every pair (indices and poses).
+fn swap_pairs(pairs: &convexity_bench::Pairs) -> convexity_bench::Pairs {
+    fn flip<T: Copy>(v: &[(T, T)]) -> Vec<(T, T)> {
+        v.iter().map(|&(x, y)| (y, x)).collect()
+    }
+    convexity_bench::Pairs {
+        idx: flip(&pairs.idx),
+        ours: flip(&pairs.ours),
+        parry64: flip(&pairs.parry64),
+        parry32: flip(&pairs.parry32),
     }
 }

@@ -50,6 +50,10 @@
 //! validated row (`BatchSpace::closed_row`) rather than from a list of shapes and poses:
 //! 1,251 → 1,182 instructions, 4.20× → 4.41× (the same way). The support edges' point as the
 //! sixth candidate: 1,182 → 1,139, 4.10–4.16× → 4.48–4.50× (two such sets of ten runs).
+//! On a Zen 3 EPYC, with rustc 1.95, two code-generation traps (see `solve_group`: masked
+//! stores, the per-lane answers out of line): 1,268 → 1,184 instructions a row, and parry ÷
+//! the batch on one core 2.53–3.02× → 2.69–4.21× (`speed --sets box,hull8 --rounds 9`, four
+//! alternated runs each, medians 2.77 → 3.25×; the machine was noisy).
 //!
 //! Complexity: O(1) per row, about 2,000 instructions per four rows on AVX2; no allocation
 //! beyond the row list. Preconditions: validated boxes and poses. Failure modes: none; every
@@ -551,35 +555,38 @@ fn solve_group<L: Lanes>(g: &Group<L>) -> [BoxLane; 4] {
     // for an edge pair its directions `i` (A) and `j` (B) as masks.
     let is_a = k.simd_lt(L::splat(3.0));
     let is_e = k.simd_ge(L::splat(6.0));
-    let mut n = [L::ZERO; 3];
-    let mut ia = [L::ZERO; 3];
-    let mut jb = [L::ZERO; 3];
-    let (mut tl_w, mut len_w, mut c1_w, mut c2_w) = (L::ONE, L::ONE, L::ZERO, L::ZERO);
-    for i in 0..3 {
-        let m = k.simd_eq(L::splat(i as f64));
-        n[i] = sel(m, sign(t[i]), n[i]);
+    // Written as values, not as updates of arrays in a loop: the compiler kept a loop's arrays
+    // on the stack and merged each `x[i] = sel(m, y, x[i])` into a masked store
+    // (`vmaskmovpd`), which Zen 3 splits into many micro-ops and cannot forward to the loads
+    // that follow it (`profile_driver box batch convexity 2000 1`: 2,535,559 → 2,490,551
+    // instructions). The masks are disjoint (one axis per lane), so the order of the selects
+    // does not matter.
+    let face_a = arr3(|i| sel(k.simd_eq(L::splat(i as f64)), sign(t[i]), L::ZERO));
+    let n = (0..3).fold(face_a, |n, i| {
         let m = k.simd_eq(L::splat((3 + i) as f64));
-        n = sel3(m, &scale(&pr.col(i), sign(tc[i])), &n);
-        for j in 0..3 {
-            let m = k.simd_eq(L::splat((6 + 3 * i + j) as f64));
-            let (_, tl, len, c1, c2) = edges[3 * i + j];
-            (tl_w, len_w, c1_w, c2_w) = (
+        sel3(m, &scale(&pr.col(i), sign(tc[i])), &n)
+    });
+    let em: [L; 9] = std::array::from_fn(|e| k.simd_eq(L::splat((6 + e) as f64)));
+    let ia = arr3(|i| em[3 * i] | em[3 * i + 1] | em[3 * i + 2]);
+    let jb = arr3(|j| em[j] | em[3 + j] | em[6 + j]);
+    let (tl_w, len_w, c1_w, c2_w) = edges.iter().zip(em).fold(
+        (L::ONE, L::ONE, L::ZERO, L::ZERO),
+        |(tl_w, len_w, c1_w, c2_w), (&(_, tl, len, c1, c2), m)| {
+            (
                 sel(m, tl, tl_w),
                 sel(m, len, len_w),
                 sel(m, c1, c1_w),
                 sel(m, c2, c2_w),
-            );
-            ia[i] |= m;
-            jb[j] |= m;
-        }
-    }
+            )
+        },
+    );
     // `Obb3::edge_unit`: `n[i1] = −r[i2][j]·k`, `n[i2] = r[i1][j]·k`, `n[i] = 0`.
     let kk = sign(tl_w) / len_w;
-    for c in 0..3 {
+    let n_e = arr3(|c| {
         let (at_i1, at_i2) = (ia[(c + 2) % 3], ia[(c + 1) % 3]);
-        let e = sel(at_i1, c1_w * kk, sel(at_i2, c2_w * kk, L::ZERO));
-        n[c] = sel(is_e, e, n[c]);
-    }
+        sel(at_i1, c1_w * kk, sel(at_i2, c2_w * kk, L::ZERO))
+    });
+    let n = sel3(is_e, &n_e, &n);
     let sep = sel(is_e, pr.separation(&n), best);
 
     // Start pairs of the three features (all computed, one kept per lane).
@@ -673,34 +680,36 @@ fn solve_group<L: Lanes>(g: &Group<L>) -> [BoxLane; 4] {
     let wb = add(&rotate(&g.qa, &q), &g.ta);
     let wn = rotate(&g.qa, &sel3(apart, &u, &n));
     let (apart, over, common) = (apart.to_bitmask(), over.to_bitmask(), common.to_bitmask());
-    // Watch this closure in profiles: it is fast inlined into the AVX2 kernel, and whether it
-    // is depends on LLVM's heuristics, which code elsewhere can tip (spelling out two folds in
-    // `lanes::reduce` once left it out of line as a baseline function: `profile_driver box
-    // batch convexity 2000 1` 2,273,944 → 2,534,543 instructions, the box batch ~25% slower).
-    // Forcing it in through an `#[inline(always)]` method on a struct of the outputs ran 4×
-    // slower still (490 against 113 ns a row; not understood).
-    core::array::from_fn(|l| {
+    // A loop in this function, not an `array::from_fn` closure: whether LLVM inlined the
+    // closure into the AVX2 kernel depended on its heuristics, which code elsewhere tipped,
+    // and out of line it ran as baseline code reading the lanes back from memory
+    // (`profile_driver box batch convexity 2000 1`: 2,273,944 → 2,534,543 instructions, the
+    // batch ~25% slower, when that first happened; out of line again with rustc 1.95: 2,490,551
+    // → 2,367,723 instructions with this loop). Forcing it in through an `#[inline(always)]`
+    // method on a struct of the outputs, or a macro per lane, ran 3–4× slower still (not
+    // understood; the time is not in instructions callgrind counts).
+    let mut out = [BoxLane::Declined; 4];
+    for (l, o) in out.iter_mut().enumerate() {
         if apart >> l & 1 == 1 {
-            BoxLane::Separated {
+            *o = BoxLane::Separated {
                 point_a: lane3(&wa, l),
                 point_b: lane3(&wb, l),
                 normal: lane3(&wn, l),
                 dist: dist.to_array()[l],
                 lower: lower.to_array()[l],
                 abs_tol: abs_tol.to_array()[l],
-            }
+            };
         } else if over >> l & 1 == 1 {
-            BoxLane::Overlap {
+            *o = BoxLane::Overlap {
                 x: (common >> l & 1 == 1).then(|| lane3(&wa, l)),
                 sep: sep.to_array()[l],
                 n: lane3(&n, l),
                 normal: lane3(&wn, l),
                 abs_tol: abs_tol.to_array()[l],
-            }
-        } else {
-            BoxLane::Declined
+            };
         }
-    })
+    }
+    out
 }
 
 #[cfg(test)]

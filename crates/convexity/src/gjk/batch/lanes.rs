@@ -942,7 +942,13 @@ fn reduce<L: Lanes>(s: &Simplex<L>) -> ([L; 3], V3<L>, L) {
             &add(&scale(&w[2], l[2]), &scale(&w[3], l[3])),
         );
         let d2 = dot(&p, &p);
-        let m2 = (0..4).fold(zero, |m, k| m.max(dot(&w[k], &w[k])));
+        // Spelt out, not a fold over `0..4`: LLVM left that fold out of line, as baseline
+        // (SSE2) code called from the AVX2 kernel in every iteration.
+        let m2 = zero
+            .max(dot(&w[0], &w[0]))
+            .max(dot(&w[1], &w[1]))
+            .max(dot(&w[2], &w[2]))
+            .max(dot(&w[3], &w[3]));
         let tiny = d2.simd_le(m2 * L::splat(1e-24));
         take(ok & tiny, zero, [zero; 3], [true; 3], true, &mut acc);
     }
