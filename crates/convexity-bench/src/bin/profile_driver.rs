@@ -456,31 +456,19 @@ fn go_mixed(set: &str, query: &str, library: &str, n: usize, r: usize) {
                 r,
             )
         }
-        "sphere-hull8" => {
+        "sphere-hull8" | "hull8-sphere" => {
             let hulls = hull_set_with_pairs(8, 1);
             let pairs = pose_pairs(6 << 20, 1.673, n);
-            drive_mixed(
-                (&balls.shapes, &balls.parry64),
-                (&hulls.shapes, &hulls.parry64),
-                &pairs,
-                query,
-                library,
-                r,
-            )
-        }
-        // The same pairs with the roles swapped: the hull is A, whose frame GJK works in.
-        "hull8-sphere" => {
-            let hulls = hull_set_with_pairs(8, 1);
-            let pairs = pose_pairs(6 << 20, 1.673, n);
-            let swapped = swap_pairs(&pairs);
-            drive_mixed(
-                (&hulls.shapes, &hulls.parry64),
-                (&balls.shapes, &balls.parry64),
-                &swapped,
-                query,
-                library,
-                r,
-            )
+            let (b, h) = (
+                (&balls.shapes[..], &balls.parry64[..]),
+                (&hulls.shapes[..], &hulls.parry64[..]),
+            );
+            if set == "sphere-hull8" {
+                drive_mixed(b, h, &pairs, query, library, r)
+            } else {
+                // The same pairs with the roles swapped: the hull is A, whose frame GJK works in.
+                drive_mixed(h, b, &swap_pairs(&pairs), query, library, r)
+            }
         }
         _ => panic!("unknown set {set}"),
     };
