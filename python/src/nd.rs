@@ -234,9 +234,9 @@ pub fn distance_nd(A: &Bound<'_, PyAny>, B: &Bound<'_, PyAny>) -> PyResult<PyQue
         r.distance = Some(d.distance);
         r.lower_bound = Some(d.lower_bound);
         r.intersecting = d.verdict.intersecting();
-        r.point_a = Some(d.point_a);
-        r.point_b = Some(d.point_b);
-        r.normal = Some(d.normal);
+        r.point_a = Some(d.point_a.into());
+        r.point_b = Some(d.point_b.into());
+        r.normal = Some(d.normal.into());
         r.certificate = PyCertificate::from_verdict_n(&d.verdict);
         Ok(r)
     })

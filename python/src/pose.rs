@@ -6,8 +6,9 @@
 
 use crate::convert::{self, value_error};
 use convexity::{DQuat, DVec3, Pose2, Pose3, Problem};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 /// How a pose is laid out in a flat row of floats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,6 +158,39 @@ pub fn pose2_from(v: &[f64], layout: Layout) -> Result<Pose2, String> {
     }
 }
 
+/// The values of a flat pose of `N` numbers, read without a heap copy: a one-dimensional
+/// contiguous float64 array, or a list or tuple of `N` numbers (each converted as
+/// [`convert::array`] converts them, by `float()`); `None` for anything else, which then takes
+/// the general path (which also words the errors). The per-pair calls read two poses a call,
+/// and the general path's two vectors (shape and values) cost about as much as the query itself
+/// on a pair of balls.
+fn flat<'py, const N: usize>(obj: &Bound<'py, PyAny>) -> Option<[f64; N]> {
+    let mut v = [0.0; N];
+    if let Ok(a) = obj.cast::<PyArray1<f64>>() {
+        // SAFETY: the values are copied out at once while this thread holds the GIL (as in
+        // `convert::array`).
+        let s = unsafe { a.as_slice() }.ok()?;
+        v.copy_from_slice(s.get(..N).filter(|_| s.len() == N)?);
+        return Some(v);
+    }
+    // A list's or a tuple's length and items.
+    let (len, item): (usize, &dyn Fn(usize) -> PyResult<Bound<'py, PyAny>>) =
+        if let Ok(l) = obj.cast_exact::<PyList>() {
+            (l.len(), &move |k| l.get_item(k))
+        } else if let Ok(t) = obj.cast_exact::<PyTuple>() {
+            (t.len(), &move |k| t.get_item(k))
+        } else {
+            return None;
+        };
+    if len != N {
+        return None;
+    }
+    for (k, x) in v.iter_mut().enumerate() {
+        *x = item(k).ok()?.extract::<f64>().ok()?;
+    }
+    Some(v)
+}
+
 /// Reads a pose object (None, a flat sequence or an array) into its layout and values.
 fn read(obj: &Bound<'_, PyAny>, field: &str, dim: usize) -> PyResult<Option<(Layout, Vec<f64>)>> {
     if obj.is_none() {
@@ -189,6 +223,12 @@ pub fn expected(dim: usize) -> &'static str {
 
 /// A 3D pose argument.
 pub fn pose3(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Pose3> {
+    if obj.is_none() {
+        return Ok(Pose3::IDENTITY);
+    }
+    if let Some(v) = flat::<7>(obj) {
+        return pose3_from(&v, Layout::Quat7).map_err(|e| value_error("", format!("{field}{e}")));
+    }
     match read(obj, field, 3)? {
         None => Ok(Pose3::IDENTITY),
         Some((l, v)) => pose3_from(&v, l).map_err(|e| value_error("", format!("{field}{e}"))),
@@ -197,6 +237,12 @@ pub fn pose3(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Pose3> {
 
 /// A 2D pose argument.
 pub fn pose2(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Pose2> {
+    if obj.is_none() {
+        return Ok(Pose2::IDENTITY);
+    }
+    if let Some(v) = flat::<3>(obj) {
+        return pose2_from(&v, Layout::Angle3).map_err(|e| value_error("", format!("{field}{e}")));
+    }
     match read(obj, field, 2)? {
         None => Ok(Pose2::IDENTITY),
         Some((l, v)) => pose2_from(&v, l).map_err(|e| value_error("", format!("{field}{e}"))),

@@ -9,6 +9,7 @@ use convexity::{CommonPoint, SeparatingAxis, Status, Vector, Verdict};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use smallvec::SmallVec;
 
 pub fn vector<'py>(py: Python<'py>, v: Vec<f64>) -> Bound<'py, PyAny> {
     v.into_pyarray(py).into_any()
@@ -19,8 +20,26 @@ pub fn matrix<'py>(py: Python<'py>, flat: Vec<f64>, cols: usize) -> PyResult<Bou
     Ok(PyArray1::from_vec(py, flat).reshape([n, cols])?.into_any())
 }
 
+/// A point's or a vector's coordinates, inline up to three (2D and 3D results carry four
+/// of these — two points, a normal and a certificate — and as `Vec`s their allocations cost
+/// more than a ball–ball query itself from Python).
+pub type Coords = SmallVec<[f64; 3]>;
+
 pub fn coords<V: Vector>(v: V) -> Vec<f64> {
     (0..V::DIM).map(|i| v.coord(i)).collect()
+}
+
+/// [`coords`] without a heap allocation (2D and 3D). Filled in place: collecting an iterator
+/// into a `SmallVec` ran its generic `extend` (about 95 instructions a vector).
+pub fn inline_coords<V: Vector>(v: V) -> Coords {
+    if V::DIM > 3 {
+        return (0..V::DIM).map(|i| v.coord(i)).collect();
+    }
+    let mut buf = [0.0; 3];
+    for (i, b) in buf.iter_mut().enumerate().take(V::DIM) {
+        *b = v.coord(i);
+    }
+    Coords::from_buf_and_len(buf, V::DIM)
 }
 
 /// The evidence for a boolean answer: a separating axis with its gap, or a common point.
@@ -34,38 +53,38 @@ pub fn coords<V: Vector>(v: V) -> Vec<f64> {
 pub struct PyCertificate {
     /// "separating_axis" or "common_point".
     pub kind: &'static str,
-    pub axis: Vec<f64>,
+    pub axis: Coords,
     pub gap: f64,
-    pub point: Vec<f64>,
+    pub point: Coords,
 }
 
 impl PyCertificate {
     pub fn from_verdict<V: Vector>(v: &Verdict<V>) -> Option<Self> {
         match v {
-            Verdict::Separated(s) => Some(Self::new_axis(coords(s.axis), s.gap)),
-            Verdict::Intersecting(c) => Some(Self::new_point(coords(c.point))),
+            Verdict::Separated(s) => Some(Self::new_axis(inline_coords(s.axis), s.gap)),
+            Verdict::Intersecting(c) => Some(Self::new_point(inline_coords(c.point))),
             Verdict::Undetermined => None,
         }
     }
     pub fn from_verdict_n(v: &VerdictN) -> Option<Self> {
         match v {
-            VerdictN::Separated(h) => Some(Self::new_axis(h.normal.clone(), h.gap)),
-            VerdictN::Intersecting(c) => Some(Self::new_point(c.point.clone())),
+            VerdictN::Separated(h) => Some(Self::new_axis(h.normal.as_slice().into(), h.gap)),
+            VerdictN::Intersecting(c) => Some(Self::new_point(c.point.as_slice().into())),
             VerdictN::Undetermined => None,
         }
     }
-    fn new_axis(axis: Vec<f64>, gap: f64) -> Self {
+    fn new_axis(axis: Coords, gap: f64) -> Self {
         PyCertificate {
             kind: "separating_axis",
             axis,
             gap,
-            point: Vec::new(),
+            point: Coords::new(),
         }
     }
-    fn new_point(point: Vec<f64>) -> Self {
+    fn new_point(point: Coords) -> Self {
         PyCertificate {
             kind: "common_point",
-            axis: Vec::new(),
+            axis: Coords::new(),
             gap: f64::NAN,
             point,
         }
@@ -105,12 +124,12 @@ impl PyCertificate {
     pub fn verdict_n(&self) -> VerdictN {
         if self.kind == "separating_axis" {
             VerdictN::Separated(SeparatingHyperplane {
-                normal: self.axis.clone(),
+                normal: self.axis.to_vec(),
                 gap: self.gap,
             })
         } else {
             VerdictN::Intersecting(CommonPointN {
-                point: self.point.clone(),
+                point: self.point.to_vec(),
                 weights_a: Vec::new(),
                 weights_b: Vec::new(),
             })
@@ -127,14 +146,14 @@ impl PyCertificate {
         guard(|| {
             let a = convert::vector(axis, "axis")?;
             let g = convert::number(gap, "gap")?;
-            Ok(Self::new_axis(a, g))
+            Ok(Self::new_axis(a.into(), g))
         })
     }
 
     /// A point common to both shapes (world frame).
     #[staticmethod]
     fn common_point(point: &Bound<'_, PyAny>) -> PyResult<Self> {
-        guard(|| Ok(Self::new_point(convert::vector(point, "point")?)))
+        guard(|| Ok(Self::new_point(convert::vector(point, "point")?.into())))
     }
 
     /// "separating_axis" or "common_point".
@@ -145,7 +164,7 @@ impl PyCertificate {
     /// The unit axis from A toward B (separating axis), else None.
     #[getter]
     fn axis<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
-        (self.kind == "separating_axis").then(|| vector(py, self.axis.clone()))
+        (self.kind == "separating_axis").then(|| vector(py, self.axis.to_vec()))
     }
     /// The certified gap, a lower bound on the distance (separating axis), else None.
     #[getter]
@@ -155,7 +174,7 @@ impl PyCertificate {
     /// The common point (world frame), else None.
     #[getter]
     fn point<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
-        (self.kind == "common_point").then(|| vector(py, self.point.clone()))
+        (self.kind == "common_point").then(|| vector(py, self.point.to_vec()))
     }
     fn __repr__(&self) -> String {
         if self.kind == "separating_axis" {
@@ -184,12 +203,12 @@ impl PyCertificate {
         if self.kind == "separating_axis" {
             Ok((
                 cls.getattr("separating_axis")?,
-                (self.axis.clone(), self.gap).into_pyobject(py)?.into_any(),
+                (self.axis.to_vec(), self.gap).into_pyobject(py)?.into_any(),
             ))
         } else {
             Ok((
                 cls.getattr("common_point")?,
-                (self.point.clone(),).into_pyobject(py)?.into_any(),
+                (self.point.to_vec(),).into_pyobject(py)?.into_any(),
             ))
         }
     }
@@ -204,9 +223,9 @@ pub struct PyQueryResult {
     pub distance: Option<f64>,
     pub lower_bound: Option<f64>,
     pub intersecting: Option<bool>,
-    pub point_a: Option<Vec<f64>>,
-    pub point_b: Option<Vec<f64>>,
-    pub normal: Option<Vec<f64>>,
+    pub point_a: Option<Coords>,
+    pub point_b: Option<Coords>,
+    pub normal: Option<Coords>,
     pub depth: Option<f64>,
     pub status: Status,
     pub iterations: u32,
@@ -261,17 +280,17 @@ impl PyQueryResult {
     /// Closest point on A (a common point or, for penetration, the contact point on A).
     #[getter]
     fn point_a<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
-        self.point_a.clone().map(|v| vector(py, v))
+        self.point_a.as_ref().map(|v| vector(py, v.to_vec()))
     }
     /// Closest point on B.
     #[getter]
     fn point_b<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
-        self.point_b.clone().map(|v| vector(py, v))
+        self.point_b.as_ref().map(|v| vector(py, v.to_vec()))
     }
     /// Unit normal from A toward B.
     #[getter]
     fn normal<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
-        self.normal.clone().map(|v| vector(py, v))
+        self.normal.as_ref().map(|v| vector(py, v.to_vec()))
     }
     /// Penetration depth (>= 0 when intersecting, minus the distance when separated) for
     /// penetration queries, else None.

@@ -4,7 +4,7 @@
 
 use crate::convert::{guard, input_error, value_error};
 use crate::pose;
-use crate::results::{coords, PyCertificate, PyQueryResult};
+use crate::results::{inline_coords, PyCertificate, PyQueryResult};
 use crate::shapes::{shape_arg, Geom, ShapeData};
 use convexity::gjk::{self, epa};
 use convexity::nd::points::{verify_n, PointsN};
@@ -93,9 +93,9 @@ fn gjk_distance<V: Vector, S: convexity::SupportMap<V>>(
     r.distance = Some(d.distance);
     r.lower_bound = Some(d.lower_bound);
     r.intersecting = d.verdict.intersecting();
-    r.point_a = Some(coords(d.point_a));
-    r.point_b = Some(coords(d.point_b));
-    r.normal = Some(coords(d.normal));
+    r.point_a = Some(inline_coords(d.point_a));
+    r.point_b = Some(inline_coords(d.point_b));
+    r.normal = Some(inline_coords(d.normal));
     r.certificate = PyCertificate::from_verdict(&d.verdict);
     r
 }
@@ -107,9 +107,9 @@ fn nd_distance(a: &PointsN, b: &PointsN) -> PyResult<PyQueryResult> {
     r.distance = Some(d.distance);
     r.lower_bound = Some(d.lower_bound);
     r.intersecting = d.verdict.intersecting();
-    r.point_a = Some(d.point_a);
-    r.point_b = Some(d.point_b);
-    r.normal = Some(d.normal);
+    r.point_a = Some(d.point_a.into());
+    r.point_b = Some(d.point_b.into());
+    r.normal = Some(d.normal.into());
     r.certificate = PyCertificate::from_verdict_n(&d.verdict);
     Ok(r)
 }
@@ -191,9 +191,9 @@ pub fn penetration_result<V: Vector>(p: &epa::Penetration<V>) -> PyQueryResult {
     r.depth = Some(p.depth);
     r.distance = Some((-p.depth).max(0.0));
     r.intersecting = p.verdict.intersecting();
-    r.point_a = Some(coords(p.point_a));
-    r.point_b = Some(coords(p.point_b));
-    r.normal = Some(coords(p.normal));
+    r.point_a = Some(inline_coords(p.point_a));
+    r.point_b = Some(inline_coords(p.point_b));
+    r.normal = Some(inline_coords(p.normal));
     r.certificate = PyCertificate::from_verdict(&p.verdict);
     r
 }
@@ -264,14 +264,14 @@ fn outcome_result<V: Vector>(o: Outcome<V>) -> PyQueryResult {
     };
     r.depth = o.penetration_depth;
     r.intersecting = o.verdict.intersecting();
-    r.point_a = o.point_a.map(coords);
-    r.point_b = o.point_b.map(coords);
+    r.point_a = o.point_a.map(inline_coords);
+    r.point_b = o.point_b.map(inline_coords);
     // As the CLI reports it: an intersecting pair without a penetration depth has no
     // meaningful normal (GJK's last direction there is an artefact of the run), so none.
     r.normal = if r.intersecting == Some(true) && o.penetration_depth.is_none() {
         None
     } else {
-        o.normal.map(coords)
+        o.normal.map(inline_coords)
     };
     r.certificate = PyCertificate::from_verdict(&o.verdict);
     r.check = Some(o.check.describe());
@@ -362,8 +362,8 @@ pub fn query(
                         r.normal = Some(d.iter().map(|x| x / len).collect());
                     }
                 }
-                r.point_a = o.point_a;
-                r.point_b = o.point_b;
+                r.point_a = o.point_a.map(Into::into);
+                r.point_b = o.point_b.map(Into::into);
                 r.certificate = PyCertificate::from_verdict_n(&o.verdict);
                 r.check = Some(match verify_n(&o.verdict, a, b, o.tolerance) {
                     Ok(()) => "verified".to_string(),

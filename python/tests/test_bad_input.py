@@ -63,6 +63,12 @@ def test_bad_shapes_raise_value_error_naming_the_field(make, field: str) -> None
     "pose_b, field",
     [
         ([NAN, 0, 0, 0, 0, 0, 1], "pose_b[0]"),
+        (np.array([NAN, 0, 0, 0, 0, 0, 1]), "pose_b[0]"),
+        ((0, 0, INF, 0, 0, 0, 1), "pose_b[2]"),
+        (["NaN", 0, 0, 0, 0, 0, 1], "pose_b[0]"),
+        ([0, 0, 0, 0, 0, 0, "x"], "pose_b"),
+        (np.array([0, 0, 0, 0, 0, 0, 2.0]), "pose_b[3:7]"),
+        ((0, 0, 0, 0, 0, 0, 2), "pose_b[3:7]"),
         ([INF, 0, 0, 0, 0, 0, 1], "pose_b[0]"),
         ([0, 0, 0, 0, 0, 0, 2], "pose_b[3:7]"),
         ([0, 0, 0, 0.1, 0, 0, 1], "pose_b[3:7]"),

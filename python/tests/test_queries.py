@@ -43,6 +43,39 @@ def test_box_box_distance_rotated_and_matrix_pose_agree() -> None:
     assert r2.distance == pytest.approx(1.5, abs=1e-12)
 
 
+def test_every_spelling_of_a_flat_pose_gives_the_same_answer() -> None:
+    """Flat poses are read on a fast path (1-D contiguous float64 arrays, lists and tuples) and
+    everything else on the general one: both must give the same pose, bit for bit."""
+    s, c = math.sin(0.3), math.cos(0.3)
+    raw = [0.7, -0.2, 1.1, 0.0, s, 0.0, c]
+    wide = np.zeros((7, 2))
+    wide[:, 0] = raw
+    spellings = [
+        raw,
+        tuple(raw),
+        np.array(raw),
+        wide[:, 0],  # a strided view: not contiguous
+        [np.float64(x) for x in raw],
+        np.array(raw).reshape(1, 7)[0],
+    ]
+    a, b = cx.Box([0.5, 0.3, 0.2]), cx.Capsule([0, 0, -0.4], [0, 0, 0.4], 0.1)
+    want = cx.distance(a, None, b, raw)
+    for p in spellings:
+        got = cx.distance(a, None, b, p)
+        assert got.distance == want.distance, type(p)
+        np.testing.assert_array_equal(got.point_b, want.point_b)
+        got = cx.penetration(b, p, a, None)
+        assert got.depth == cx.penetration(b, raw, a, None).depth
+    # A float32 array takes the general path (converted to float64) and means its own values.
+    f32 = np.array(raw, dtype=np.float32)
+    assert cx.distance(a, None, b, f32).distance == cx.distance(a, None, b, [float(x) for x in f32]).distance
+    # Integers in a list are numbers too; 2D poses take the same paths.
+    assert cx.distance(a, None, b, [1, 0, 0, 0, 0, 0, 1]).distance == cx.distance(a, None, b, at(1.0)).distance
+    for p in ([1.5, 0.25, 0.4], (1.5, 0.25, 0.4), np.array([1.5, 0.25, 0.4])):
+        r = cx.distance(cx.Circle(0.5), None, cx.Circle(0.25), p)
+        assert r.distance == pytest.approx(math.hypot(1.5, 0.25) - 0.75, abs=1e-12)
+
+
 def test_penetration_depth_and_normal() -> None:
     r = cx.penetration(cx.Box([1, 1, 1]), None, cx.Box([1, 1, 1]), at(1.5, 0.1, 0.2))
     assert r.depth == pytest.approx(0.5, abs=1e-12)
