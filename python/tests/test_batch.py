@@ -70,6 +70,20 @@ def test_thread_counts_and_layouts_give_identical_arrays() -> None:
     r_one = cx.distance_batch(a, None, b, pb, threads=1)
     assert r_all.distance.tobytes() == r_one.distance.tobytes()
     assert r_all.point_b.tobytes() == r_one.point_b.tobytes()
+    # threads=1 runs on the calling thread, other counts on a pool kept between calls: the same
+    # arrays either way, call after call, for every query kind (with a bad row among them).
+    bad = pb.copy()
+    bad[7, 0] = np.nan
+    for f in (cx.distance_batch, cx.intersects_batch, cx.penetration_batch):
+        want = f(a, None, b, bad, threads=1)
+        assert want.error[7] is not None and want.error[6] is None
+        for t in (1, 3, 3, 2, None):
+            got = f(a, None, b, bad, threads=t)
+            assert got.status.tobytes() == want.status.tobytes(), (f, t)
+            assert got.error == want.error, (f, t)
+            for name in ("distance", "depth", "intersecting", "point_a"):
+                if hasattr(want, name) and isinstance(getattr(want, name), np.ndarray):
+                    assert getattr(got, name).tobytes() == getattr(want, name).tobytes(), (f, t, name)
     # A list of N shapes, (N, 4, 4) matrices, and an explicit identity pose for A.
     mats = np.zeros((2000, 4, 4))
     for i, p in enumerate(pb):
