@@ -1005,7 +1005,9 @@ fn batch(
 /// `shapes_a`, `shapes_b`: one shape (used for every row) or a sequence of N shapes.
 /// `poses_a`, `poses_b`: (N, 7) `[tx, ty, tz, qx, qy, qz, qw]`, (N, 4, 4), or one (7,) /
 /// (4, 4) pose for every row, or None; in 2D (N, 3) `[tx, ty, angle]` or (N, 3, 3).
-/// `threads`: number of threads (default: all cores).
+/// `threads`: number of threads (default: all cores). `threads=1` runs on the calling thread;
+/// another count runs on a pool of that many threads, built on first use and kept (idle) for
+/// the rest of the process.
 /// A bad row gets its message in `error` and `status == "error"`; the others are answered.
 ///
 /// >>> import numpy as np, convexity as cx

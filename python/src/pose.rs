@@ -161,9 +161,8 @@ pub fn pose2_from(v: &[f64], layout: Layout) -> Result<Pose2, String> {
 /// The values of a flat pose of `N` numbers, read without a heap copy: a one-dimensional
 /// contiguous float64 array, or a list or tuple of `N` numbers (each converted as
 /// [`convert::array`] converts them, by `float()`); `None` for anything else, which then takes
-/// the general path (which also words the errors). The per-pair calls read two poses a call,
-/// and the general path's two vectors (shape and values) cost about as much as the query itself
-/// on a pair of balls.
+/// the general path (which also words the errors). The general path's two vectors (shape and
+/// values) cost about as much as the query itself on a pair of balls.
 fn flat<'py, const N: usize>(obj: &Bound<'py, PyAny>) -> Option<[f64; N]> {
     let mut v = [0.0; N];
     if let Ok(a) = obj.cast::<PyArray1<f64>>() {
@@ -191,26 +190,42 @@ fn flat<'py, const N: usize>(obj: &Bound<'py, PyAny>) -> Option<[f64; N]> {
     Some(v)
 }
 
-/// Reads a pose object (None, a flat sequence or an array) into its layout and values.
-fn read(obj: &Bound<'_, PyAny>, field: &str, dim: usize) -> PyResult<Option<(Layout, Vec<f64>)>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    if let Ok(d) = obj.cast::<PyDict>() {
-        return scene_pose(d, field, dim).map(Some);
-    }
-    let a = convert::array(obj, field)?;
-    match Layout::of_shape(&a.shape) {
-        Some(l) if l.dim() == dim => Ok(Some((l, a.data))),
-        _ => Err(value_error(
-            field,
-            format!(
-                "expected {}, found an array of shape {}",
-                expected(dim),
-                a.shape_str()
-            ),
-        )),
-    }
+/// Builds a pose from an object other than `None`: a flat pose of `N` numbers in `flat_layout`
+/// read on the stack first ([`flat`]), anything else (a matrix, a scene-format object, a
+/// sequence to convert) through [`convert::array`]; `build` checks the values. Every error
+/// names `field`.
+fn read<const N: usize, P>(
+    obj: &Bound<'_, PyAny>,
+    field: &str,
+    flat_layout: Layout,
+    build: impl Fn(&[f64], Layout) -> Result<P, String>,
+) -> PyResult<P> {
+    let built = match flat::<N>(obj) {
+        Some(v) => build(&v, flat_layout),
+        None => {
+            let dim = flat_layout.dim();
+            let (l, v) = if let Ok(d) = obj.cast::<PyDict>() {
+                scene_pose(d, field, dim)?
+            } else {
+                let a = convert::array(obj, field)?;
+                match Layout::of_shape(&a.shape) {
+                    Some(l) if l.dim() == dim => (l, a.data),
+                    _ => {
+                        return Err(value_error(
+                            field,
+                            format!(
+                                "expected {}, found an array of shape {}",
+                                expected(dim),
+                                a.shape_str()
+                            ),
+                        ))
+                    }
+                }
+            };
+            build(&v, l)
+        }
+    };
+    built.map_err(|e| value_error("", format!("{field}{e}")))
 }
 
 pub fn expected(dim: usize) -> &'static str {
@@ -226,13 +241,7 @@ pub fn pose3(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Pose3> {
     if obj.is_none() {
         return Ok(Pose3::IDENTITY);
     }
-    if let Some(v) = flat::<7>(obj) {
-        return pose3_from(&v, Layout::Quat7).map_err(|e| value_error("", format!("{field}{e}")));
-    }
-    match read(obj, field, 3)? {
-        None => Ok(Pose3::IDENTITY),
-        Some((l, v)) => pose3_from(&v, l).map_err(|e| value_error("", format!("{field}{e}"))),
-    }
+    read::<7, _>(obj, field, Layout::Quat7, pose3_from)
 }
 
 /// A 2D pose argument.
@@ -240,13 +249,7 @@ pub fn pose2(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Pose2> {
     if obj.is_none() {
         return Ok(Pose2::IDENTITY);
     }
-    if let Some(v) = flat::<3>(obj) {
-        return pose2_from(&v, Layout::Angle3).map_err(|e| value_error("", format!("{field}{e}")));
-    }
-    match read(obj, field, 2)? {
-        None => Ok(Pose2::IDENTITY),
-        Some((l, v)) => pose2_from(&v, l).map_err(|e| value_error("", format!("{field}{e}"))),
-    }
+    read::<3, _>(obj, field, Layout::Angle3, pose2_from)
 }
 
 /// A scene-format pose object: `translation` and `rotation` [x, y, z, w] (3D) or `angle` (2D).
