@@ -1034,12 +1034,7 @@ mod tests {
     #[test]
     fn row_poses_equal_pose_new_bit_for_bit() {
         let mut s = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut next = || crate::math::test_rng::lcg(&mut s);
         let mut rejected = 0;
         for i in 0..20_000 {
             let q = DQuat::from_xyzw(next(), next(), next(), next()).normalize();
