@@ -1065,3 +1065,121 @@ fn cylinder_against_box_within_polygonal_bounds() {
         );
     }
 }
+
+/// The enum with its leaf hidden: every trait method forwarded except `leaf`, so that a query
+/// on it runs the enum's own dispatch path (the path every query took before the leaf
+/// dispatch), against which the leaf-dispatched queries must agree bit for bit.
+struct NoLeaf<'s, S>(&'s S);
+
+impl<V: Vector, S: SupportMap<V>> SupportMap<V> for NoLeaf<'_, S> {
+    fn core_support(&self, dir: V) -> V {
+        self.0.core_support(dir)
+    }
+    fn prefetch_support(&self, dir: V) {
+        self.0.prefetch_support(dir)
+    }
+    fn core_radius(&self) -> f64 {
+        self.0.core_radius()
+    }
+    fn support(&self, dir: V) -> V {
+        self.0.support(dir)
+    }
+    fn center(&self) -> V {
+        self.0.center()
+    }
+    fn size(&self) -> f64 {
+        self.0.size()
+    }
+    fn bounding_radius(&self) -> f64 {
+        self.0.bounding_radius()
+    }
+    fn primitive(&self) -> convexity::shape::Primitive<'_, V> {
+        self.0.primitive()
+    }
+}
+
+/// Distance, boolean and penetration (cold and warm) on the pair through the leaf dispatch and
+/// through [`NoLeaf`]: the same answers bit for bit (`Debug` prints every float exactly).
+fn same_through_leaves<V, S>(a: &S, pa: &Pose<V>, b: &S, pb: &Pose<V>, case: &str)
+where
+    V: convexity::gjk::epa::EpaSpace,
+    S: SupportMap<V> + core::fmt::Debug,
+{
+    use convexity::gjk::epa::{penetration, penetration_cached, Context, EpaCache};
+    let o = Options::default();
+    let eo = convexity::gjk::epa::Options::default();
+    let (na, nb) = (NoLeaf(a), NoLeaf(b));
+    let (d1, d2) = (
+        distance(a, pa, b, pb, &o, None),
+        distance(&na, pa, &nb, pb, &o, None),
+    );
+    assert_eq!(format!("{d1:?}"), format!("{d2:?}"), "distance, {case}");
+    let (i1, i2) = (
+        intersects(a, pa, b, pb, &o, None),
+        intersects(&na, pa, &nb, pb, &o, None),
+    );
+    assert_eq!(format!("{i1:?}"), format!("{i2:?}"), "boolean, {case}");
+    let mut ctx = Context::new();
+    let (p1, p2) = (
+        penetration(a, pa, b, pb, &eo, &mut ctx),
+        penetration(&na, pa, &nb, pb, &eo, &mut ctx),
+    );
+    assert_eq!(format!("{p1:?}"), format!("{p2:?}"), "penetration, {case}");
+    // Warm: the same query twice on one cache each (the second starts from the first).
+    let (mut c1, mut c2) = (EpaCache::new(), EpaCache::new());
+    for round in 0..2 {
+        let (w1, w2) = (
+            penetration_cached(a, pa, b, pb, &eo, &mut ctx, &mut c1),
+            penetration_cached(&na, pa, &nb, pb, &eo, &mut ctx, &mut c2),
+        );
+        assert_eq!(format!("{w1:?}"), format!("{w2:?}"), "warm {round}, {case}");
+    }
+}
+
+#[test]
+fn enum_queries_dispatched_on_leaf_types_equal_the_enum_path_bit_for_bit() {
+    let mut r = rng(77);
+    let o = Options::default();
+    let mut leaf_pairs = 0;
+    let mut overlapping = 0;
+    for k in 0..600 {
+        let mut shape = |j: usize| match (k / 6 + j) % 6 {
+            0 => Shape3::Points(Points::new(&sphere_points(&mut r, 3 + k % 9, 0.8)).unwrap()),
+            1 => Shape3::Sphere(Ball::new(r.gen_range(0.0..1.0)).unwrap()),
+            2 => Shape3::Cuboid(Cuboid::new(in_unit_ball3(&mut r).abs() + 0.1).unwrap()),
+            3 => Shape3::Capsule(
+                Capsule::new(in_unit_ball3(&mut r), in_unit_ball3(&mut r), 0.3).unwrap(),
+            ),
+            // Two shapes that are not leaves: the enum path itself.
+            4 => Shape3::Cylinder(Cylinder::new(0.5, 0.4).unwrap()),
+            _ => Shape3::Rounded(Box::new(
+                Rounded::new(Shape3::Cuboid(Cuboid::new(DVec3::splat(0.4)).unwrap()), 0.1).unwrap(),
+            )),
+        };
+        let (a, b) = (shape(0), shape(k % 5));
+        let (pa, pb) = (random_pose3(&mut r, 1.0), random_pose3(&mut r, 1.0));
+        leaf_pairs += usize::from(
+            !matches!(a.leaf(), convexity::shape::Leaf::Other)
+                && !matches!(b.leaf(), convexity::shape::Leaf::Other),
+        );
+        overlapping +=
+            usize::from(intersects(&a, &pa, &b, &pb, &o, None).intersecting() == Some(true));
+        same_through_leaves(&a, &pa, &b, &pb, &format!("3D pair {k}: {a:?} / {b:?}"));
+    }
+    // Both outcomes and both paths exercised.
+    assert!(leaf_pairs > 200 && leaf_pairs < 600, "{leaf_pairs}");
+    assert!(overlapping > 100 && overlapping < 500, "{overlapping}");
+    for k in 0..300 {
+        let mut shape = |j: usize| match (k / 4 + j) % 4 {
+            0 => Shape2::Points(Points::new(&circle_points(&mut r, 2 + k % 7, 0.8)).unwrap()),
+            1 => Shape2::Circle(Ball::new(r.gen_range(0.0..1.0)).unwrap()),
+            2 => Shape2::Rect(Cuboid::new(in_unit_disc(&mut r).abs() + 0.1).unwrap()),
+            _ => Shape2::Capsule(
+                Capsule::new(in_unit_disc(&mut r), in_unit_disc(&mut r), 0.2).unwrap(),
+            ),
+        };
+        let (a, b) = (shape(0), shape(k % 3));
+        let (pa, pb) = (random_pose2(&mut r, 1.0), random_pose2(&mut r, 1.0));
+        same_through_leaves(&a, &pa, &b, &pb, &format!("2D pair {k}: {a:?} / {b:?}"));
+    }
+}

@@ -6,7 +6,7 @@
 //! same hulls as `ConvexPolyhedron`: hill-climbing support, as the `speed` binary times them;
 //! any `polyN`; `tpolyN`: those hulls inside a `Transformed` at a fixed pose, convexity only;
 //! `ptsN`: any N as `Points`; `idxN`: the same `Points` with `Points::with_hull_index`),
-//! `box`, `sphere`; query `distance`, `boolean`, `penetration` or `support` (the Minkowski
+//! `box`, `sphere`, and any of these as `enum-SET` (the shapes as `Shape3` values); query `distance`, `boolean`, `penetration` or `support` (the Minkowski
 //! support call alone; a boolean's verdict is read, as a caller would, by the one `Query::run`
 //! every set shares); library `convexity` (default) or `parry3d-f64`; pairs (default 2000) and
 //! repeats (default 5).
@@ -576,6 +576,26 @@ fn main() {
         .and_then(|s| s.parse::<usize>().ok())
     {
         return go(hull_set_with_pairs(h, gen), query, library, n, r);
+    }
+    // `enum-SET`: the set's shapes as `Shape3` values (the runtime-dispatch enum a physics
+    // engine or the Python binding passes), for the enum's own cost.
+    if let Some(inner) = set.strip_prefix("enum-") {
+        fn as_enum<S>(s: DataSet<S>, f: impl Fn(S) -> Shape3) -> DataSet<Shape3> {
+            DataSet {
+                kind: s.kind,
+                shapes: s.shapes.into_iter().map(f).collect(),
+                parry64: s.parry64,
+                parry32: s.parry32,
+                pairs: s.pairs,
+                hull_retries: s.hull_retries,
+            }
+        }
+        let s = match Kind::from_name(inner).unwrap_or_else(|| panic!("unknown set {inner}")) {
+            Kind::Hull(h) => as_enum(hull_set_with_pairs(h, gen), Shape3::Points),
+            Kind::Box => as_enum(box_set_with_pairs(gen), Shape3::Cuboid),
+            Kind::Sphere => as_enum(sphere_set_with_pairs(gen), Shape3::Sphere),
+        };
+        return go(s, query, library, n, r);
     }
     if matches!(set, "sphere-box" | "sphere-hull8" | "hull8-sphere") {
         return go_mixed(set, query, library, n, r);

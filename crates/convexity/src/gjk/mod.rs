@@ -661,6 +661,9 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    crate::shape::on_leaves!(a.leaf(), b.leaf(), |a, b| distance(
+        a, pose_a, b, pose_b, opts, cache
+    ));
     if let Some(d) = closed_form::balls_distance(a, pose_a, b, pose_b, opts) {
         return d;
     }
@@ -760,6 +763,9 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    crate::shape::on_leaves!(a.leaf(), b.leaf(), |a, b| intersects(
+        a, pose_a, b, pose_b, opts, cache
+    ));
     if let Some(i) = closed_form::balls_intersects(a, pose_a, b, pose_b, opts) {
         return i;
     }

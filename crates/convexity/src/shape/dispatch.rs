@@ -61,8 +61,18 @@ pub enum Shape2 {
 }
 
 macro_rules! dispatch {
-    ($enum:ident, $v:ty, $($arm:ident),*) => {
+    ($enum:ident, $v:ty, [$points:ident, $ball:ident, $cuboid:ident, $capsule:ident], $($arm:ident),*) => {
         impl SupportMap<$v> for $enum {
+            #[inline(always)]
+            fn leaf(&self) -> Leaf<'_, $v> {
+                match self {
+                    $enum::$points(s) => Leaf::Points(s),
+                    $enum::$ball(s) => Leaf::Ball(s),
+                    $enum::$cuboid(s) => Leaf::Cuboid(s),
+                    $enum::$capsule(s) => Leaf::Capsule(s),
+                    _ => Leaf::Other,
+                }
+            }
             #[inline]
             fn core_support(&self, dir: $v) -> $v {
                 match self { $($enum::$arm(s) => s.core_support(dir),)* }
@@ -96,6 +106,7 @@ macro_rules! dispatch {
 dispatch!(
     Shape3,
     DVec3,
+    [Points, Sphere, Cuboid, Capsule],
     Points,
     Sphere,
     Cuboid,
@@ -112,6 +123,7 @@ dispatch!(
 dispatch!(
     Shape2,
     DVec2,
+    [Points, Circle, Rect, Capsule],
     Points,
     Circle,
     Rect,

@@ -104,6 +104,65 @@ pub trait SupportMap<V: Vector> {
     fn primitive(&self) -> Primitive<'_, V> {
         Primitive::Other
     }
+
+    /// The concrete shape behind a runtime-dispatch enum ([`Shape3`], [`Shape2`]) when it is
+    /// one of the common leaf types, so that a query can run monomorphised on it (see
+    /// [`Leaf`]); [`Leaf::Other`] (the default, a constant) for everything else.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn leaf(&self) -> Leaf<'_, V> {
+        Leaf::Other
+    }
+}
+
+/// The common leaf shapes of the dispatch enums, by reference. The queries (`gjk::distance`,
+/// `gjk::intersects`, `epa::penetration`) match a pair of enums on this once and run on the
+/// concrete types: through the enum, every trait call of a query (a support call per
+/// iteration and side, the centre, size and radii, the closed-form checks) dispatched again
+/// (callgrind, `profile_driver enum-SET distance`: ball–ball 360 instructions a query against
+/// 213 for `Ball`, box 1,824 against 1,537, hull8 4,914 against 4,307). The answers are the
+/// same bit for bit: the enum forwards every trait method to its variant.
+/// Returns `$body` from the enclosing function with `$a` and `$b` bound to the concrete shapes
+/// when both `$la` and `$lb` (two [`Leaf`]s) are leaves; does nothing otherwise. Every pair of
+/// leaf types is its own monomorphised query: 16 arms.
+macro_rules! on_leaves {
+    ($la:expr, $lb:expr, |$a:ident, $b:ident| $body:expr) => {
+        match ($la, $lb) {
+            ($crate::shape::Leaf::Other, _) | (_, $crate::shape::Leaf::Other) => {}
+            ($crate::shape::Leaf::Points($a), $crate::shape::Leaf::Points($b)) => return $body,
+            ($crate::shape::Leaf::Points($a), $crate::shape::Leaf::Cuboid($b)) => return $body,
+            ($crate::shape::Leaf::Points($a), $crate::shape::Leaf::Ball($b)) => return $body,
+            ($crate::shape::Leaf::Points($a), $crate::shape::Leaf::Capsule($b)) => return $body,
+            ($crate::shape::Leaf::Cuboid($a), $crate::shape::Leaf::Points($b)) => return $body,
+            ($crate::shape::Leaf::Cuboid($a), $crate::shape::Leaf::Cuboid($b)) => return $body,
+            ($crate::shape::Leaf::Cuboid($a), $crate::shape::Leaf::Ball($b)) => return $body,
+            ($crate::shape::Leaf::Cuboid($a), $crate::shape::Leaf::Capsule($b)) => return $body,
+            ($crate::shape::Leaf::Ball($a), $crate::shape::Leaf::Points($b)) => return $body,
+            ($crate::shape::Leaf::Ball($a), $crate::shape::Leaf::Cuboid($b)) => return $body,
+            ($crate::shape::Leaf::Ball($a), $crate::shape::Leaf::Ball($b)) => return $body,
+            ($crate::shape::Leaf::Ball($a), $crate::shape::Leaf::Capsule($b)) => return $body,
+            ($crate::shape::Leaf::Capsule($a), $crate::shape::Leaf::Points($b)) => return $body,
+            ($crate::shape::Leaf::Capsule($a), $crate::shape::Leaf::Cuboid($b)) => return $body,
+            ($crate::shape::Leaf::Capsule($a), $crate::shape::Leaf::Ball($b)) => return $body,
+            ($crate::shape::Leaf::Capsule($a), $crate::shape::Leaf::Capsule($b)) => return $body,
+        }
+    };
+}
+pub(crate) use on_leaves;
+
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum Leaf<'s, V: Vector> {
+    /// A point set.
+    Points(&'s Points<V>),
+    /// A box.
+    Cuboid(&'s Cuboid<V>),
+    /// A ball.
+    Ball(&'s Ball<V>),
+    /// A capsule.
+    Capsule(&'s Capsule<V>),
+    /// Anything else: the query runs on the type it was given.
+    Other,
 }
 
 /// A shape in a form with closed-form queries, in the shape's local frame. Every variant is a
@@ -209,6 +268,10 @@ macro_rules! forward_support_map {
             #[inline(always)]
             fn primitive(&self) -> Primitive<'_, V> {
                 (**self).primitive()
+            }
+            #[inline(always)]
+            fn leaf(&self) -> Leaf<'_, V> {
+                (**self).leaf()
             }
         }
     )*};

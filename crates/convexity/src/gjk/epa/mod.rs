@@ -785,6 +785,10 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    // (A cache then belongs to the leaf shapes' addresses, the same on every call.)
+    crate::shape::on_leaves!(a.leaf(), b.leaf(), |a, b| solve(
+        a, pose_a, b, pose_b, opts, ctx, cache
+    ));
     if let Some(c) = cache.as_deref_mut() {
         // Forgotten unless this query's expansion runs (and stores the polytope it ends with):
         // after a separation or a closed-form answer, the next overlap starts cold.
