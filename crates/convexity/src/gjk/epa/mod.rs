@@ -769,6 +769,30 @@ where
     solve(a, pose_a, b, pose_b, opts, ctx, None)
 }
 
+/// The closed-form answer ([`gjk::closed_form::penetration`]), on the concrete types when both
+/// shapes are leaves of a dispatch enum (see `shape::Leaf`): the same answer without the
+/// enum's dispatch (callgrind, `profile_driver enum-sphere penetration`: 714 → 576
+/// instructions a query). Only the closed forms are dispatched so: EPA itself monomorphised
+/// on every pair of leaves added about 400 KB of machine code for a 3–6% gain on hulls.
+#[inline(always)]
+fn closed_form<V, A, B>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    opts: &Options,
+) -> Option<Penetration<V>>
+where
+    V: EpaSpace,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    crate::shape::on_leaves!(a.leaf(), b.leaf(), |a, b| gjk::closed_form::penetration(
+        a, pose_a, b, pose_b, opts
+    ));
+    gjk::closed_form::penetration(a, pose_a, b, pose_b, opts)
+}
+
 /// [`penetration`], warm-started from `cache` when one is given: GJK from its simplex, the
 /// expansion (3D) from its polytope; the cache is updated with both.
 fn solve<V, A, B>(
@@ -785,10 +809,6 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    // (A cache then belongs to the leaf shapes' addresses, the same on every call.)
-    crate::shape::on_leaves!(a.leaf(), b.leaf(), |a, b| solve(
-        a, pose_a, b, pose_b, opts, ctx, cache
-    ));
     if let Some(c) = cache.as_deref_mut() {
         // Forgotten unless this query's expansion runs (and stores the polytope it ends with):
         // after a separation or a closed-form answer, the next overlap starts cold.
@@ -797,7 +817,7 @@ where
             c.poly.invalidate();
         }
     }
-    if let Some(p) = gjk::closed_form::penetration(a, pose_a, b, pose_b, opts) {
+    if let Some(p) = closed_form(a, pose_a, b, pose_b, opts) {
         if let Some(c) = cache {
             c.poly.invalidate();
         }
