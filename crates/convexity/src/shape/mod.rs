@@ -115,13 +115,6 @@ pub trait SupportMap<V: Vector> {
     }
 }
 
-/// The common leaf shapes of the dispatch enums, by reference. The queries (`gjk::distance`,
-/// `gjk::intersects`, `epa::penetration`) match a pair of enums on this once and run on the
-/// concrete types: through the enum, every trait call of a query (a support call per
-/// iteration and side, the centre, size and radii, the closed-form checks) dispatched again
-/// (callgrind, `profile_driver enum-SET distance`: ball–ball 360 instructions a query against
-/// 213 for `Ball`, box 1,824 against 1,537, hull8 4,914 against 4,307). The answers are the
-/// same bit for bit: the enum forwards every trait method to its variant.
 /// Returns `$body` from the enclosing function with `$a` and `$b` bound to the concrete shapes
 /// when both `$la` and `$lb` (two [`Leaf`]s) are leaves; does nothing otherwise. Every pair of
 /// leaf types is its own monomorphised query: 16 arms.
@@ -150,6 +143,13 @@ macro_rules! on_leaves {
 }
 pub(crate) use on_leaves;
 
+/// The common leaf shapes of the dispatch enums, by reference. `gjk::distance` and
+/// `gjk::intersects` match a pair of enums on this once and run on the concrete types
+/// (`epa::penetration` its closed forms): through the enum, every trait call of a query (a
+/// support call per iteration and side, the centre, size and radii, the closed-form checks)
+/// dispatched again (callgrind, `profile_driver enum-SET distance`: ball–ball 361 instructions
+/// a query against 213 for `Ball`, box 1,825 against 1,539, hull8 4,916 against 4,309). The
+/// answers are the same bit for bit: the enum forwards every trait method to its variant.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub enum Leaf<'s, V: Vector> {
